@@ -1,0 +1,466 @@
+// The one HTTP client (cli.md §7): base URL joining, Bearer auth, user agent, JSON, timeouts,
+// retries, redirects, multipart uploads, --debug traces, --dry-run, and status → typed error.
+// undici and the zod schemas load on the first request, not at start-up.
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import {
+  ApiError,
+  AuthError,
+  DryRunComplete,
+  InterruptedError,
+  NetworkError,
+  NotFoundError,
+  UsageError,
+  type ErrorInfo,
+} from './errors.js';
+import type { Response, SchemaName } from './schemas.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+export interface Upload {
+  /** A fresh multipart body for each attempt. */
+  open(): { stream: Readable; headers: Record<string, string> };
+  describe: Record<string, string>;
+}
+
+export interface RequestSpec<N extends SchemaName | undefined = undefined> {
+  method: Method;
+  /** Path below the base URL; build it with `path` so that parameters are encoded. */
+  path: string;
+  body?: unknown;
+  upload?: Upload;
+  schema?: N;
+  /** A repeat is safe even though the method is not GET or DELETE (PATCH of a permission). */
+  idempotent?: boolean;
+  /** Accept any 2xx body, JSON or not (device rm, api). */
+  anyBody?: boolean;
+  /** Names what a 404 refers to: "device 'dev_phone'". */
+  what?: string;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Record<string, string>;
+  /** The parsed JSON body (validated when a schema was given), or the raw text with anyBody. */
+  body: T;
+  isJson: boolean;
+  requestId?: string;
+}
+
+export interface DryRunRequest {
+  method: Method;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface ApiSettings {
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs: number;
+  debug: boolean;
+  dryRun: boolean;
+  userAgent: string;
+  signal: AbortSignal;
+  trace: (line: string) => void;
+  printDryRun: (request: DryRunRequest) => void;
+  /** Milliseconds of the first retry delay; doubled each time, with jitter. */
+  backoffMs?: number;
+  /** The largest response body read, in bytes. */
+  maxBodyBytes?: number;
+  /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY as the environment gives them. */
+  proxy?: { http?: string; https?: string; noProxy?: string };
+}
+
+const MAX_TRIES = 3;
+const MAX_RETRY_AFTER_S = 10;
+const MAX_REDIRECTS = 5;
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const SECRET_FIELDS = new Set(['key', 'api_key', 'apikey', 'token', 'secret', 'password']);
+const REDACTED = '[redacted]';
+
+/** A path with every interpolated value percent-encoded, dots too, so an id never leaves its segment. */
+export function path(strings: TemplateStringsArray, ...values: string[]): string {
+  return strings.reduce((out, part, i) => {
+    if (i === 0) return part;
+    const value = values[i - 1] ?? '';
+    const encoded = /^\.+$/.test(value) ? value.replace(/\./g, '%2E') : encodeURIComponent(value);
+    return out + encoded + part;
+  }, '');
+}
+
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Parses a base URL and enforces cli.md §7: http only to loopback hosts. */
+export function checkBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`Invalid base URL '${raw}': give a full URL such as https://api.example.com.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`Invalid base URL '${raw}': only http:// and https:// are supported.`);
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new UsageError(`Refusing plain http:// to ${url.hostname}: use https://, or http:// only to a loopback host.`);
+  }
+  if (url.username || url.password) throw new UsageError('The base URL must not contain credentials.');
+  return url;
+}
+
+interface Target {
+  origin: string;
+  path: string;
+  href: string;
+}
+
+function join(base: URL, relative: string): Target {
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const rest = relative.startsWith('/') ? relative : `/${relative}`;
+  const path = prefix + rest;
+  return { origin: base.origin, path, href: base.origin + path };
+}
+
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.has(k.toLowerCase()) && typeof v === 'string' ? REDACTED : redact(v)]),
+    );
+  }
+  return value;
+}
+
+function redactText(text: string): string {
+  try {
+    return JSON.stringify(redact(JSON.parse(text)));
+  } catch {
+    return text;
+  }
+}
+
+/** Seconds to wait from a Retry-After header (seconds or HTTP date), or undefined. */
+export function retryAfterSeconds(header: string | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current = error as { code?: string; cause?: unknown } | undefined;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (typeof current.code === 'string' && !current.code.startsWith('UND_ERR_ABORTED')) return current.code;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new InterruptedError());
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }
+    function abort() {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    }
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+function describeStatus(status: number, body: unknown): string {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    if (typeof b.detail === 'string') return b.detail;
+    if (b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string') {
+      return (b.error as { message: string }).message;
+    }
+    if (typeof b.message === 'string') return b.message;
+  }
+  return '';
+}
+
+/** "a.b: msg" lines of a 422 detail array, or undefined when the body has none. */
+export function validationLines(body: unknown): string[] | undefined {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (!Array.isArray(detail)) return undefined;
+  return detail.map((entry) => {
+    const e = entry as { loc?: unknown; msg?: unknown };
+    const loc = Array.isArray(e.loc) ? e.loc.join('.') : '';
+    const msg = typeof e.msg === 'string' ? e.msg : JSON.stringify(entry);
+    return loc ? `${loc}: ${msg}` : msg;
+  });
+}
+
+interface Attempt {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  ms: number;
+}
+
+export class Api {
+  private readonly base: URL;
+  private dispatcher?: Dispatcher;
+
+  constructor(private readonly settings: ApiSettings) {
+    this.base = checkBaseUrl(settings.baseUrl);
+  }
+
+  get baseUrl(): string {
+    return this.settings.baseUrl;
+  }
+
+  async request<N extends SchemaName | undefined = undefined>(
+    spec: RequestSpec<N>,
+  ): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
+    const s = this.settings;
+    let target = join(this.base, spec.path);
+    const json = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': s.userAgent,
+    };
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    if (s.apiKey) headers.authorization = `Bearer ${s.apiKey}`;
+
+    if (s.dryRun) {
+      s.printDryRun({
+        method: spec.method,
+        url: target.href,
+        headers: { ...headers, ...(s.apiKey ? { authorization: `Bearer ${REDACTED}` } : {}) },
+        body: spec.upload ? spec.upload.describe : redact(spec.body),
+      });
+      throw new DryRunComplete();
+    }
+
+    const safeToRepeat = spec.method === 'GET' || spec.method === 'HEAD' || spec.method === 'DELETE' || !!spec.idempotent;
+    let method = spec.method;
+    let redirects = 0;
+    let lastError: Error | undefined;
+    for (let tryNo = 1; tryNo <= MAX_TRIES; tryNo++) {
+      let attempt: Attempt;
+      try {
+        attempt = await this.send(method, target, headers, spec.upload ?? json);
+      } catch (error) {
+        if (s.signal.aborted) throw new InterruptedError();
+        if (error instanceof NetworkError) throw error;
+        const failure = this.networkFailure(error, target);
+        if (!failure) throw error;
+        // A refused connection carried no byte, so even a POST may go again.
+        const nothingSent = errorCode(error) === 'ECONNREFUSED';
+        lastError = failure;
+        if ((safeToRepeat || nothingSent) && tryNo < MAX_TRIES) {
+          await this.backoff(tryNo, undefined);
+          continue;
+        }
+        throw failure;
+      }
+
+      if (attempt.status >= 300 && attempt.status < 400 && attempt.headers.location && redirects < MAX_REDIRECTS) {
+        redirects++;
+        tryNo--;
+        const next = new URL(attempt.headers.location, target.href);
+        if (next.protocol === 'http:' && !isLoopback(next.hostname)) {
+          throw new NetworkError(`Refusing a redirect to plain http:// at ${next.host}.`);
+        }
+        if (next.origin !== target.origin) delete headers.authorization;
+        if (attempt.status === 303) method = 'GET';
+        target = { origin: next.origin, path: next.pathname + next.search, href: next.href };
+        continue;
+      }
+
+      if (RETRY_STATUSES.has(attempt.status)) {
+        const wait = retryAfterSeconds(attempt.headers['retry-after']);
+        if (wait !== undefined && wait > MAX_RETRY_AFTER_S) {
+          const when = new Date(Date.now() + wait * 1000).toISOString();
+          throw new ApiError(`The service is busy (HTTP ${attempt.status}) and asks to retry after ${Math.ceil(wait)} s (at ${when}). Try again then.`, this.info(attempt));
+        }
+        if (safeToRepeat && tryNo < MAX_TRIES) {
+          await this.backoff(tryNo, wait);
+          continue;
+        }
+      }
+      return this.finish(spec, attempt);
+    }
+    throw lastError ?? new NetworkError('The request failed.');
+  }
+
+  private info(attempt: Attempt, details?: unknown): ErrorInfo {
+    const requestId = attempt.headers['x-request-id'] ?? attempt.headers['request-id'];
+    return { status: attempt.status, requestId, details };
+  }
+
+  private async backoff(tryNo: number, retryAfter: number | undefined): Promise<void> {
+    const base = this.settings.backoffMs ?? 300;
+    const exponential = base * 2 ** (tryNo - 1);
+    const jittered = exponential / 2 + Math.random() * (exponential / 2);
+    const ms = retryAfter !== undefined ? retryAfter * 1000 : jittered;
+    if (this.settings.debug) this.settings.trace(`* retrying in ${Math.round(ms)} ms`);
+    await sleep(ms, this.settings.signal);
+  }
+
+  /** The network error behind a failed attempt, or undefined when it was not the network (a bug). */
+  private networkFailure(error: unknown, target: Target): NetworkError | undefined {
+    const code = errorCode(error);
+    const where = target.origin;
+    if ((error as Error).name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return new NetworkError(`No answer from ${where} within ${this.settings.timeoutMs / 1000} s. Check the service, or raise --timeout.`);
+    }
+    if (!code) return undefined;
+    const reasons: Record<string, string> = {
+      ECONNREFUSED: 'connection refused',
+      ECONNRESET: 'connection reset',
+      ENOTFOUND: 'host not found',
+      EAI_AGAIN: 'DNS lookup failed',
+      UND_ERR_SOCKET: 'connection closed unexpectedly',
+      ETIMEDOUT: 'connection timed out',
+    };
+    const reason = (code && reasons[code]) ?? (code?.startsWith('ERR_TLS') || code?.includes('CERT') ? `TLS failure (${code})` : (error as Error).message);
+    return new NetworkError(`Cannot reach ${where}: ${reason}. Check the base URL and your network.`);
+  }
+
+  private async send(method: Method, target: Target, headers: Record<string, string>, body: string | Upload | undefined): Promise<Attempt> {
+    const s = this.settings;
+    if (!this.dispatcher) {
+      // undici is CommonJS: in the bundle its exports sit on `default`.
+      const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+      const proxy = s.proxy ?? {};
+      this.dispatcher = new (undici.default ?? undici).EnvHttpProxyAgent({
+        httpProxy: proxy.http ?? '',
+        httpsProxy: proxy.https ?? '',
+        noProxy: proxy.noProxy ?? '',
+      });
+    }
+    const timeout = AbortSignal.timeout(s.timeoutMs);
+    const signal = AbortSignal.any([s.signal, timeout]);
+    let payload: string | Readable | undefined;
+    const sent = { ...headers };
+    if (typeof body === 'string') payload = body;
+    else if (body) {
+      const opened = body.open();
+      payload = opened.stream;
+      Object.assign(sent, opened.headers);
+    }
+    if (s.debug) {
+      s.trace(`> ${method} ${target.href}`);
+      for (const [k, v] of Object.entries(sent)) s.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${REDACTED}` : v}`);
+      if (typeof body === 'string') s.trace(`> ${redactText(body).slice(0, 4096)}`);
+    }
+    const started = Date.now();
+    try {
+      const response = await this.dispatcher.request({
+        origin: target.origin,
+        path: target.path,
+        method,
+        headers: sent,
+        body: payload,
+        signal,
+      });
+      const text = await this.readBody(response.body, target);
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+      const attempt = { status: response.statusCode, headers: flat, text, ms: Date.now() - started };
+      if (s.debug) {
+        s.trace(`< ${attempt.status} (${attempt.ms} ms)`);
+        for (const [k, v] of Object.entries(flat)) s.trace(`< ${k}: ${v}`);
+        if (text) s.trace(`< ${redactText(text).slice(0, 4096)}`);
+      }
+      return attempt;
+    } catch (error) {
+      if (timeout.aborted && !s.signal.aborted) {
+        const e = new Error('timeout');
+        e.name = 'TimeoutError';
+        throw e;
+      }
+      throw error;
+    }
+  }
+
+  private async readBody(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target): Promise<string> {
+    const limit = this.settings.maxBodyBytes ?? 256 * 1024 * 1024;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream) {
+      size += chunk.length;
+      if (size > limit) {
+        stream.destroy();
+        throw new NetworkError(`The response from ${target.origin} is larger than ${Math.round(limit / 1048576)} MiB; wsctl stopped reading it.`);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  }
+
+  private async finish<N extends SchemaName | undefined>(spec: RequestSpec<N>, attempt: Attempt): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
+    let parsed: unknown;
+    let isJson = false;
+    if (attempt.text.trim() !== '') {
+      try {
+        parsed = JSON.parse(attempt.text);
+        isJson = true;
+      } catch {
+        parsed = attempt.text;
+      }
+    }
+    const { status } = attempt;
+    if (status >= 400 || (status >= 300 && status < 400)) throw this.statusError(spec, attempt, parsed);
+
+    if (!spec.anyBody) {
+      if (!isJson) {
+        const type = attempt.headers['content-type'] ?? 'no content type';
+        const what = attempt.text.trim() === '' ? 'an empty body' : `a body that is not JSON (${type})`;
+        throw new NetworkError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, this.info(attempt));
+      }
+      if (spec.schema) {
+        const { responseSchemas } = await import('./schemas.js');
+        const result = responseSchemas[spec.schema].safeParse(parsed);
+        if (!result.success) {
+          const issue = result.error.issues[0];
+          const where = issue?.path.length ? issue.path.join('.') : 'body';
+          throw new NetworkError(`The service sent JSON of an unexpected shape (${where}: ${issue?.message ?? 'invalid'}).`, this.info(attempt));
+        }
+      }
+    }
+    return {
+      status,
+      headers: attempt.headers,
+      body: parsed as N extends SchemaName ? Response<N> : unknown,
+      isJson,
+      requestId: this.info(attempt).requestId,
+    };
+  }
+
+  private statusError(spec: RequestSpec<SchemaName | undefined>, attempt: Attempt, body: unknown): Error {
+    const { status } = attempt;
+    const said = describeStatus(status, body);
+    const suffix = said ? `: ${said}` : '';
+    if (status === 401 || status === 403) {
+      return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). Run \`wsctl auth login\` or check WSCTL_API_KEY.`, this.info(attempt));
+    }
+    if (status === 404) {
+      const what = spec.what ? `${spec.what} not found` : `Not found: ${spec.method} ${spec.path}`;
+      return new NotFoundError(`${what} (HTTP 404${suffix}).`, this.info(attempt));
+    }
+    if (status === 422) {
+      const lines = validationLines(body);
+      const message = lines ? `The service rejected the input (HTTP 422):\n${lines.map((l) => `  ${l}`).join('\n')}` : `The service rejected the input (HTTP 422${suffix}).`;
+      return new UsageError(message, this.info(attempt, (body as { detail?: unknown } | undefined)?.detail));
+    }
+    if (status >= 300 && status < 400) return new ApiError(`Too many redirects (HTTP ${status}).`, this.info(attempt));
+    return new ApiError(`The service answered HTTP ${status}${suffix}.`, this.info(attempt, typeof body === 'object' ? body : undefined));
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher?.close().catch(() => {});
+  }
+}

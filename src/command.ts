@@ -1,0 +1,27 @@
+// What a verb returns and how its action is run: the glue between commander and run(opts, ctx).
+import type { Command } from 'commander';
+import type { Ctx, Globals } from './context.js';
+import type { Output } from './output.js';
+
+export interface Result {
+  /** The document printed with --json: the service's body unless the command says otherwise. */
+  json: unknown;
+  /** Human output, on a TTY or piped. */
+  human(out: Output): void | Promise<void>;
+  /** A 2xx body that reports failure: the output is printed all the same, then exit 1. */
+  failure?: string;
+  /** A non-zero exit after printing (auth status with no valid key). */
+  exitCode?: number;
+  exitMessage?: string;
+}
+
+export interface App {
+  /** Builds the context from the command's options (global ones included), runs, prints. */
+  run(command: Command, work: (ctx: Ctx) => Promise<Result | void>): Promise<void>;
+}
+
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+export type { Ctx, Globals };

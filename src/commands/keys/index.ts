@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import { examples, type App } from '../../command.js';
+import { register as create } from './create.js';
+import { register as list } from './list.js';
+
+export function register(program: Command, app: App): void {
+  const keys = program
+    .command('keys')
+    .description('Create and list API keys of the current host')
+    .addHelpText('after', examples('wsctl keys list', 'wsctl keys create ci --save-as ci'));
+  create(keys, app);
+  list(keys, app);
+}

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { relativeTime, type Cell } from '../../output.js';
+
+export function register(keys: Command, app: App): void {
+  keys
+    .command('list')
+    .alias('ls')
+    .description('List API keys (metadata only, never a secret)')
+    .addHelpText('after', examples('wsctl keys list', 'wsctl keys list --json | jq -r ".keys[].name"'))
+    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+}
+
+const when = (value: Cell) => (value ? relativeTime(String(value)) : 'never');
+
+export async function run(ctx: Ctx): Promise<Result> {
+  const api = await ctx.api();
+  const { body } = await ctx.out.spin('Loading keys', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
+  return {
+    json: body,
+    human: (out) =>
+      out.table(
+        [{ header: 'ID' }, { header: 'NAME' }, { header: 'PREFIX' }, { header: 'CREATED', tty: when }, { header: 'LAST USED', tty: when }],
+        body.keys.map((k) => [k.id, k.name, k.key_prefix, k.created_at, k.last_used_at ?? 'never']),
+      ),
+  };
+}

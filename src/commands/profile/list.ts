@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { examples, type App, type Ctx, type Result } from '../../command.js';
+
+export function register(profile: Command, app: App): void {
+  profile
+    .command('list')
+    .alias('ls')
+    .description('List profiles with their base URLs and whether a key is stored')
+    .addHelpText('after', examples('wsctl profile list', 'wsctl profile list --json'))
+    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+}
+
+export async function run(ctx: Ctx): Promise<Result> {
+  const data = ctx.config.read();
+  const active = ctx.profileName();
+  const profiles = Object.entries(data.profiles)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, p]) => ({ name, base_url: p.base_url ?? null, has_key: !!p.api_key, current: name === active }));
+  return {
+    json: { current_profile: active, profiles },
+    async human(out) {
+      if (profiles.length === 0 && out.tty) {
+        out.info('No profiles yet. Run `wsctl auth login --base-url <url>` to create one.');
+        return;
+      }
+      await out.table(
+        [{ header: '', tty: (v) => (v ? '*' : '') }, { header: 'NAME' }, { header: 'BASE URL' }, { header: 'KEY', tty: (v) => (v ? 'stored' : '-') }],
+        profiles.map((p) => (out.tty ? [p.current, p.name, p.base_url, p.has_key] : [p.name, p.base_url, p.has_key, p.current])),
+      );
+    },
+  };
+}

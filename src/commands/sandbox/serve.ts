@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { isLoopback } from '../../api.js';
+import { examples, type App, type Ctx } from '../../command.js';
+import { UsageError } from '../../errors.js';
+
+export interface ServeOptions {
+  port: string;
+  host: string;
+  state?: string;
+}
+
+export function register(sandbox: Command, app: App): void {
+  sandbox
+    .command('serve')
+    .description('Run the sandbox as a server until interrupted; prints its URL and key first')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option('--host <address>', 'loopback address to listen on', '127.0.0.1')
+    .option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)')
+    .addHelpText(
+      'after',
+      examples('wsctl sandbox serve --port 8787', 'wsctl sandbox serve --state /tmp/ws.json > /tmp/ws.env &', 'eval "$(wsctl sandbox serve | head -2)"'),
+    )
+    .action((flags: ServeOptions, command: Command) => app.run(command, (ctx) => run(flags, ctx)));
+}
+
+export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
+  const port = Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Invalid port '${opts.port}': give 0-65535.`);
+  if (!isLoopback(opts.host)) throw new UsageError(`The sandbox listens on loopback only; '${opts.host}' is not a loopback address.`);
+  const [{ startSandboxServer }, { FileStore }, { sandboxStatePath }] = await Promise.all([
+    import('../../sandbox/server.js'),
+    import('../../sandbox/store.js'),
+    import('../../sandbox/embedded.js'),
+  ]);
+  const statePath = opts.state ? resolve(opts.state) : sandboxStatePath(ctx.config.dir);
+  const store = new FileStore(statePath);
+  const state = await store.read();
+  const server = await startSandboxServer({
+    store,
+    host: opts.host,
+    port,
+    log: (line) => ctx.io.stderr.write(`${new Date().toISOString()} ${line}\n`),
+  });
+  ctx.out.line(`WSCTL_BASE_URL=${server.url}`);
+  ctx.out.line(`WSCTL_API_KEY=${state.bootstrap_key}`);
+  ctx.out.info(`Sandbox listening on ${server.url} (state ${statePath}). Ctrl-C stops it.`);
+  await new Promise<void>((done) => {
+    if (ctx.signal.aborted) return done();
+    ctx.signal.addEventListener('abort', () => done(), { once: true });
+  });
+  await server.close();
+}

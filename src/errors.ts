@@ -1,0 +1,72 @@
+// Typed errors: each carries the exit code of cli.md §4, so main.ts maps them in one place.
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  network: 3,
+  auth: 4,
+  notFound: 5,
+  interrupted: 130,
+} as const;
+
+export interface ErrorInfo {
+  status?: number;
+  requestId?: string;
+  details?: unknown;
+}
+
+export class WsctlError extends Error {
+  readonly exitCode: number = ExitCode.failure;
+  readonly status?: number;
+  readonly requestId?: string;
+  readonly details?: unknown;
+
+  constructor(message: string, info: ErrorInfo = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.status = info.status;
+    this.requestId = info.requestId;
+    this.details = info.details;
+  }
+}
+
+/** The service refused or failed, or said `success: false`. */
+export class ApiError extends WsctlError {}
+
+/** Bad arguments, input that fails validation, a 422, a refused insecure URL. */
+export class UsageError extends WsctlError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+/** Unreachable, timed out, or a body that is not the JSON expected. */
+export class NetworkError extends WsctlError {
+  override readonly exitCode = ExitCode.network;
+}
+
+/** No base URL or key, or the service said 401/403. */
+export class AuthError extends WsctlError {
+  override readonly exitCode = ExitCode.auth;
+}
+
+export class NotFoundError extends WsctlError {
+  override readonly exitCode = ExitCode.notFound;
+}
+
+export class InterruptedError extends WsctlError {
+  override readonly exitCode = ExitCode.interrupted;
+  constructor() {
+    super('Interrupted.');
+  }
+}
+
+/** A config file that cannot be parsed: reported, never rewritten. */
+export class ConfigError extends WsctlError {}
+
+/** Thrown once --dry-run has printed the request: the command stops there and exits 0. */
+export class DryRunComplete extends WsctlError {
+  override readonly exitCode = ExitCode.ok;
+  constructor() {
+    super('dry run');
+  }
+}

@@ -1,0 +1,397 @@
+// The sandbox's implementation of the 14 endpoints of service-interface.md, with the
+// validation (422), not-found (404) and state changes a real service would have.
+import { byokFormats, websiteVariants } from '../enums.js';
+import type { SchemaName } from '../schemas.js';
+import { boundaryOf, parseMultipart } from './multipart.js';
+import { newKey, randomId, type SandboxState } from './seed.js';
+import type { Store } from './store.js';
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  /** A non-JSON body (uploaded images). */
+  raw?: { contentType: string; data: Buffer };
+  schema?: SchemaName;
+}
+
+export interface RouteInput {
+  params: Record<string, string>;
+  raw: Buffer;
+  json: unknown;
+  contentType?: string;
+  store: Store;
+  origin: string;
+}
+
+export interface Route {
+  method: string;
+  template: string;
+  auth: boolean;
+  handle(input: RouteInput): Promise<Reply>;
+}
+
+interface Detail {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+export function notFound(what: string): Reply {
+  return { status: 404, body: { detail: `${what} not found` } };
+}
+
+function invalid(details: Detail[]): Reply {
+  return { status: 422, body: { detail: details } };
+}
+
+/** Checks a JSON body field by field, collecting FastAPI-style detail entries. */
+class BodyCheck {
+  readonly details: Detail[] = [];
+  readonly body: Record<string, unknown>;
+
+  constructor(json: unknown) {
+    if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+      this.details.push({ loc: ['body'], msg: 'Input should be a valid JSON object', type: 'model_attributes_type' });
+      this.body = {};
+    } else this.body = json as Record<string, unknown>;
+  }
+
+  string(field: string, required: boolean): string | undefined {
+    const value = this.body[field];
+    if (value === undefined || value === null) {
+      if (required) this.details.push({ loc: ['body', field], msg: 'Field required', type: 'missing' });
+      return undefined;
+    }
+    if (typeof value !== 'string') {
+      this.details.push({ loc: ['body', field], msg: 'Input should be a valid string', type: 'string_type' });
+      return undefined;
+    }
+    if (required && value.trim() === '') {
+      this.details.push({ loc: ['body', field], msg: 'String should have at least 1 character', type: 'string_too_short' });
+    }
+    return value;
+  }
+
+  oneOf(field: string, allowed: readonly string[], required: boolean): string | undefined {
+    const value = this.string(field, required);
+    if (value !== undefined && !allowed.includes(value)) {
+      const list = allowed.map((a) => `'${a}'`);
+      const msg = `Input should be ${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
+      this.details.push({ loc: ['body', field], msg, type: 'enum' });
+    }
+    return value;
+  }
+
+  url(field: string): string | undefined {
+    const value = this.string(field, true);
+    if (value && !/^https?:\/\/[^\s/]+/.test(value)) {
+      this.details.push({ loc: ['body', field], msg: 'Input should be a valid URL', type: 'url_parsing' });
+    }
+    return value;
+  }
+
+  strings(field: string): string[] | undefined {
+    const value = this.body[field];
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+      this.details.push({ loc: ['body', field], msg: 'Input should be a valid list of strings', type: 'list_type' });
+      return undefined;
+    }
+    return value as string[];
+  }
+
+  boolean(field: string): boolean | undefined {
+    const value = this.body[field];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'boolean') {
+      this.details.push({ loc: ['body', field], msg: 'Input should be a valid boolean', type: 'bool_type' });
+      return undefined;
+    }
+    return value;
+  }
+}
+
+const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+function badId(name: string): Reply {
+  return invalid([{ loc: ['path', name], msg: 'Identifier may contain letters, digits, "_", ".", ":" and "-" only', type: 'string_pattern_mismatch' }]);
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'untitled';
+}
+
+const IMAGE_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+function sniffImage(data: Buffer): string | undefined {
+  if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (data.subarray(0, 6).toString('latin1') === 'GIF87a' || data.subarray(0, 6).toString('latin1') === 'GIF89a') return 'image/gif';
+  if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+function capabilities(state: SandboxState) {
+  return {
+    text_agent: { numbers: state.numbers },
+    email_agent: { addresses: state.addresses },
+    connected_apps: state.connections.map(({ app_slug, permission, account_identifier, account_name }) => ({ app_slug, permission, account_identifier, account_name })),
+    prompts: state.prompts,
+  };
+}
+
+const PERMISSIONS = ['read', 'write', 'full'];
+
+export const routes: Route[] = [
+  {
+    method: 'POST',
+    template: '/api-keys',
+    auth: true,
+    async handle({ json, store }) {
+      const check = new BodyCheck(json);
+      const name = check.string('name', true);
+      if (name && name.length > 64) check.details.push({ loc: ['body', 'name'], msg: 'String should have at most 64 characters', type: 'string_too_long' });
+      if (check.details.length || name === undefined) return invalid(check.details);
+      const key = newKey(name);
+      await store.transact((s) => void s.keys.push(key));
+      const { last_used_at: _unused, ...created } = key;
+      return { status: 201, body: created, schema: 'ApiKeyCreated' };
+    },
+  },
+  {
+    method: 'GET',
+    template: '/api-keys',
+    auth: true,
+    async handle({ store }) {
+      const state = await store.read();
+      const keys = state.keys.map(({ key: _secret, ...listing }) => listing);
+      return { status: 200, body: { keys }, schema: 'ApiKeyList' };
+    },
+  },
+  {
+    method: 'GET',
+    template: '/conversations/{conversation_id}',
+    auth: true,
+    async handle({ params, store }) {
+      const conversation = (await store.read()).conversations[params.conversation_id as string];
+      if (!conversation) return notFound('Conversation');
+      return { status: 200, body: conversation, schema: 'Conversation' };
+    },
+  },
+  {
+    method: 'GET',
+    template: '/capabilities',
+    auth: true,
+    async handle({ store }) {
+      return { status: 200, body: capabilities(await store.read()), schema: 'Capabilities' };
+    },
+  },
+  {
+    method: 'POST',
+    template: '/connections/notes/import',
+    auth: true,
+    async handle({ json, store }) {
+      const check = new BodyCheck(json);
+      const pageId = check.string('page_id', true);
+      const title = check.string('title', false);
+      const targetPath = check.strings('target_path');
+      check.string('account_id', false);
+      if (check.details.length || pageId === undefined) return invalid(check.details);
+      return store.transact((s) => {
+        const page = s.pages[pageId];
+        if (!page) return notFound('Page');
+        const folder = (targetPath ?? []).map(slug).join('/');
+        const filename = `${folder ? `${folder}/` : ''}${slug(title ?? page.title)}.md`;
+        s.imports.push({ filename, page_id: pageId });
+        return { status: 200, body: { filename }, schema: 'NotesImported' } as Reply;
+      });
+    },
+  },
+  {
+    method: 'GET',
+    template: '/settings',
+    auth: true,
+    async handle({ store }) {
+      return { status: 200, body: (await store.read()).settings, schema: 'Settings' };
+    },
+  },
+  {
+    method: 'PATCH',
+    template: '/connections/{app_slug}/{pd_conn_id}/permission',
+    auth: true,
+    async handle({ params, json, store }) {
+      const check = new BodyCheck(json);
+      const permission = check.string('permission', true);
+      if (check.details.length || permission === undefined) return invalid(check.details);
+      return store.transact((s) => {
+        const conn = s.connections.find((c) => c.app_slug === params.app_slug && c.pd_conn_id === params.pd_conn_id);
+        if (!conn) return notFound('Connection');
+        // The interface lists no permission values; the sandbox knows three and refuses others.
+        if (!PERMISSIONS.includes(permission)) return { status: 200, body: { success: false }, schema: 'Success' } as Reply;
+        conn.permission = permission;
+        return { status: 200, body: { success: true }, schema: 'Success' } as Reply;
+      });
+    },
+  },
+  {
+    method: 'POST',
+    template: '/byok',
+    auth: true,
+    async handle({ json, store }) {
+      const check = new BodyCheck(json);
+      const name = check.string('name', true);
+      const baseUrl = check.url('base_url');
+      const apiKey = check.string('api_key', true);
+      const format = check.oneOf('format', byokFormats, true);
+      const modelId = check.string('model_id', true);
+      if (check.details.length) return invalid(check.details);
+      const now = new Date().toISOString();
+      const config = { id: `byok_${randomId(10)}`, name, base_url: baseUrl, api_key: apiKey, format, model_id: modelId, created_at: now, updated_at: now };
+      await store.transact((s) => void s.byok.push(config));
+      return { status: 201, body: config, schema: 'ByokConfig' };
+    },
+  },
+  {
+    method: 'DELETE',
+    template: '/devices/{device_id}',
+    auth: true,
+    async handle({ params, store }) {
+      const id = params.device_id as string;
+      if (!ID.test(id)) return badId('device_id');
+      return store.transact((s) => {
+        const index = s.devices.findIndex((d) => d.id === id);
+        if (index < 0) return notFound('Device');
+        s.devices.splice(index, 1);
+        return { status: 204 } as Reply;
+      });
+    },
+  },
+  {
+    method: 'GET',
+    template: '/pub/personas/{persona_id}/published',
+    auth: true,
+    async handle({ params, store }) {
+      const persona = (await store.read()).personas[params.persona_id as string];
+      if (!persona) return notFound('Persona');
+      return { status: 200, body: { published: persona.published }, schema: 'PublishedList' };
+    },
+  },
+  {
+    method: 'POST',
+    template: '/user-services/create-website',
+    auth: true,
+    async handle({ json, store }) {
+      const check = new BodyCheck(json);
+      const name = check.string('name', true);
+      const variant = check.oneOf('variant', websiteVariants, false) ?? 'blank';
+      const parent = check.strings('parent_path_parts') ?? [];
+      const force = check.boolean('force') ?? false;
+      const displayName = check.string('display_name', false) ?? null;
+      if (check.details.length || name === undefined) return invalid(check.details);
+      if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(name)) {
+        return { status: 200, body: { data: null, error: { message: `Invalid site name '${name}': use lowercase letters, digits and '-'.`, kind: 'error', code: 'invalid_name' } }, schema: 'WebsiteCreated' };
+      }
+      return store.transact((s) => {
+        const existing = s.websites.findIndex((w) => w.name === name);
+        if (existing >= 0 && !force) {
+          return { status: 200, body: { data: null, error: { message: `A website named '${name}' already exists. Use force to replace it.`, kind: 'error', code: 'already_exists' } }, schema: 'WebsiteCreated' } as Reply;
+        }
+        const path = ['sites', ...parent.map(slug), name].join('/');
+        const port = existing >= 0 ? (s.websites[existing] as { local_port: number }).local_port : 4100 + s.websites.length + 1;
+        const site = { name, path, local_port: port, variant, display_name: displayName };
+        if (existing >= 0) s.websites.splice(existing, 1, site);
+        else s.websites.push(site);
+        const entrypoint_output = `Scaffolded ${variant} site '${displayName ?? name}' in ${path}\nDev server listening on http://127.0.0.1:${port}`;
+        return { status: 200, body: { data: { local_port: port, path, name, entrypoint_output }, error: null }, schema: 'WebsiteCreated' } as Reply;
+      });
+    },
+  },
+  {
+    method: 'POST',
+    template: '/personas/upload-image',
+    auth: true,
+    async handle({ raw, contentType, store, origin }) {
+      const boundary = boundaryOf(contentType);
+      if (!contentType?.toLowerCase().startsWith('multipart/form-data') || !boundary) {
+        return invalid([{ loc: ['body'], msg: 'Expected multipart/form-data', type: 'value_error' }]);
+      }
+      const file = parseMultipart(raw, boundary).find((p) => p.name === 'file' && p.filename !== undefined);
+      if (!file) return invalid([{ loc: ['body', 'file'], msg: 'Field required', type: 'missing' }]);
+      const type = sniffImage(file.data);
+      if (!type) return invalid([{ loc: ['body', 'file'], msg: 'File is not a PNG, JPEG, GIF or WebP image', type: 'value_error' }]);
+      const id = `${randomId(16)}.${IMAGE_TYPES[type]}`;
+      await store.transact((s) => void (s.uploads[id] = { content_type: type, data: file.data.toString('base64') }));
+      return { status: 200, body: { url: `${origin}/uploads/${id}` }, schema: 'ImageUploaded' };
+    },
+  },
+  {
+    method: 'DELETE',
+    template: '/connections/{app_slug}/{pd_conn_id}',
+    auth: true,
+    async handle({ params, store }) {
+      return store.transact((s) => {
+        const index = s.connections.findIndex((c) => c.app_slug === params.app_slug && c.pd_conn_id === params.pd_conn_id);
+        if (index < 0) return notFound('Connection');
+        s.connections.splice(index, 1);
+        return { status: 200, body: { success: true }, schema: 'Success' } as Reply;
+      });
+    },
+  },
+  {
+    method: 'DELETE',
+    template: '/pub/{pub_id}',
+    auth: true,
+    async handle({ params, store }) {
+      return store.transact((s) => {
+        const index = s.publications.findIndex((p) => p.id === params.pub_id);
+        if (index < 0) return notFound('Publication');
+        s.publications.splice(index, 1);
+        return { status: 200, body: { success: true }, schema: 'Success' } as Reply;
+      });
+    },
+  },
+  {
+    // Uploaded images, public like a CDN's.
+    method: 'GET',
+    template: '/uploads/{id}',
+    auth: false,
+    async handle({ params, store }) {
+      const upload = (await store.read()).uploads[params.id as string];
+      if (!upload) return notFound('Upload');
+      return { status: 200, raw: { contentType: upload.content_type, data: Buffer.from(upload.data, 'base64') } };
+    },
+  },
+];
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+const compiled = routes.map((route) => {
+  const names: string[] = [];
+  const pattern = route.template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { route, names, regex: new RegExp(`^${pattern}/?$`) };
+});
+
+/** The route for a raw (still percent-encoded) path; 'method' when only the method is wrong. */
+export function findRoute(method: string, rawPath: string): Match | 'method' | undefined {
+  let wrongMethod = false;
+  for (const { route, names, regex } of compiled) {
+    const found = regex.exec(rawPath);
+    if (!found) continue;
+    if (route.method !== method) {
+      wrongMethod = true;
+      continue;
+    }
+    const params: Record<string, string> = {};
+    names.forEach((name, i) => {
+      params[name] = decodeURIComponent(found[i + 1] as string);
+    });
+    return { route, params };
+  }
+  return wrongMethod ? 'method' : undefined;
+}

@@ -1,0 +1,189 @@
+// Zod schemas of the service's resources (service-interface.md §2, §4). The client parses every
+// response with them and the sandbox checks its own replies with them, so the two cannot drift.
+// Objects are loose (unknown fields kept) and every field the interface does not promise is nullish.
+import { z } from 'zod';
+import { byokFormats, conversationStates, websiteVariants } from './enums.js';
+
+const text = z.string();
+const timestamp = z.string();
+const maybe = <T extends z.ZodType>(schema: T) => schema.nullish();
+
+export const ApiKeyCreated = z.looseObject({
+  id: text,
+  name: maybe(text),
+  key: text,
+  key_prefix: maybe(text),
+  created_at: maybe(timestamp),
+});
+
+export const ApiKeyListing = z.looseObject({
+  id: text,
+  name: maybe(text),
+  key_prefix: maybe(text),
+  created_at: maybe(timestamp),
+  last_used_at: maybe(timestamp),
+});
+
+export const ApiKeyList = z.looseObject({ keys: z.array(ApiKeyListing) });
+
+export const MessagePart = z.looseObject({
+  part_kind: maybe(text),
+  content: maybe(z.unknown()),
+  tool_name: maybe(text),
+  tool_call_id: maybe(text),
+  args: maybe(z.unknown()),
+  timestamp: maybe(timestamp),
+});
+
+export const Message = z.looseObject({
+  kind: maybe(text),
+  parts: maybe(z.array(MessagePart)),
+  timestamp: maybe(timestamp),
+  model_name: maybe(text),
+  persona_id: maybe(text),
+  persona_name: maybe(text),
+  persona_image: maybe(text),
+  input_tokens: maybe(z.number()),
+  output_tokens: maybe(z.number()),
+  cache_read_tokens: maybe(z.number()),
+  cache_write_tokens: maybe(z.number()),
+  metadata: maybe(z.record(z.string(), z.unknown())),
+});
+
+export const ConversationState = z.enum(conversationStates);
+
+export const ConversationDetail = z.looseObject({
+  id: text,
+  user_id: maybe(text),
+  host_id: maybe(text),
+  title: maybe(text),
+  type: maybe(text),
+  created_at: maybe(timestamp),
+  updated_at: maybe(timestamp),
+  deleted_at: maybe(timestamp),
+  metadata: maybe(z.record(z.string(), z.unknown())),
+});
+
+export const Conversation = z.looseObject({
+  conversation: ConversationDetail,
+  messages: z.array(Message),
+  // Tolerant: a state the interface does not list yet is shown as it comes.
+  state: maybe(text),
+});
+
+export const NumberEntry = z.looseObject({
+  phone: text,
+  name: maybe(text),
+  description: maybe(text),
+  is_owner: maybe(z.boolean()),
+  conversation_id: maybe(text),
+});
+
+export const ConnectedApp = z.looseObject({
+  app_slug: text,
+  permission: maybe(text),
+  account_identifier: maybe(text),
+  account_name: maybe(text),
+});
+
+export const Prompt = z.looseObject({
+  path: text,
+  title: maybe(text),
+  description: maybe(text),
+});
+
+export const Capabilities = z.looseObject({
+  text_agent: maybe(z.looseObject({ numbers: maybe(z.array(NumberEntry)) })),
+  email_agent: maybe(z.looseObject({ addresses: maybe(z.array(text)) })),
+  connected_apps: maybe(z.array(ConnectedApp)),
+  prompts: maybe(z.array(Prompt)),
+});
+
+export const Settings = z.looseObject({
+  timezone: maybe(text),
+  default_greeting_prompt: maybe(text),
+  icon: maybe(text),
+  language: maybe(text),
+  phone_number: maybe(text),
+  greeting_prompt: maybe(text),
+  name: maybe(text),
+  suggested_name: maybe(text),
+  bio: maybe(text),
+});
+
+export const NotesImported = z.looseObject({ filename: text });
+
+export const Success = z.looseObject({ success: z.boolean() });
+
+export const ByokFormat = z.enum(byokFormats);
+
+export const ByokConfig = z.looseObject({
+  id: text,
+  name: text,
+  base_url: text,
+  api_key: maybe(text),
+  format: text,
+  model_id: text,
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const PublishedVersion = z.looseObject({ id: text, created_at: maybe(timestamp) });
+
+export const PublishedList = z.looseObject({ published: z.array(PublishedVersion) });
+
+export const WebsiteVariant = z.enum(websiteVariants);
+
+export const Website = z.looseObject({
+  local_port: maybe(z.number()),
+  path: maybe(text),
+  name: maybe(text),
+  entrypoint_output: maybe(text),
+});
+
+export const ToolError = z.looseObject({
+  message: maybe(text),
+  kind: maybe(text),
+  code: maybe(text),
+});
+
+export const WebsiteCreated = z.looseObject({
+  data: maybe(Website),
+  error: maybe(ToolError),
+});
+
+export const ImageUploaded = z.looseObject({ url: text });
+
+export const ValidationDetail = z.looseObject({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: text,
+  type: maybe(text),
+});
+
+/** The response schemas by name: api.ts loads this module only when a response arrives. */
+export const responseSchemas = {
+  ApiKeyCreated,
+  ApiKeyList,
+  Conversation,
+  Capabilities,
+  Settings,
+  NotesImported,
+  Success,
+  ByokConfig,
+  PublishedList,
+  WebsiteCreated,
+  ImageUploaded,
+};
+
+export type SchemaName = keyof typeof responseSchemas;
+export type Response<N extends SchemaName> = z.infer<(typeof responseSchemas)[N]>;
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;
+export type ApiKeyListing = z.infer<typeof ApiKeyListing>;
+export type Conversation = z.infer<typeof Conversation>;
+export type Message = z.infer<typeof Message>;
+export type MessagePart = z.infer<typeof MessagePart>;
+export type Capabilities = z.infer<typeof Capabilities>;
+export type Settings = z.infer<typeof Settings>;
+export type ByokConfig = z.infer<typeof ByokConfig>;
+export type WebsiteCreated = z.infer<typeof WebsiteCreated>;
+export type ToolError = z.infer<typeof ToolError>;

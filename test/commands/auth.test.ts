@@ -1,0 +1,109 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { run, startSandbox, strip, type TestSandbox } from '../helpers.js';
+
+describe('auth', () => {
+  let sb: TestSandbox;
+  let dir: string;
+  let env: Record<string, string>;
+  beforeEach(async () => {
+    sb = await startSandbox();
+    dir = sb.env.WSCTL_CONFIG_DIR;
+    env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
+  });
+  const config = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+
+  it('login --with-key reads stdin, verifies with GET /api-keys/, and saves a 0600 file', async () => {
+    const r = await run(['auth', 'login', '--with-key'], { env, stdin: `${sb.key}\nignored\n` });
+    expect(r.code).toBe(0);
+    expect(sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api-keys/']);
+    expect(sb.requests[0]!.headers.authorization).toBe(`Bearer ${sb.key}`);
+    expect(config()).toEqual({ current_profile: 'default', profiles: { default: { base_url: sb.url, api_key: sb.key } } });
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(r.stdout).toContain(`Logged in to ${sb.url} as profile 'default'`);
+    expect(r.stdout).not.toContain(sb.key);
+    expect(r.stdout).toContain(`${sb.key.slice(0, 4)}…${sb.key.slice(-4)}`);
+  });
+
+  it('login --json prints profile, base_url and the masked key', async () => {
+    const r = await run(['auth', 'login', '--with-key', '--profile', 'work', '--json'], { env, stdin: sb.key });
+    expect(JSON.parse(r.stdout)).toEqual({ profile: 'work', base_url: sb.url, key: `${sb.key.slice(0, 4)}…${sb.key.slice(-4)}` });
+  });
+
+  it('a rejected key saves nothing and exits 4', async () => {
+    const r = await run(['auth', 'login', '--with-key'], { env, stdin: 'wsk_wrongwrongwrong\n' });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('nothing was saved');
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('--no-verify saves without a request', async () => {
+    const r = await run(['auth', 'login', '--with-key', '--no-verify'], { env, stdin: 'wsk_unverified_key_1234' });
+    expect(r.code).toBe(0);
+    expect(sb.requests).toHaveLength(0);
+    expect(config().profiles.default.api_key).toBe('wsk_unverified_key_1234');
+  });
+
+  it('without --with-key and without a terminal it exits 2', async () => {
+    const r = await run(['auth', 'login'], { env, stdin: sb.key });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--with-key');
+  });
+
+  it('on a terminal it asks with a hidden prompt', async () => {
+    const r = await run(['auth', 'login'], { env, tty: true, stdinTTY: true, answers: [sb.key] });
+    expect(r.code).toBe(0);
+    expect(r.prompts).toEqual(['Paste your API key (input hidden): ']);
+    expect(config().profiles.default.api_key).toBe(sb.key);
+  });
+
+  it('refuses a key with whitespace or newlines inside (exit 2)', async () => {
+    for (const bad of ['wsk_abc def_123456', 'wsk_abc\tdef123456', '']) {
+      const r = await run(['auth', 'login', '--with-key'], { env, stdin: bad });
+      expect(r.code, JSON.stringify(bad)).toBe(2);
+    }
+    expect(sb.requests).toHaveLength(0);
+  });
+
+  it('login without a base URL exits 4 and says how to set one', async () => {
+    const r = await run(['auth', 'login', '--with-key'], { env: { WSCTL_CONFIG_DIR: dir }, stdin: sb.key });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('--base-url');
+  });
+
+  it('status reports profile, base URL, key source, masked key and validity', async () => {
+    await run(['auth', 'login', '--with-key'], { env, stdin: sb.key });
+    const r = await run(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    const masked = `${sb.key.slice(0, 4)}…${sb.key.slice(-4)}`;
+    expect(r.stdout).toBe(`profile\tdefault\nbase_url\t${sb.url}\nkey_source\tprofile\nkey\t${masked}\nvalid\tyes\n`);
+    const json = await run(['auth', 'status', '--json'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_API_KEY: sb.key } });
+    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', base_url: sb.url, key_source: 'env', key: masked, valid: true });
+    const tty = await run(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir }, tty: true });
+    expect(strip(tty.stdout)).toMatch(/^Key source: +profile$/m);
+  });
+
+  it('status exits 4 when there is no key or the key is rejected', async () => {
+    const none = await run(['auth', 'status', '--json'], { env });
+    expect(none.code).toBe(4);
+    expect(JSON.parse(none.stdout)).toMatchObject({ key: null, valid: false });
+    const bad = await run(['auth', 'status'], { env: { ...env, WSCTL_API_KEY: 'wsk_rejected_rejected' } });
+    expect(bad.code).toBe(4);
+    expect(bad.stdout).toContain('valid\tno');
+    expect(bad.stdout).not.toContain('wsk_rejected_rejected');
+  });
+
+  it('logout forgets the key but keeps the base URL; --all forgets every key', async () => {
+    await run(['auth', 'login', '--with-key'], { env, stdin: sb.key });
+    await run(['auth', 'login', '--with-key', '--profile', 'work'], { env, stdin: sb.key });
+    const r = await run(['auth', 'logout'], { env: { WSCTL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(config().profiles.default).toEqual({ base_url: sb.url });
+    expect(config().profiles.work.api_key).toBe(sb.key);
+    const all = await run(['auth', 'logout', '--all', '--json'], { env: { WSCTL_CONFIG_DIR: dir } });
+    expect(JSON.parse(all.stdout)).toEqual({ logged_out: ['work'] });
+    expect(config().profiles.work).toEqual({ base_url: sb.url });
+  });
+});

@@ -1,0 +1,131 @@
+// Test harness: a real sandbox server on 127.0.0.1, wsctl run in-process with an injected
+// context, and the built bin/wsctl run as a child process.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { main } from '../src/main.js';
+import type { IO } from '../src/output.js';
+import type { Prompt } from '../src/prompt.js';
+import { startSandboxServer, type SandboxServer } from '../src/sandbox/server.js';
+import { MemoryStore } from '../src/sandbox/store.js';
+import { seedState, type SandboxState } from '../src/sandbox/seed.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'wsctl');
+
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wsctl-test-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface TestSandbox extends SandboxServer {
+  state: SandboxState;
+  key: string;
+  /** Env that points wsctl at this sandbox with its bootstrap key. */
+  env: Record<string, string>;
+}
+
+export async function startSandbox(): Promise<TestSandbox> {
+  const state = seedState();
+  const server = await startSandboxServer({ store: new MemoryStore(state) });
+  cleanups.push(() => server.close());
+  return {
+    ...server,
+    state,
+    key: state.bootstrap_key,
+    env: { WSCTL_BASE_URL: server.url, WSCTL_API_KEY: state.bootstrap_key, WSCTL_CONFIG_DIR: tempDir() },
+  };
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  tty?: boolean;
+  stdinTTY?: boolean;
+  columns?: number;
+  answers?: string[];
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  prompts: string[];
+}
+
+/** Runs wsctl in this process with its own streams; tty makes stdout and stderr terminals. */
+export async function run(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  const prompts: string[] = [];
+  const answers = [...(options.answers ?? [])];
+  const prompt: Prompt = {
+    async secret(question) {
+      prompts.push(question);
+      return answers.shift() ?? '';
+    },
+    async confirm(question) {
+      prompts.push(question);
+      return ['y', 'yes'].includes((answers.shift() ?? '').toLowerCase());
+    },
+  };
+  const io: IO = {
+    stdin: Readable.from(options.stdin !== undefined ? [Buffer.from(options.stdin)] : []),
+    stdout,
+    stderr,
+    stdinIsTTY: options.stdinTTY ?? false,
+    stdoutIsTTY: !!options.tty,
+    stderrIsTTY: !!options.tty,
+    columns: options.columns ?? 100,
+  };
+  const env = { WSCTL_RETRY_BASE_MS: '10', ...options.env };
+  const code = await main(args, { io, env, signal: options.signal ?? new AbortController().signal, version: '0.0.0-test', prompt });
+  return { code, stdout: out, stderr: err, prompts };
+}
+
+/** Runs the built bin/wsctl as a child process, with only the environment given (plus PATH and HOME). */
+export function runBin(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, HOME: options.env?.HOME ?? tempDir(), WSCTL_RETRY_BASE_MS: '10', ...options.env } as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr, prompts: [] });
+    });
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+export function lastRequest(sandbox: SandboxServer) {
+  const request = sandbox.requests.at(-1);
+  if (!request) throw new Error('the sandbox saw no request');
+  return request;
+}
+
+export const noStackTrace = (text: string) => !/\n\s+at .+:\d+:\d+/.test(text);
+
+/** Text without ANSI colour codes. */
+export const strip = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
