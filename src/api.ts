@@ -448,7 +448,7 @@ export class Api {
       return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). Run \`wsctl auth login\` or check WSCTL_API_KEY.`, this.info(attempt));
     }
     if (status === 404) {
-      const what = spec.what ? `${spec.what} not found` : `Not found: ${spec.method} ${spec.path}`;
+      const what = spec.what ? `${spec.what.charAt(0).toUpperCase()}${spec.what.slice(1)} not found` : `Not found: ${spec.method} ${spec.path}`;
       return new NotFoundError(`${what} (HTTP 404${suffix}).`, this.info(attempt));
     }
     if (status === 422) {

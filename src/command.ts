@@ -1,6 +1,7 @@
 // What a verb returns and how its action is run: the glue between commander and run(opts, ctx).
 import type { Command } from 'commander';
 import type { Ctx, Globals } from './context.js';
+import { UsageError } from './errors.js';
 import type { Output } from './output.js';
 
 export interface Result {
@@ -22,6 +23,26 @@ export interface App {
 
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+/** Identifiers go into paths: an empty one is a usage error, everything else gets encoded. */
+export function requireId(value: string, name: string): string {
+  if (value.trim() === '') throw new UsageError(`${name} must not be empty.`);
+  return value;
+}
+
+/** A 2xx body that reports failure: a JSON object with `success: false`. */
+export function saysFailure(body: unknown): boolean {
+  return !!body && typeof body === 'object' && (body as { success?: unknown }).success === false;
+}
+
+/** "a/b/c" → ["a", "b", "c"], for target paths; empty, "." and ".." segments are refused. */
+export function splitPath(value: string, flag: string): string[] {
+  const parts = value.split('/').filter((p) => p !== '');
+  if (parts.length === 0 || parts.some((p) => p === '.' || p === '..')) {
+    throw new UsageError(`Invalid ${flag} '${value}': give folder names separated by '/', without '.' or '..'.`);
+  }
+  return parts;
 }
 
 export type { Ctx, Globals };

@@ -18,6 +18,20 @@ function rootOf(command: Command): Command {
   return root;
 }
 
+/** "wsctl keys create" for the words of argv that name commands: where a usage hint points. */
+function commandPath(program: Command, argv: string[]): string {
+  const names = ['wsctl'];
+  let command = program;
+  for (const word of argv) {
+    if (word.startsWith('-')) continue;
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) break;
+    names.push(sub.name());
+    command = sub;
+  }
+  return names.join(' ');
+}
+
 interface Outcome {
   code: number;
   json: boolean;
@@ -86,11 +100,35 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
     const commander = error as { code?: string; exitCode?: number };
     if (typeof commander.code === 'string' && commander.code.startsWith('commander.')) {
       if (commander.exitCode === 0 || commander.code === 'commander.helpDisplayed' || commander.code === 'commander.version') return 0;
-      const hint = commander.code === 'commander.help' ? '' : ' Run `wsctl --help` (or `wsctl <command> --help`) for usage.';
+      const hint = commander.code === 'commander.help' ? '' : ` Run \`${commandPath(program, argv)} --help\` for usage.`;
       return reportError(new UsageError(`${usageMessage ?? (error as Error).message}${hint}`), base, outcome);
     }
     return reportError(error, base, outcome);
   }
+}
+
+/** The files generated from the command tree: completion scripts and the README's command list. */
+export async function generatedFiles(readme?: string): Promise<Record<string, string>> {
+  const [{ completionScript, COMPLETION_FILES }, { commandReference, replaceReference }] = await Promise.all([
+    import('./completion/index.js'),
+    import('./reference.js'),
+  ]);
+  let help = '';
+  const app: App = { run: async () => {} };
+  const program = buildProgram(app, VERSION, { writeOut: (t) => (help += t), writeErr: () => {}, onUsageError: () => {} });
+  const files: Record<string, string> = {};
+  for (const [shell, file] of Object.entries(COMPLETION_FILES)) {
+    files[`completions/${file}`] = completionScript(program, shell as keyof typeof COMPLETION_FILES);
+  }
+  if (readme !== undefined) {
+    const helpOf = (command: Command) => {
+      help = '';
+      command.outputHelp();
+      return help;
+    };
+    files['README.md'] = replaceReference(readme, commandReference(program, helpOf));
+  }
+  return files;
 }
 
 /** The real process: its streams, environment, Ctrl-C, and a closed stdout pipe. */

@@ -138,12 +138,14 @@ export class Output {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /** Tab-separated records, one a line: what piped output is made of. */
+  tsv(rows: Cell[][]): void {
+    for (const row of rows) this.line(row.map(cleanLine).join('\t'));
+  }
+
   /** A list: a bordered table with headers on a TTY, tab-separated raw values when piped. */
   async table(columns: Column[], rows: Cell[][]): Promise<void> {
-    if (!this.tty) {
-      for (const row of rows) this.line(row.map(cleanLine).join('\t'));
-      return;
-    }
+    if (!this.tty) return this.tsv(rows);
     const { default: Table } = await import('cli-table3');
     const table = new Table({
       head: columns.map((c) => this.paint.bold(c.header)),
@@ -184,18 +186,73 @@ export class Output {
   }
 
   /** Runs work under a spinner on stderr, only on a TTY and outside CI. */
-  async spin<T>(text: string, work: Promise<T>): Promise<T> {
+  async spin<T>(text: string, work: Promise<T>, progress?: () => string | undefined): Promise<T> {
     // ora cannot draw on a terminal that reports no width.
     const width = (this.io.stderr as { columns?: number }).columns ?? 0;
     if (!this.io.stderrIsTTY || this.env.CI !== undefined || width <= 0) return work;
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false }).start();
+    const ticker = progress && setInterval(() => (spinner.text = progress() ?? text), 100);
     try {
       return await work;
     } finally {
+      if (ticker) clearInterval(ticker);
       spinner.stop();
     }
   }
+}
+
+export interface Sink {
+  write(text: string): void | Promise<void>;
+  end(): Promise<void>;
+}
+
+/** Batches many small writes into large ones, waiting when the stream asks for it. */
+export function bufferedSink(stream: Writable, onEnd: () => Promise<void> = async () => {}): Sink {
+  let pending: string[] = [];
+  let size = 0;
+  let broken = false;
+  stream.on('error', () => {
+    broken = true; // the reader went away (a pager quit early): stop writing, quietly
+  });
+  const flush = async () => {
+    if (pending.length === 0 || broken) return;
+    const text = pending.join('');
+    pending = [];
+    size = 0;
+    if (!stream.write(text) && !broken) await new Promise<void>((resolve) => {
+      stream.once('drain', resolve);
+      stream.once('error', resolve);
+      stream.once('close', resolve);
+    });
+  };
+  return {
+    write(text) {
+      pending.push(text);
+      size += text.length;
+      if (size >= 1 << 16) return flush();
+    },
+    async end() {
+      await flush();
+      await onEnd();
+    },
+  };
+}
+
+/** Where long detail output goes: through $WSCTL_PAGER, $PAGER or less on a TTY, else stdout. */
+export async function openPager(io: IO, env: Env, wanted: boolean): Promise<Sink> {
+  const command = env.WSCTL_PAGER ?? env.PAGER ?? 'less -FRX';
+  if (!wanted || !io.stdoutIsTTY || command.trim() === '' || command.trim() === 'cat') return bufferedSink(io.stdout);
+  const { spawn } = await import('node:child_process');
+  const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...env, LESS: env.LESS ?? 'FRX' } as NodeJS.ProcessEnv });
+  const exited = new Promise<void>((resolve) => {
+    child.on('close', () => resolve());
+    child.on('error', () => resolve());
+  });
+  return bufferedSink(child.stdin, async () => {
+    child.stdin.end();
+    await exited;
+  });
 }
 
 export async function createOutput(io: IO, env: Env, options: { json: boolean; noColor: boolean }): Promise<Output> {

@@ -2,11 +2,22 @@
 // each action loads what it needs when it runs.
 import { Command, Option } from 'commander';
 import type { App } from './command.js';
+import { register as api } from './commands/api.js';
 import { register as auth } from './commands/auth/index.js';
+import { register as byok } from './commands/byok/index.js';
+import { register as caps } from './commands/caps.js';
+import { register as completion } from './commands/completion.js';
+import { register as conn } from './commands/conn/index.js';
+import { register as convo } from './commands/convo/index.js';
+import { register as device } from './commands/device/index.js';
 import { register as keys } from './commands/keys/index.js';
+import { register as notes } from './commands/notes/index.js';
+import { register as persona } from './commands/persona/index.js';
 import { register as profile } from './commands/profile/index.js';
+import { register as pub } from './commands/pub/index.js';
 import { register as sandbox } from './commands/sandbox/index.js';
 import { register as settings } from './commands/settings.js';
+import { register as site } from './commands/site/index.js';
 
 export interface ProgramOutput {
   writeOut(text: string): void;
@@ -49,7 +60,7 @@ export function buildProgram(app: App, version: string, output: ProgramOutput): 
   program.helpCommand(false);
   program.configureHelp({ showGlobalOptions: true });
 
-  for (const register of [auth, profile, keys, settings, sandbox]) {
+  for (const register of [auth, profile, keys, settings, caps, convo, notes, conn, byok, device, persona, pub, site, api, completion, sandbox]) {
     register(program, app);
   }
   return program;

@@ -1,6 +1,7 @@
 // The sandbox's implementation of the 14 endpoints of service-interface.md, with the
 // validation (422), not-found (404) and state changes a real service would have.
 import { byokFormats, websiteVariants } from '../enums.js';
+import { IMAGE_EXTENSIONS, sniffImageType } from '../images.js';
 import type { SchemaName } from '../schemas.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { newKey, randomId, type SandboxState } from './seed.js';
@@ -119,16 +120,6 @@ function badId(name: string): Reply {
 
 function slug(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'untitled';
-}
-
-const IMAGE_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
-
-function sniffImage(data: Buffer): string | undefined {
-  if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (data.subarray(0, 6).toString('latin1') === 'GIF87a' || data.subarray(0, 6).toString('latin1') === 'GIF89a') return 'image/gif';
-  if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
-  return undefined;
 }
 
 function capabilities(state: SandboxState) {
@@ -317,9 +308,9 @@ export const routes: Route[] = [
       }
       const file = parseMultipart(raw, boundary).find((p) => p.name === 'file' && p.filename !== undefined);
       if (!file) return invalid([{ loc: ['body', 'file'], msg: 'Field required', type: 'missing' }]);
-      const type = sniffImage(file.data);
+      const type = sniffImageType(file.data);
       if (!type) return invalid([{ loc: ['body', 'file'], msg: 'File is not a PNG, JPEG, GIF or WebP image', type: 'value_error' }]);
-      const id = `${randomId(16)}.${IMAGE_TYPES[type]}`;
+      const id = `${randomId(16)}.${IMAGE_EXTENSIONS[type]}`;
       await store.transact((s) => void (s.uploads[id] = { content_type: type, data: file.data.toString('base64') }));
       return { status: 200, body: { url: `${origin}/uploads/${id}` }, schema: 'ImageUploaded' };
     },

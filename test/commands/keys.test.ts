@@ -86,7 +86,7 @@ describe('keys', () => {
   });
 
   it('list --json is {"keys": [...]} with unknown fields kept', async () => {
-    sb.state.keys[0]!.scopes = ['all'] as never;
+    (sb.state.keys[0] as unknown as Record<string, unknown>).scopes = ['all'];
     const r = await run(['keys', 'list', '--json'], { env: sb.env });
     const doc = JSON.parse(r.stdout);
     expect(doc.keys).toHaveLength(2);

@@ -1,0 +1,68 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { Method } from '../api.js';
+import { examples, type App, type Ctx, type Result } from '../command.js';
+import { UsageError } from '../errors.js';
+import { clean } from '../output.js';
+import { readStdin } from '../prompt.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+
+export interface ApiOptions {
+  path: string;
+  method?: string;
+  fields: string[];
+  input?: string;
+}
+
+export function register(program: Command, app: App): void {
+  program
+    .command('api')
+    .description('Send an authenticated request to any path and print the response body')
+    .argument('<path>', 'path below the base URL, e.g. /settings/')
+    .option('-X, --method <method>', 'HTTP method (default GET, or POST with -f or --input)')
+    .option('-f, --field <key=value>', 'add a string field to the JSON body (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
+    .option('--input <file>', 'send the file as the request body (- for stdin)')
+    .addHelpText('after', examples('wsctl api /settings/', 'wsctl api /api-keys/ -f name=ci', 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'))
+    .action((path: string, flags: { method?: string; field: string[]; input?: string }, command: Command) =>
+      app.run(command, (ctx) => run({ path, method: flags.method, fields: flags.field, input: flags.input }, ctx)),
+    );
+}
+
+function parseFields(fields: string[]): Record<string, string> {
+  const body: Record<string, string> = {};
+  for (const field of fields) {
+    const at = field.indexOf('=');
+    if (at <= 0) throw new UsageError(`Invalid field '${field}': use key=value.`);
+    body[field.slice(0, at)] = field.slice(at + 1);
+  }
+  return body;
+}
+
+export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(opts.path)) throw new UsageError('Give a path below the base URL, not a full URL.');
+  if (opts.fields.length > 0 && opts.input !== undefined) throw new UsageError('Use -f fields or --input, not both.');
+  const method = (opts.method ?? (opts.fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET')).toUpperCase();
+  if (!METHODS.includes(method)) throw new UsageError(`Invalid method '${opts.method}': use one of ${METHODS.join(', ')}.`);
+  let body: unknown;
+  if (opts.fields.length > 0) body = parseFields(opts.fields);
+  if (opts.input !== undefined) {
+    const text = opts.input === '-' ? await readStdin(ctx.io) : await readFile(opts.input, 'utf8').catch((e: Error) => {
+      throw new UsageError(`Cannot read ${opts.input}: ${e.message}`);
+    });
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new UsageError(`The input of --input ${opts.input} is not JSON.`);
+    }
+  }
+  const api = await ctx.api();
+  const response = await ctx.out.spin(`${method} ${opts.path}`, api.request({ method: method as Method, path: opts.path.startsWith('/') ? opts.path : `/${opts.path}`, body, anyBody: true }));
+  return {
+    json: response.isJson ? response.body : { body: response.body ?? '' },
+    human(out) {
+      if (response.isJson) out.printJson(response.body);
+      else if (typeof response.body === 'string') out.line(clean(response.body).replace(/\n$/, ''));
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { examples, type App, type Ctx, type Result } from '../command.js';
+import type { Capabilities } from '../schemas.js';
+import type { Output } from '../output.js';
+
+export function register(program: Command, app: App): void {
+  program
+    .command('caps')
+    .description('Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts')
+    .addHelpText('after', examples('wsctl caps', 'wsctl caps | grep ^app', 'wsctl caps --json | jq ".connected_apps[].app_slug"'))
+    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+}
+
+export async function run(ctx: Ctx): Promise<Result> {
+  const api = await ctx.api();
+  const { body } = await ctx.out.spin('Loading capabilities', api.request({ method: 'GET', path: '/capabilities/', schema: 'Capabilities' }));
+  return { json: body, human: (out) => render(body, out) };
+}
+
+async function render(caps: Capabilities, out: Output): Promise<void> {
+  const numbers = caps.text_agent?.numbers ?? [];
+  const addresses = caps.email_agent?.addresses ?? [];
+  const apps = caps.connected_apps ?? [];
+  const prompts = caps.prompts ?? [];
+  if (!out.tty) {
+    out.tsv(numbers.map((n) => ['number', n.phone, n.name, n.description, n.is_owner ?? false, n.conversation_id]));
+    out.tsv(addresses.map((a) => ['email', a]));
+    out.tsv(apps.map((a) => ['app', a.app_slug, a.permission, a.account_identifier, a.account_name]));
+    out.tsv(prompts.map((p) => ['prompt', p.path, p.title, p.description]));
+    return;
+  }
+  const section = async (title: string, empty: string, count: number, draw: () => Promise<void> | void) => {
+    out.line(out.paint.bold(title));
+    if (count === 0) out.line(out.paint.dim(`  ${empty}`));
+    else await draw();
+    out.line();
+  };
+  await section('Text numbers', 'No text numbers.', numbers.length, () =>
+    out.table(
+      [{ header: 'PHONE' }, { header: 'NAME' }, { header: 'DESCRIPTION' }, { header: 'OWNER', tty: (v) => (v ? 'yes' : '') }, { header: 'CONVERSATION' }],
+      numbers.map((n) => [n.phone, n.name, n.description, n.is_owner ?? false, n.conversation_id]),
+    ),
+  );
+  await section('E-mail addresses', 'No e-mail addresses.', addresses.length, () => out.table([{ header: 'ADDRESS' }], addresses.map((a) => [a])));
+  await section('Connected apps', 'No connected apps.', apps.length, () =>
+    out.table(
+      [{ header: 'APP' }, { header: 'PERMISSION' }, { header: 'ACCOUNT' }, { header: 'ACCOUNT NAME' }],
+      apps.map((a) => [a.app_slug, a.permission, a.account_identifier, a.account_name]),
+    ),
+  );
+  await section('Prompts', 'No prompts.', prompts.length, () =>
+    out.table([{ header: 'PATH' }, { header: 'TITLE' }, { header: 'DESCRIPTION' }], prompts.map((p) => [p.path, p.title, p.description])),
+  );
+}

@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { path } from '../../api.js';
+import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
+import { confirmDestructive } from '../../confirm.js';
+
+export function register(conn: Command, app: App): void {
+  conn
+    .command('rm')
+    .alias('remove')
+    .description('Remove a connection to a third-party app')
+    .argument('<app_slug>', 'the app, e.g. gmail')
+    .argument('<pd_conn_id>', 'the connection id')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', examples('wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes'))
+    .action((appSlug: string, connId: string, flags: { yes?: boolean }, command: Command) =>
+      app.run(command, (ctx) => run({ appSlug, connId, yes: !!flags.yes }, ctx)),
+    );
+}
+
+export async function run(opts: { appSlug: string; connId: string; yes: boolean }, ctx: Ctx): Promise<Result> {
+  requireId(opts.appSlug, 'app_slug');
+  requireId(opts.connId, 'pd_conn_id');
+  const target = `${opts.appSlug}/${opts.connId}`;
+  await confirmDestructive(ctx, `remove connection ${target}`, opts.yes);
+  const api = await ctx.api();
+  const { body } = await ctx.out.spin(
+    'Removing connection',
+    api.request({ method: 'DELETE', path: path`/connections/${opts.appSlug}/${opts.connId}`, schema: 'Success', what: `connection ${target}` }),
+  );
+  return {
+    json: body,
+    human: (out) => {
+      if (body.success) out.done(`Removed connection ${target}.`);
+    },
+    failure: body.success ? undefined : `The service did not remove connection ${target} (success: false).`,
+  };
+}

@@ -1,0 +1,171 @@
+// Renders a conversation for people: a transcript (TTY or plain) or Markdown. Writes message by
+// message into a sink so that a 50 MB conversation never becomes one giant string.
+import { clean, cleanLine, relativeTime, type Painter, type Sink } from '../../output.js';
+import type { Conversation, Message, MessagePart } from '../../schemas.js';
+
+export interface Style {
+  tty: boolean;
+  paint: Painter;
+  width: number;
+  full: boolean;
+}
+
+const MAX_RESULT_LINES = 20;
+const MAX_RESULT_CHARS = 2000;
+const TOKEN_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
+const TOKEN_LABELS = ['input', 'output', 'cache read', 'cache write'];
+
+type Totals = [number, number, number, number];
+
+function addTokens(totals: Totals, message: Message): number[] {
+  return TOKEN_FIELDS.map((field, i) => {
+    const n = typeof message[field] === 'number' ? (message[field] as number) : 0;
+    totals[i as 0] += n;
+    return n;
+  });
+}
+
+function formatTokens(counts: number[], tty: boolean): string {
+  return counts.map((n, i) => `${TOKEN_LABELS[i]} ${tty ? n.toLocaleString('en-US') : n}`).join(' · ');
+}
+
+function when(iso: string | null | undefined, tty: boolean): string {
+  if (!iso) return '';
+  if (!tty) return cleanLine(iso);
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return cleanLine(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Tool arguments pretty-printed when they are JSON (a string of JSON or an object). */
+function formatArgs(args: unknown): string {
+  if (args === undefined || args === null || args === '') return '';
+  if (typeof args === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(args), null, 2);
+    } catch {
+      return args;
+    }
+  }
+  return JSON.stringify(args, null, 2);
+}
+
+function shorten(text: string, full: boolean): { text: string; note?: string } {
+  if (full) return { text };
+  const lines = text.split('\n');
+  if (lines.length <= MAX_RESULT_LINES && text.length <= MAX_RESULT_CHARS) return { text };
+  let kept = lines.slice(0, MAX_RESULT_LINES).join('\n');
+  if (kept.length > MAX_RESULT_CHARS) kept = kept.slice(0, MAX_RESULT_CHARS);
+  const hidden = text.length - kept.length;
+  return { text: kept, note: `… ${hidden.toLocaleString('en-US')} more characters (use --full to see all)` };
+}
+
+function wrap(text: string, width: number, indent: string): string {
+  const room = Math.max(20, width - indent.length);
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.length <= room) {
+      out.push(indent + line);
+      continue;
+    }
+    let rest = line;
+    while (rest.length > room) {
+      let cut = rest.lastIndexOf(' ', room);
+      if (cut <= 0) cut = room;
+      out.push(indent + rest.slice(0, cut));
+      rest = rest.slice(cut).replace(/^ /, '');
+    }
+    out.push(indent + rest);
+  }
+  return out.join('\n');
+}
+
+const indentBlock = (text: string, indent: string) => text.split('\n').map((l) => indent + l).join('\n');
+
+function isResult(kind: string): boolean {
+  return kind === 'tool-return' || kind === 'retry-prompt' || kind === 'tool-result';
+}
+
+function renderPart(part: MessagePart, style: Style): string {
+  const { paint, tty, width } = style;
+  const kind = part.part_kind ?? '';
+  const tool = cleanLine(part.tool_name);
+  if (kind === 'tool-call') {
+    const call = `→ ${tool}(${clean(formatArgs(part.args))})`.split('\n');
+    return call.map((line, i) => paint.cyan(`${i === 0 ? '  ' : '    '}${line}`)).join('\n');
+  }
+  if (isResult(kind)) {
+    const { text, note } = shorten(clean(part.content), style.full);
+    const body = indentBlock(text, '    ');
+    return `  ${paint.magenta(`← ${tool || kind}`)}\n${body}${note ? `\n    ${paint.dim(note)}` : ''}`;
+  }
+  const content = clean(part.content);
+  const prefix = kind === 'system-prompt' ? paint.dim('system: ') : kind && !['text', 'user-prompt'].includes(kind) ? paint.dim(`[${cleanLine(kind)}] `) : '';
+  return tty ? wrap(prefix + content, width, '  ') : indentBlock(prefix + content, '  ');
+}
+
+function stateLabel(state: string | null | undefined, paint: Painter): string {
+  if (!state) return '';
+  const s = cleanLine(state);
+  return state === 'running' ? paint.green(s) : state === 'stopping' ? paint.yellow(s) : paint.dim(s);
+}
+
+export async function renderTranscript(convo: Conversation, sink: Sink, style: Style): Promise<void> {
+  const { paint, tty } = style;
+  const c = convo.conversation;
+  if (tty) {
+    const meta = [cleanLine(c.id), cleanLine(c.type), stateLabel(convo.state, paint), c.created_at && `created ${relativeTime(c.created_at)}`, c.updated_at && `updated ${relativeTime(c.updated_at)}`];
+    await sink.write(`${paint.bold(cleanLine(c.title) || '(untitled)')}\n${meta.filter(Boolean).join(' · ')}\n`);
+    if (c.deleted_at) await sink.write(`${paint.red(`deleted ${relativeTime(c.deleted_at)}`)}\n`);
+  } else {
+    const fields: [string, unknown][] = [['title', c.title], ['id', c.id], ['type', c.type], ['state', convo.state], ['created_at', c.created_at], ['updated_at', c.updated_at]];
+    if (c.deleted_at) fields.push(['deleted_at', c.deleted_at]);
+    await sink.write(fields.map(([k, v]) => `${k}\t${cleanLine(v)}\n`).join(''));
+  }
+  const totals: Totals = [0, 0, 0, 0];
+  for (const message of convo.messages) {
+    const counts = addTokens(totals, message);
+    const who = [cleanLine(message.persona_name), cleanLine(message.model_name)].filter(Boolean).join(' · ');
+    const head = [when(message.timestamp, tty), cleanLine(message.kind) || 'message', who].filter(Boolean).join(' · ');
+    const lines = [`\n${paint.bold(`▸ ${head}`)}`];
+    for (const part of message.parts ?? []) lines.push(renderPart(part, style));
+    if (counts.some((n) => n > 0)) lines.push(paint.dim(`  tokens: ${formatTokens(counts, tty)}`));
+    await sink.write(`${lines.join('\n')}\n`);
+  }
+  await sink.write(`\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${convo.messages.length} messages)\n`);
+}
+
+function fence(text: string, lang = ''): string {
+  const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((f) => f.length));
+  const marks = '`'.repeat(longest + 1);
+  return `${marks}${lang}\n${text}\n${marks}`;
+}
+
+export async function renderMarkdown(convo: Conversation, sink: Sink, style: Style): Promise<void> {
+  const c = convo.conversation;
+  const head = [`# ${cleanLine(c.title) || 'Untitled conversation'}`, ''];
+  const facts: [string, unknown][] = [['ID', c.id], ['Type', c.type], ['State', convo.state], ['Created', c.created_at], ['Updated', c.updated_at]];
+  if (c.deleted_at) facts.push(['Deleted', c.deleted_at]);
+  for (const [k, v] of facts) if (v) head.push(`- **${k}:** ${cleanLine(v)}`);
+  await sink.write(`${head.join('\n')}\n`);
+  const totals: Totals = [0, 0, 0, 0];
+  for (const message of convo.messages) {
+    const counts = addTokens(totals, message);
+    const kind = cleanLine(message.kind) || 'message';
+    const who = message.persona_name ? `${cleanLine(message.persona_name)}${message.model_name ? ` (${cleanLine(message.model_name)})` : ''}` : cleanLine(message.model_name);
+    const title = [kind.charAt(0).toUpperCase() + kind.slice(1), who, cleanLine(message.timestamp)].filter(Boolean).join(' · ');
+    const blocks = [`\n## ${title}`];
+    for (const part of message.parts ?? []) {
+      const partKind = part.part_kind ?? '';
+      if (partKind === 'tool-call') blocks.push(`**Tool call:** \`${cleanLine(part.tool_name)}\`\n\n${fence(clean(formatArgs(part.args)), 'json')}`);
+      else if (isResult(partKind)) {
+        const { text, note } = shorten(clean(part.content), style.full);
+        blocks.push(`**Tool result:** \`${cleanLine(part.tool_name)}\`\n\n${fence(text)}${note ? `\n\n_${note}_` : ''}`);
+      } else blocks.push(clean(part.content));
+    }
+    if (counts.some((n) => n > 0)) blocks.push(`_Tokens: ${formatTokens(counts, false)}_`);
+    await sink.write(`${blocks.join('\n\n')}\n`);
+  }
+  await sink.write(`\n---\n\n**Totals:** ${formatTokens(totals, false)} (${convo.messages.length} messages)\n`);
+}

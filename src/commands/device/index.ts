@@ -1,0 +1,11 @@
+import type { Command } from 'commander';
+import { examples, type App } from '../../command.js';
+import { register as rm } from './rm.js';
+
+export function register(program: Command, app: App): void {
+  const device = program
+    .command('device')
+    .description('Manage registered devices')
+    .addHelpText('after', examples('wsctl device rm dev_phone', 'wsctl device rm dev_phone --yes'));
+  rm(device, app);
+}

@@ -1,0 +1,67 @@
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { PassThrough, Transform } from 'node:stream';
+import type { Command } from 'commander';
+import type { Upload } from '../../api.js';
+import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { UsageError } from '../../errors.js';
+import { sniffImageType } from '../../images.js';
+
+export function register(persona: Command, app: App): void {
+  persona
+    .command('upload-avatar')
+    .description('Upload a PNG, JPEG, GIF or WebP image as a persona avatar; prints its URL')
+    .argument('<file>', 'the image file')
+    .addHelpText('after', examples('wsctl persona upload-avatar ./ada.png', 'wsctl persona upload-avatar avatar.webp --json | jq -r .url'))
+    .action((file: string, _flags: unknown, command: Command) => app.run(command, (ctx) => run({ file }, ctx)));
+}
+
+async function inspect(file: string): Promise<{ size: number; contentType: string }> {
+  let size: number;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new UsageError(`${file} is not a regular file.`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
+  }
+  const head = Buffer.alloc(16);
+  try {
+    const handle = await open(file, 'r');
+    await handle.read(head, 0, 16, 0).finally(() => handle.close());
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${(error as Error).message}.`);
+  }
+  const contentType = sniffImageType(head);
+  if (!contentType) throw new UsageError(`${file} is not a PNG, JPEG, GIF or WebP image (judged by its first bytes).`);
+  return { size, contentType };
+}
+
+export async function run(opts: { file: string }, ctx: Ctx): Promise<Result> {
+  const { size, contentType } = await inspect(opts.file);
+  const filename = basename(opts.file);
+  const { default: FormData } = await import('form-data');
+  let sent = 0;
+  const upload: Upload = {
+    describe: { file: `${opts.file} (${contentType}, ${size} bytes)` },
+    open() {
+      const form = new FormData();
+      form.append('file', createReadStream(opts.file), { filename, contentType, knownLength: size });
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          sent += chunk.length;
+          done(null, chunk);
+        },
+      });
+      const stream = new PassThrough();
+      form.pipe(counter).pipe(stream);
+      return { stream, headers: { ...form.getHeaders(), 'content-length': String(form.getLengthSync()) } };
+    },
+  };
+  const api = await ctx.api();
+  const request = api.request({ method: 'POST', path: '/personas/upload-image', upload, schema: 'ImageUploaded' });
+  const { body } = await ctx.out.spin(`Uploading ${filename}`, request, () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((sent / size) * 100))}%` : undefined));
+  return { json: body, human: (out) => out.tsv([[body.url]]) };
+}

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { path } from '../../api.js';
+import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
+import { relativeTime } from '../../output.js';
+
+export function register(persona: Command, app: App): void {
+  persona
+    .command('versions')
+    .description('List the published versions of a persona')
+    .argument('<persona_id>', 'the persona id')
+    .addHelpText('after', examples('wsctl persona versions persona_demo', 'wsctl persona versions persona_demo --json | jq -r ".published[0].id"'))
+    .action((personaId: string, _flags: unknown, command: Command) => app.run(command, (ctx) => run({ personaId }, ctx)));
+}
+
+export async function run(opts: { personaId: string }, ctx: Ctx): Promise<Result> {
+  requireId(opts.personaId, 'persona_id');
+  const api = await ctx.api();
+  const { body } = await ctx.out.spin(
+    'Loading versions',
+    api.request({ method: 'GET', path: path`/pub/personas/${opts.personaId}/published`, schema: 'PublishedList', what: `persona '${opts.personaId}'` }),
+  );
+  return {
+    json: body,
+    async human(out) {
+      if (body.published.length === 0 && out.tty) return out.info(`Persona '${opts.personaId}' has no published versions.`);
+      await out.table(
+        [{ header: 'ID' }, { header: 'CREATED', tty: (v) => relativeTime(v ? String(v) : '') }],
+        body.published.map((v) => [v.id, v.created_at]),
+      );
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// bash completion: the tree as associative arrays, walked in the shell. Only profile names
+// call wsctl (its hidden __complete command); commands and flags never start Node.
+import { quote, valueSource, type Tree } from './tree.js';
+
+export function bashScript(tree: Tree): string {
+  const subs: string[] = [];
+  const walk: string[] = [];
+  const opts: string[] = [];
+  const vals: string[] = [];
+  const args: string[] = [];
+  for (const node of tree.nodes) {
+    const options = [...node.options, ...tree.globals];
+    subs.push(`  [${quote(node.path)}]=${quote(node.subcommands.map((s) => s.name).join(' '))}`);
+    for (const sub of node.subcommands) {
+      for (const word of [sub.name, ...sub.aliases]) walk.push(`  [${quote(`${node.path}|${word}`)}]=${quote(`${node.path} ${sub.name}`)}`);
+    }
+    opts.push(`  [${quote(node.path)}]=${quote(options.flatMap((o) => o.flags.filter((f) => f.startsWith('--'))).join(' '))}`);
+    for (const option of options) {
+      if (!option.value) continue;
+      for (const flag of option.flags) vals.push(`  [${quote(`${node.path}|${flag}`)}]=${quote(valueSource(option.value))}`);
+    }
+    if (node.argument) args.push(`  [${quote(node.path)}]=${quote(valueSource(node.argument))}`);
+  }
+  return `# bash completion for wsctl. Generated from the command tree by \`npm run completions\`; do not edit.
+# Install: source <(wsctl completion bash), or save it as ~/.local/share/bash-completion/completions/wsctl
+
+declare -gA _wsctl_subs=(
+${subs.join('\n')}
+)
+declare -gA _wsctl_walk=(
+${walk.join('\n')}
+)
+declare -gA _wsctl_opts=(
+${opts.join('\n')}
+)
+declare -gA _wsctl_vals=(
+${vals.join('\n')}
+)
+declare -gA _wsctl_args=(
+${args.join('\n')}
+)
+
+_wsctl_values() {
+  local src="$1" cur="$2"
+  case "$src" in
+    words:*) COMPREPLY=($(compgen -W "\${src#words:}" -- "$cur")) ;;
+    files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    profiles) COMPREPLY=($(compgen -W "$(wsctl __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    *) COMPREPLY=() ;;
+  esac
+}
+
+_wsctl() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev cmdpath=wsctl word
+  local -i i positional=0
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    if [[ "$word" == -* ]]; then
+      [[ "$word" != *=* && -n "\${_wsctl_vals[$cmdpath|$word]+x}" ]] && ((i++))
+    elif [[ $positional -eq 0 && -n "\${_wsctl_walk[$cmdpath|$word]+x}" ]]; then
+      cmdpath="\${_wsctl_walk[$cmdpath|$word]}"
+    else
+      ((positional++))
+    fi
+  done
+  prev="\${COMP_WORDS[COMP_CWORD - 1]}"
+  if [[ COMP_CWORD -gt 1 && "$prev" == -* && -n "\${_wsctl_vals[$cmdpath|$prev]+x}" ]]; then
+    _wsctl_values "\${_wsctl_vals[$cmdpath|$prev]}" "$cur"
+  elif [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "\${_wsctl_opts[$cmdpath]}" -- "$cur"))
+  elif [[ $positional -eq 0 && -n "\${_wsctl_subs[$cmdpath]}" ]]; then
+    COMPREPLY=($(compgen -W "\${_wsctl_subs[$cmdpath]}" -- "$cur"))
+  elif [[ $positional -eq 0 && -n "\${_wsctl_args[$cmdpath]+x}" ]]; then
+    _wsctl_values "\${_wsctl_args[$cmdpath]}" "$cur"
+  else
+    COMPREPLY=()
+  fi
+}
+
+complete -F _wsctl wsctl
+`;
+}

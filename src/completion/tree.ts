@@ -1,0 +1,83 @@
+// The command tree as completion scripts need it: every command path with its subcommands,
+// options and the values its arguments take. Generated from commander, so a new command or
+// flag shows up in completion without anyone editing a script.
+import type { Command, Option } from 'commander';
+
+export type Values = { kind: 'choices'; values: string[] } | { kind: 'files' } | { kind: 'profiles' } | { kind: 'any' };
+
+export interface OptionSpec {
+  flags: string[];
+  description: string;
+  /** undefined for a flag without a value */
+  value?: Values;
+}
+
+export interface Node {
+  /** "wsctl", "wsctl keys", "wsctl keys create" */
+  path: string;
+  description: string;
+  subcommands: { name: string; aliases: string[]; description: string }[];
+  /** The command's own options; the global ones are in Tree.globals. */
+  options: OptionSpec[];
+  /** What the command's first argument takes, when it takes one. */
+  argument?: Values;
+}
+
+// Values that are not enums: files and profile names, the latter read from the config at completion time.
+const ARGUMENT_VALUES: Record<string, Values> = {
+  'persona upload-avatar': { kind: 'files' },
+  'profile use': { kind: 'profiles' },
+  'profile rm': { kind: 'profiles' },
+};
+const OPTION_VALUES: Record<string, Values> = {
+  '--profile': { kind: 'profiles' },
+  '--input': { kind: 'files' },
+  '--state': { kind: 'files' },
+};
+
+function optionSpec(option: Option): OptionSpec {
+  const flags = [option.short, option.long].filter((f): f is string => !!f);
+  const takesValue = option.required || option.optional;
+  let value: Values | undefined;
+  if (takesValue) {
+    value = option.argChoices ? { kind: 'choices', values: option.argChoices } : (OPTION_VALUES[option.long ?? ''] ?? { kind: 'any' });
+  }
+  return { flags, description: option.description, value };
+}
+
+const HELP: OptionSpec = { flags: ['-h', '--help'], description: 'show help' };
+
+export interface Tree {
+  nodes: Node[];
+  globals: OptionSpec[];
+}
+
+export function commandTree(program: Command): Tree {
+  const globals = [...program.options.map(optionSpec), HELP];
+  const nodes: Node[] = [];
+  const visit = (command: Command, path: string) => {
+    const visible = command.commands.filter((c) => !(c as unknown as { _hidden: boolean })._hidden);
+    const first = command.registeredArguments[0];
+    const key = path.replace(/^wsctl ?/, '');
+    const argument = ARGUMENT_VALUES[key] ?? (first?.argChoices ? { kind: 'choices', values: first.argChoices } : first ? { kind: 'any' } : undefined);
+    const own = command === program ? [] : command.options.map(optionSpec);
+    nodes.push({
+      path,
+      description: command.description(),
+      subcommands: visible.map((c) => ({ name: c.name(), aliases: c.aliases(), description: c.description() })),
+      options: own,
+      argument,
+    });
+    for (const sub of visible) visit(sub, `${path} ${sub.name()}`);
+  };
+  visit(program, 'wsctl');
+  return { nodes, globals };
+}
+
+/** A value source as the scripts spell it: "words:a b c", "files", "profiles" or "any". */
+export function valueSource(values: Values): string {
+  return values.kind === 'choices' ? `words:${values.values.join(' ')}` : values.kind;
+}
+
+/** Single-quoted for bash, zsh and fish alike. */
+export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -1,0 +1,129 @@
+// Every command end to end: the built bin/wsctl as a child process, as users and CI run it.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, noStackTrace, ROOT, runBin, startSandbox, tempDir, type TestSandbox } from './helpers.js';
+
+const fixture = (name: string) => join(ROOT, 'test', 'fixtures', name);
+
+describe('bin/wsctl against a sandbox server', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  it.each([
+    [['keys', 'create', 'e2e'], /^id\tkey_/],
+    [['keys', 'list'], /\te2e\t/],
+    [['settings'], /^name\tAlex \(suggested\)/],
+    [['convo', 'show', 'conv_demo'], /^title\tPlan the Lisbon team offsite/],
+    [['convo', 'show', 'conv_demo', '--markdown'], /^# Plan the Lisbon team offsite/],
+    [['caps'], /^number\t\+14155550123/],
+    [['notes', 'import', 'page_demo', '--to', 'x/y'], /^x\/y\/offsite-agenda\.md$/],
+    [['conn', 'set-permission', 'notion', 'pdc_notion', 'read'], /^Set the permission/],
+    [['persona', 'versions', 'persona_demo'], /^pv_demo_3\t/],
+    [['persona', 'upload-avatar', fixture('avatar.png')], /^http:\/\/127\.0\.0\.1:\d+\/uploads\//],
+    [['site', 'create', 'e2e-site', '--variant', 'blog'], /^name\te2e-site/],
+    [['api', '/settings/'], /"timezone": "Europe\/Lisbon"/],
+    [['device', 'rm', 'dev_laptop', '--yes'], /^Removed device 'dev_laptop'\.$/],
+    [['pub', 'rm', 'pub_demo', '--yes'], /^Unpublished 'pub_demo'\.$/],
+    [['conn', 'rm', 'notion', 'pdc_notion', '--yes'], /^Removed connection notion\/pdc_notion\.$/],
+  ])('%j', async (args, expected) => {
+    const r = await runBin(args, { env: sb.env });
+    expect(r.stderr.includes('Error') ? r.stderr : '').toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(expected);
+  });
+
+  it('byok add with the key from stdin, masked', async () => {
+    const r = await runBin(['byok', 'add', '--name', 'e2e', '--provider-url', 'https://api.openai.com/v1', '--format', 'openai', '--model', 'gpt-4.1', '--api-key-stdin'], {
+      env: sb.env,
+      stdin: 'sk-e2e-0123456789abcdef\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('api_key\tsk-e…cdef');
+    expect(r.stdout).not.toContain('sk-e2e-0123456789abcdef');
+  });
+
+  it('--json on every read command is one parseable document', async () => {
+    for (const args of [['keys', 'list'], ['settings'], ['caps'], ['convo', 'show', 'conv_demo'], ['persona', 'versions', 'persona_demo']]) {
+      const r = await runBin([...args, '--json'], { env: sb.env });
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(() => JSON.parse(r.stdout)).not.toThrow();
+    }
+  });
+
+  it('auth login, status, logout and profile list, use, rm', async () => {
+    const dir = tempDir();
+    const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
+    const login = await runBin(['auth', 'login', '--with-key', '--profile', 'e2e'], { env, stdin: `${sb.key}\n` });
+    expect(login.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.e2e.api_key).toBe(sb.key);
+    expect((await runBin(['auth', 'status', '--profile', 'e2e'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout).toContain('valid\tyes');
+    expect((await runBin(['profile', 'list'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout).toBe(`e2e\t${sb.url}\ttrue\ttrue\n`);
+    expect((await runBin(['profile', 'use', 'e2e'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
+    expect((await runBin(['auth', 'logout'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
+    expect((await runBin(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(4);
+    expect((await runBin(['profile', 'rm', 'e2e'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
+  });
+
+  it('usage errors exit 2 with one short line and no stack trace; with --json as a JSON document', async () => {
+    const r = await runBin(['keys', 'list', '--bogus'], { env: sb.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain("unknown option '--bogus'");
+    expect(r.stderr).toContain('wsctl keys list --help');
+    const json = await runBin(['nope', '--json'], { env: sb.env });
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr).error.exit_code).toBe(2);
+    expect(noStackTrace(json.stderr)).toBe(true);
+  });
+
+  it('--version and --help', async () => {
+    const version = await runBin(['--version']);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const help = await runBin(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Examples:');
+    const sub = await runBin(['convo', 'show', '--help']);
+    expect(sub.stdout.trimEnd()).toMatch(/Examples:\n(  \$ wsctl .+\n?){2,3}$/);
+    expect(sub.stdout).toContain('--json');
+  });
+});
+
+describe('the embedded sandbox', () => {
+  it('--sandbox keys create then keys list shows the new key; state persists; reset restores it', async () => {
+    const env = { WSCTL_CONFIG_DIR: tempDir() };
+    expect((await runBin(['--sandbox', 'keys', 'create', 'ci'], { env })).code).toBe(0);
+    const list = await runBin(['--sandbox', 'keys', 'list'], { env });
+    expect(list.stdout).toMatch(/\tci\t/);
+    expect(existsSync(join(env.WSCTL_CONFIG_DIR, 'sandbox.json'))).toBe(true);
+    expect((await runBin(['keys', 'list', '--sandbox'], { env: { ...env, WSCTL_SANDBOX: '1' } })).stdout).toMatch(/\tci\t/);
+    expect((await runBin(['sandbox', 'reset'], { env })).code).toBe(0);
+    expect((await runBin(['--sandbox', 'keys', 'list'], { env })).stdout).not.toMatch(/\tci\t/);
+  });
+
+  it('sandbox serve prints WSCTL_BASE_URL and WSCTL_API_KEY first, serves until interrupted', async () => {
+    const state = join(tempDir(), 'state.json');
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--state', state], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    const reader = createInterface({ input: child.stdout });
+    await new Promise<void>((resolve) => {
+      reader.on('line', (line) => {
+        lines.push(line);
+        if (lines.length === 2) resolve();
+      });
+    });
+    expect(lines[0]).toMatch(/^WSCTL_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines[1]).toMatch(/^WSCTL_API_KEY=wsk_\w+$/);
+    const env = Object.fromEntries(lines.map((l) => l.split('=') as [string, string]));
+    const r = await runBin(['caps', '--json'], { env });
+    expect(r.code).toBe(0);
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});
