@@ -1,0 +1,134 @@
+# fish completion for wsctl. Generated from the command tree by `npm run completions`; do not edit.
+# Install: wsctl completion fish > ~/.config/fish/completions/wsctl.fish
+
+set -g __wsctl_walk 'wsctl|auth=wsctl auth' 'wsctl|profile=wsctl profile' 'wsctl|keys=wsctl keys' 'wsctl|settings=wsctl settings' 'wsctl|caps=wsctl caps' 'wsctl|convo=wsctl convo' 'wsctl|notes=wsctl notes' 'wsctl|conn=wsctl conn' 'wsctl|byok=wsctl byok' 'wsctl|device=wsctl device' 'wsctl|persona=wsctl persona' 'wsctl|pub=wsctl pub' 'wsctl|site=wsctl site' 'wsctl|api=wsctl api' 'wsctl|completion=wsctl completion' 'wsctl|sandbox=wsctl sandbox' 'wsctl auth|login=wsctl auth login' 'wsctl auth|status=wsctl auth status' 'wsctl auth|logout=wsctl auth logout' 'wsctl profile|list=wsctl profile list' 'wsctl profile|ls=wsctl profile list' 'wsctl profile|use=wsctl profile use' 'wsctl profile|rm=wsctl profile rm' 'wsctl profile|remove=wsctl profile rm' 'wsctl keys|create=wsctl keys create' 'wsctl keys|list=wsctl keys list' 'wsctl keys|ls=wsctl keys list' 'wsctl convo|show=wsctl convo show' 'wsctl notes|import=wsctl notes import' 'wsctl conn|set-permission=wsctl conn set-permission' 'wsctl conn|rm=wsctl conn rm' 'wsctl conn|remove=wsctl conn rm' 'wsctl byok|add=wsctl byok add' 'wsctl device|rm=wsctl device rm' 'wsctl device|remove=wsctl device rm' 'wsctl persona|versions=wsctl persona versions' 'wsctl persona|upload-avatar=wsctl persona upload-avatar' 'wsctl pub|rm=wsctl pub rm' 'wsctl pub|remove=wsctl pub rm' 'wsctl site|create=wsctl site create' 'wsctl sandbox|serve=wsctl sandbox serve' 'wsctl sandbox|reset=wsctl sandbox reset'
+set -g __wsctl_valued '--profile' '--base-url' '--timeout' 'wsctl keys create|--save-as' 'wsctl convo show|--tail' 'wsctl notes import|--title' 'wsctl notes import|--to' 'wsctl notes import|--account' 'wsctl byok add|--name' 'wsctl byok add|--provider-url' 'wsctl byok add|--format' 'wsctl byok add|--model' 'wsctl site create|--variant' 'wsctl site create|--parent' 'wsctl site create|--display-name' 'wsctl api|-X' 'wsctl api|--method' 'wsctl api|-f' 'wsctl api|--field' 'wsctl api|--input' 'wsctl sandbox serve|--port' 'wsctl sandbox serve|--host' 'wsctl sandbox serve|--state'
+
+# Prints the command path of the line so far ("wsctl keys create") and how many arguments follow it.
+function __wsctl_path
+    set -l cmdpath wsctl
+    set -l positional 0
+    set -l skip 0
+    for word in (commandline -opc)[2..-1]
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        if string match -q -- '-*' $word
+            if not string match -q -- '*=*' $word; and begin; contains -- $word $__wsctl_valued; or contains -- "$cmdpath|$word" $__wsctl_valued; end
+                set skip 1
+            end
+            continue
+        end
+        set -l next
+        if test $positional -eq 0
+            for entry in $__wsctl_walk
+                if string match -q -- "$cmdpath|$word=*" $entry
+                    set next (string replace -- "$cmdpath|$word=" '' $entry)
+                    break
+                end
+            end
+        end
+        if test -n "$next"
+            set cmdpath $next
+        else
+            set positional (math $positional + 1)
+        end
+    end
+    echo $cmdpath
+    echo $positional
+end
+
+# True at the given command with no argument typed yet.
+function __wsctl_at
+    set -l state (__wsctl_path)
+    test "$state[1]" = "$argv[1]"; and test "$state[2]" -eq 0
+end
+
+# True anywhere within the given command.
+function __wsctl_in
+    set -l state (__wsctl_path)
+    test "$state[1]" = "$argv[1]"
+end
+
+complete -c wsctl -f
+complete -c wsctl -s V -l version -d 'print the version'
+complete -c wsctl -l profile -x -a '(wsctl __complete profiles 2>/dev/null)' -d 'config profile to use (env: WSCTL_PROFILE)'
+complete -c wsctl -l base-url -x -d 'service base URL (env: WSCTL_BASE_URL)'
+complete -c wsctl -l json -d 'print machine-readable JSON'
+complete -c wsctl -l no-color -d 'turn colour off (env: NO_COLOR)'
+complete -c wsctl -l debug -d 'trace HTTP exchanges on stderr, secrets redacted (env: WSCTL_DEBUG=1)'
+complete -c wsctl -l timeout -x -d 'timeout of each attempt (env: WSCTL_TIMEOUT, default 30)'
+complete -c wsctl -l dry-run -d 'print the request instead of sending it'
+complete -c wsctl -l sandbox -d 'run against the embedded sandbox (env: WSCTL_SANDBOX=1)'
+complete -c wsctl -s h -l help -d 'show help'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'auth' -d 'Log in, check and forget API keys'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'profile' -d 'List, switch and delete config profiles'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'keys' -d 'Create and list API keys of the current host'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'settings' -d 'Show the user'\''s settings'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'caps' -d 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'convo' -d 'Read conversations'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'notes' -d 'Import pages from the connected note-taking app'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'conn' -d 'Change or remove connections to third-party apps'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'byok' -d 'Register bring-your-own-model configurations'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'device' -d 'Manage registered devices'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'persona' -d 'Published versions and avatars of personas'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'pub' -d 'Manage published conversations'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'site' -d 'Create websites in the workspace'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'api' -d 'Send an authenticated request to any path and print the response body'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'completion' -d 'Print the completion script for a shell'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'sandbox' -d 'Run or reset the local sandbox service'
+complete -c wsctl -n '__wsctl_at '\''wsctl auth'\''' -a 'login' -d 'Store an API key and the base URL in effect in the profile'
+complete -c wsctl -n '__wsctl_at '\''wsctl auth'\''' -a 'status' -d 'Show the active profile, its base URL and key, and whether the service accepts the key'
+complete -c wsctl -n '__wsctl_at '\''wsctl auth'\''' -a 'logout' -d 'Forget the profile'\''s stored key (the base URL stays)'
+complete -c wsctl -n '__wsctl_in '\''wsctl auth login'\''' -l with-key -d 'read the key from standard input (first line)'
+complete -c wsctl -n '__wsctl_in '\''wsctl auth login'\''' -l no-verify -d 'save without checking the key with the service'
+complete -c wsctl -n '__wsctl_in '\''wsctl auth logout'\''' -l all -d 'forget every profile'\''s key'
+complete -c wsctl -n '__wsctl_at '\''wsctl profile'\''' -a 'list' -d 'List profiles with their base URLs and whether a key is stored'
+complete -c wsctl -n '__wsctl_at '\''wsctl profile'\''' -a 'use' -d 'Make a profile the current one'
+complete -c wsctl -n '__wsctl_at '\''wsctl profile'\''' -a 'rm' -d 'Delete a profile and its stored key'
+complete -c wsctl -n '__wsctl_at '\''wsctl profile use'\''' -x -a '(wsctl __complete profiles 2>/dev/null)'
+complete -c wsctl -n '__wsctl_at '\''wsctl profile rm'\''' -x -a '(wsctl __complete profiles 2>/dev/null)'
+complete -c wsctl -n '__wsctl_at '\''wsctl keys'\''' -a 'create' -d 'Create an API key; its secret is shown once'
+complete -c wsctl -n '__wsctl_at '\''wsctl keys'\''' -a 'list' -d 'List API keys (metadata only, never a secret)'
+complete -c wsctl -n '__wsctl_in '\''wsctl keys create'\''' -l save-as -x -d 'also store the new key, with the base URL in effect, as this profile'
+complete -c wsctl -n '__wsctl_at '\''wsctl convo'\''' -a 'show' -d 'Show a conversation: header, transcript, token totals'
+complete -c wsctl -n '__wsctl_in '\''wsctl convo show'\''' -l tail -x -d 'only the last n messages'
+complete -c wsctl -n '__wsctl_in '\''wsctl convo show'\''' -l markdown -d 'print the transcript as Markdown'
+complete -c wsctl -n '__wsctl_in '\''wsctl convo show'\''' -l full -d 'do not shorten long tool results'
+complete -c wsctl -n '__wsctl_in '\''wsctl convo show'\''' -l no-pager -d 'do not page the output on a terminal'
+complete -c wsctl -n '__wsctl_at '\''wsctl notes'\''' -a 'import' -d 'Import a page as markdown into the workspace; prints the created file name'
+complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l title -x -d 'title of the imported file'
+complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l to -x -d 'folder to import into, split on /'
+complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l account -x -d 'the connected account to read the page from'
+complete -c wsctl -n '__wsctl_at '\''wsctl conn'\''' -a 'set-permission' -d 'Change a connection'\''s permission'
+complete -c wsctl -n '__wsctl_at '\''wsctl conn'\''' -a 'rm' -d 'Remove a connection to a third-party app'
+complete -c wsctl -n '__wsctl_in '\''wsctl conn rm'\''' -s y -l yes -d 'do not ask for confirmation'
+complete -c wsctl -n '__wsctl_at '\''wsctl byok'\''' -a 'add' -d 'Register a model provider; its key comes from stdin, WSCTL_BYOK_API_KEY or a hidden prompt'
+complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l name -x -d 'a name for the configuration'
+complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l provider-url -x -d 'base URL of the model provider (http or https)'
+complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l format -x -a 'openai anthropic groq' -d 'API format of the provider'
+complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l model -x -d 'model id at the provider'
+complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l api-key-stdin -d 'read the provider key from standard input (first line)'
+complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l show-secret -d 'show the provider key in the output'
+complete -c wsctl -n '__wsctl_at '\''wsctl device'\''' -a 'rm' -d 'Remove a registered device'
+complete -c wsctl -n '__wsctl_in '\''wsctl device rm'\''' -s y -l yes -d 'do not ask for confirmation'
+complete -c wsctl -n '__wsctl_at '\''wsctl persona'\''' -a 'versions' -d 'List the published versions of a persona'
+complete -c wsctl -n '__wsctl_at '\''wsctl persona'\''' -a 'upload-avatar' -d 'Upload a PNG, JPEG, GIF or WebP image as a persona avatar; prints its URL'
+complete -c wsctl -n '__wsctl_at '\''wsctl persona upload-avatar'\''' -r -F
+complete -c wsctl -n '__wsctl_at '\''wsctl pub'\''' -a 'rm' -d 'Unpublish a published conversation'
+complete -c wsctl -n '__wsctl_in '\''wsctl pub rm'\''' -s y -l yes -d 'do not ask for confirmation'
+complete -c wsctl -n '__wsctl_at '\''wsctl site'\''' -a 'create' -d 'Create a website in the workspace'
+complete -c wsctl -n '__wsctl_in '\''wsctl site create'\''' -l variant -x -a 'blank blog event slides data marketing' -d 'starting template'
+complete -c wsctl -n '__wsctl_in '\''wsctl site create'\''' -l parent -x -d 'folder to create it in, split on /'
+complete -c wsctl -n '__wsctl_in '\''wsctl site create'\''' -l force -d 'replace a site of the same name'
+complete -c wsctl -n '__wsctl_in '\''wsctl site create'\''' -l display-name -x -d 'the name shown to visitors'
+complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s X -l method -x -d 'HTTP method (default GET, or POST with -f or --input)'
+complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s f -l field -x -d 'add a string field to the JSON body (repeatable)'
+complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -l input -r -F -d 'send the file as the request body (- for stdin)'
+complete -c wsctl -n '__wsctl_at '\''wsctl completion'\''' -x -a 'bash zsh fish'
+complete -c wsctl -n '__wsctl_at '\''wsctl sandbox'\''' -a 'serve' -d 'Run the sandbox as a server until interrupted; prints its URL and key first'
+complete -c wsctl -n '__wsctl_at '\''wsctl sandbox'\''' -a 'reset' -d 'Restore the embedded sandbox'\''s seeded state'
+complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l port -x -d 'port to listen on (0 picks a free one)'
+complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l host -x -d 'loopback address to listen on'
+complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l state -r -F -d 'state file (default: the embedded sandbox state in the config dir)'
