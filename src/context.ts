@@ -128,6 +128,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
         noProxy: env.no_proxy ?? env.NO_PROXY,
       },
       backoffMs: env.WSCTL_RETRY_BASE_MS ? Number(env.WSCTL_RETRY_BASE_MS) : undefined,
+      maxBodyBytes: env.WSCTL_MAX_RESPONSE_MB ? Number(env.WSCTL_MAX_RESPONSE_MB) * 1024 * 1024 : undefined,
     });
     clients.push(client);
     return client;

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { App, Result } from './command.js';
 import { createCtx, type BaseCtx, type Globals } from './context.js';
 import { ExitCode, InterruptedError, UsageError, WsctlError } from './errors.js';
-import type { IO } from './output.js';
+import { clean, type IO } from './output.js';
 import { buildProgram } from './program.js';
 import { terminalPrompt } from './prompt.js';
 
@@ -43,7 +43,9 @@ function reportError(error: unknown, base: BaseCtx, outcome: Outcome): number {
   const known = error instanceof WsctlError;
   const code = known ? error.exitCode : ExitCode.failure;
   if (code === ExitCode.ok) return code;
-  const message = known ? error.message : `Unexpected error: ${(error as Error)?.message ?? String(error)}. Run with --debug for details.`;
+  const raw = known ? error.message : `Unexpected error: ${(error as Error)?.message ?? String(error)}. Run with --debug for details.`;
+  // Messages quote ids and service text: keep them from driving the terminal.
+  const message = clean(raw);
   if (outcome.json) {
     const doc: Record<string, unknown> = { message, exit_code: code };
     if (known && error.status !== undefined) doc.status = error.status;
@@ -86,7 +88,8 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
 
   const program = buildProgram(app, VERSION, {
     writeOut: (text) => base.io.stdout.write(text),
-    writeErr: (text) => base.io.stderr.write(text),
+    // Commander writes help here when a noun is given without a verb: show it as help (gh does too).
+    writeErr: (text) => base.io.stdout.write(text),
     onUsageError: (message) => {
       usageMessage = message.replace(/^error:\s*/i, '').trim();
     },
@@ -99,9 +102,10 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
     if (base.signal.aborted) return reportError(new InterruptedError(), base, outcome);
     const commander = error as { code?: string; exitCode?: number };
     if (typeof commander.code === 'string' && commander.code.startsWith('commander.')) {
-      if (commander.exitCode === 0 || commander.code === 'commander.helpDisplayed' || commander.code === 'commander.version') return 0;
-      const hint = commander.code === 'commander.help' ? '' : ` Run \`${commandPath(program, argv)} --help\` for usage.`;
-      return reportError(new UsageError(`${usageMessage ?? (error as Error).message}${hint}`), base, outcome);
+      if (commander.exitCode === 0 || ['commander.help', 'commander.helpDisplayed', 'commander.version'].includes(commander.code)) return 0;
+      const hint = ` Run \`${commandPath(program, argv)} --help\` for usage.`;
+      const said = (usageMessage ?? (error as Error).message).replace(/([^.!?])$/, '$1.');
+      return reportError(new UsageError(`${said}${hint}`), base, outcome);
     }
     return reportError(error, base, outcome);
   }

@@ -3,10 +3,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generatedFiles } from '../src/main.js';
 import { BIN, ROOT, runBin, tempDir } from './helpers.js';
+import { Terminal } from './terminal.js';
 
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 // CI installs every shell; on a developer machine a missing one is skipped.
@@ -74,29 +74,18 @@ describe('zsh', () => {
 
   needs('tmux')('completes in a real interactive zsh (tmux)', async () => {
     if (!has('zsh')) throw new Error('zsh is not installed');
-    const session = `wsctl-test-${process.pid}`;
-    // Its own server (-L), so that the shell gets this test's environment.
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', session, ...args], { env, encoding: 'utf8' });
-    const screen = () => tmux('capture-pane', '-t', session, '-p');
-    const waitFor = async (pattern: RegExp) => {
-      for (let i = 0; i < 50; i++) {
-        if (pattern.test(screen())) return;
-        await sleep(100);
-      }
-      throw new Error(`screen never matched ${pattern}:\n${screen()}`);
-    };
-    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '30', 'zsh', '-f');
+    const term = new Terminal(env, ['zsh', '-f']);
     try {
-      tmux('send-keys', '-t', session, `fpath=(${join(ROOT, 'completions')} $fpath); autoload -U compinit; compinit -u; PS1='%% '`, 'Enter');
-      tmux('send-keys', '-t', session, 'wsctl ke', 'Tab');
-      await waitFor(/^% wsctl keys *$/m);
-      tmux('send-keys', '-t', session, 'C-u', 'wsctl site create x --variant ', 'Tab');
-      await waitFor(/blank +blog +data +event +marketing +slides/);
-      tmux('send-keys', '-t', session, 'C-u', 'clear', 'Enter');
-      tmux('send-keys', '-t', session, 'wsctl --profile ', 'Tab');
-      await waitFor(/personal +staging +work/);
+      term.send(`fpath=(${join(ROOT, 'completions')} $fpath); autoload -U compinit; compinit -u; PS1='%% '`, 'Enter');
+      term.send('wsctl ke', 'Tab');
+      await term.waitFor(/^% wsctl keys *$/m);
+      term.send('C-u', 'wsctl site create x --variant ', 'Tab');
+      await term.waitFor(/blank +blog +data +event +marketing +slides/);
+      term.send('C-u', 'clear', 'Enter');
+      term.send('wsctl --profile ', 'Tab');
+      await term.waitFor(/personal +staging +work/);
     } finally {
-      tmux('kill-server');
+      term.close();
     }
   });
 });

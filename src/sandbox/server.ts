@@ -14,6 +14,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   at: string;
+  /** The client went away before the answer was complete. */
+  aborted?: boolean;
 }
 
 export interface SandboxServer {
@@ -156,7 +158,11 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
 
     if (rawPath.startsWith('/__sandbox/')) return control(method, rawPath, body, res);
     const bodyText = body === 'too large' ? '<too large>' : body.toString('utf8');
-    requests.push({ method, path: req.url ?? '/', headers: { ...req.headers }, body: bodyText.length > 65536 ? `<${bodyText.length} bytes>` : bodyText, at: new Date().toISOString() });
+    const record: RecordedRequest = { method, path: req.url ?? '/', headers: { ...req.headers }, body: bodyText.length > 65536 ? `<${bodyText.length} bytes>` : bodyText, at: new Date().toISOString() };
+    requests.push(record);
+    res.on('close', () => {
+      if (!res.writableFinished) record.aborted = true;
+    });
     log(`${method} ${req.url}`);
     if (body === 'too large') return send(res, 413, { detail: 'Request body too large' }, headers);
 

@@ -31,6 +31,23 @@ export class MemoryStore implements Store {
 const LOCK_WAIT_MS = 15_000;
 const LOCK_STALE_MS = 10_000;
 
+/** A lock whose holder died (kill -9) or that is older than any write could take. */
+function lockIsStale(lockPath: string): boolean {
+  try {
+    const holder = Number(readFileSync(lockPath, 'utf8'));
+    if (Number.isInteger(holder) && holder > 0) {
+      try {
+        process.kill(holder, 0);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
+      }
+    }
+    return Date.now() - statSync(lockPath).mtimeMs > LOCK_STALE_MS;
+  } catch {
+    return false; // released between our two calls, or still being written
+  }
+}
+
 export class FileStore implements Store {
   private cache?: { mtimeMs: number; size: number; state: SandboxState };
 
@@ -110,16 +127,14 @@ export class FileStore implements Store {
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
       try {
-        closeSync(openSync(lockPath, 'wx', 0o600));
+        const fd = openSync(lockPath, 'wx', 0o600);
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
         return () => rmSync(lockPath, { force: true });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      try {
-        if (Date.now() - statSync(lockPath).mtimeMs > LOCK_STALE_MS) rmSync(lockPath, { force: true });
-      } catch {
-        // The holder released it between our two calls.
-      }
+      if (lockIsStale(lockPath)) rmSync(lockPath, { force: true });
       if (Date.now() > deadline) throw new ConfigError(`Sandbox state ${this.path} stayed locked for ${LOCK_WAIT_MS / 1000} s (${lockPath}).`);
       await sleep(5 + Math.random() * 20);
     }
