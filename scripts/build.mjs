@@ -1,25 +1,71 @@
-// Bundles src/ into dist/ with esbuild: one small entry chunk (commander and the command tree)
-// and lazily loaded chunks for everything a command needs only when it runs.
+// Builds dist/ with esbuild in two parts, so that start-up stays small:
+//   dist/wsctl.cjs   the entry (main.ts, the command tree and commander), CommonJS, which Node
+//                    loads faster than an ES module;
+//   dist/lazy/       everything else as ES modules split into chunks, each loaded by import()
+//                    only when a command needs it (its verbs, the HTTP client, zod, the sandbox).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const root = new URL('..', import.meta.url).pathname;
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 
-await build({
-  entryPoints: { wsctl: 'src/main.ts' },
-  outdir: 'dist',
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+// What main.ts and program.ts load with import(): the command modules and the runtime pieces.
+const lazyEntries = [
+  ...files(join(root, 'src/commands')).filter((f) => /commands\/[^/]+\.ts$|commands\/[^/]+\/index\.ts$/.test(f)),
+  ...['context', 'errors', 'output', 'prompt', 'reference', 'completion/index'].map((m) => join(root, `src/${m}.ts`)),
+];
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'none',
-  chunkNames: 'chunks/[name]-[hash]',
-  define: { __WSCTL_VERSION__: JSON.stringify(version) },
-  // CommonJS dependencies (cli-table3, form-data) call require(); give ESM chunks one.
-  banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
   logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+await build({
+  ...common,
+  entryPoints: lazyEntries,
+  outbase: 'src',
+  outdir: 'dist/lazy',
+  format: 'esm',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  alias: { 'node:http2': './scripts/no-http2.cjs' },
+  // CommonJS dependencies (undici, cli-table3, form-data) call require(); give ESM chunks one.
+  banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
+});
+
+const lazyImports = {
+  name: 'lazy-imports',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\//, namespace: 'file' }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const target = relative(join(root, 'src'), join(args.resolveDir, args.path));
+      return { path: `./lazy/${target}`, external: true };
+    });
+  },
+};
+
+await build({
+  ...common,
+  entryPoints: { wsctl: 'src/main.ts' },
+  alias: { 'node:child_process': './scripts/lazy-child-process.cjs' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: { __WSCTL_VERSION__: JSON.stringify(version) },
+  plugins: [lazyImports],
 });

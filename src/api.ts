@@ -201,6 +201,31 @@ export function validationLines(body: unknown): string[] | undefined {
   });
 }
 
+interface Transport {
+  dispatcher: Dispatcher;
+  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+}
+
+async function createTransport(proxy: NonNullable<ApiSettings['proxy']>): Promise<Transport> {
+  const viaProxy = !!(proxy.http || proxy.https);
+  if (!viaProxy) {
+    // undici parses HTTP with a WebAssembly module; V8's optimising tier-up of it would hold the
+    // process for ~140 ms at exit, for a parser that only ever reads a few responses here.
+    const v8 = await import('node:v8');
+    v8.setFlagsFromString('--liftoff-only');
+  }
+  if (viaProxy) {
+    // The proxy agent needs the whole of undici (its CONNECT support comes from the index).
+    const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+    const { EnvHttpProxyAgent } = undici.default ?? undici;
+    const dispatcher = new EnvHttpProxyAgent({ httpProxy: proxy.http ?? '', httpsProxy: proxy.https ?? '', noProxy: proxy.noProxy ?? '' });
+    return { dispatcher, request: (options) => dispatcher.request(options) };
+  }
+  const [{ default: request }, { default: Agent }] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/dispatcher/agent.js')]);
+  const dispatcher = new Agent();
+  return { dispatcher, request: (options) => request.call(dispatcher, options) };
+}
+
 interface Attempt {
   status: number;
   headers: Record<string, string>;
@@ -210,7 +235,7 @@ interface Attempt {
 
 export class Api {
   private readonly base: URL;
-  private dispatcher?: Dispatcher;
+  private transport?: Transport;
 
   constructor(private readonly settings: ApiSettings) {
     this.base = checkBaseUrl(settings.baseUrl);
@@ -243,6 +268,9 @@ export class Api {
       throw new DryRunComplete();
     }
 
+    // Load the schemas while the request is in flight.
+    const schemas = spec.schema ? import('./schemas.js') : undefined;
+    schemas?.catch(() => {});
     const safeToRepeat = spec.method === 'GET' || spec.method === 'HEAD' || spec.method === 'DELETE' || !!spec.idempotent;
     let method = spec.method;
     let redirects = 0;
@@ -331,16 +359,7 @@ export class Api {
 
   private async send(method: Method, target: Target, headers: Record<string, string>, body: string | Upload | undefined): Promise<Attempt> {
     const s = this.settings;
-    if (!this.dispatcher) {
-      // undici is CommonJS: in the bundle its exports sit on `default`.
-      const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
-      const proxy = s.proxy ?? {};
-      this.dispatcher = new (undici.default ?? undici).EnvHttpProxyAgent({
-        httpProxy: proxy.http ?? '',
-        httpsProxy: proxy.https ?? '',
-        noProxy: proxy.noProxy ?? '',
-      });
-    }
+    this.transport ??= await createTransport(s.proxy ?? {});
     const timeout = AbortSignal.timeout(s.timeoutMs);
     const signal = AbortSignal.any([s.signal, timeout]);
     let payload: string | Readable | undefined;
@@ -358,7 +377,7 @@ export class Api {
     }
     const started = Date.now();
     try {
-      const response = await this.dispatcher.request({
+      const response = await this.transport.request({
         origin: target.origin,
         path: target.path,
         method,
@@ -427,7 +446,8 @@ export class Api {
         if (!result.success) {
           const issue = result.error.issues[0];
           const where = issue?.path.length ? issue.path.join('.') : 'body';
-          throw new NetworkError(`The service sent JSON of an unexpected shape (${where}: ${issue?.message ?? 'invalid'}).`, this.info(attempt));
+          const what = issue && 'expected' in issue ? `expected ${String(issue.expected)}` : (issue?.message ?? 'invalid');
+          throw new NetworkError(`The service sent JSON of an unexpected shape (${where}: ${what}).`, this.info(attempt));
         }
       }
     }
@@ -461,6 +481,6 @@ export class Api {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher?.close().catch(() => {});
+    await this.transport?.dispatcher.close().catch(() => {});
   }
 }

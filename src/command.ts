@@ -19,6 +19,8 @@ export interface Result {
 export interface App {
   /** Builds the context from the command's options (global ones included), runs, prints. */
   run(command: Command, work: (ctx: Ctx) => Promise<Result | void>): Promise<void>;
+  /** Loads every command of the tree (only the invoked one is loaded at start-up). */
+  loadAll(program: Command): Promise<void>;
 }
 
 export function examples(...lines: string[]): string {

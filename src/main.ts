@@ -1,13 +1,17 @@
 // Entry point: parses argv, runs the command, and maps every error to its exit code.
 // The only place that decides an exit code; bin/wsctl calls cli(), tests call main().
-import { isatty } from 'node:tty';
+// Start-up imports only commander and the command tree; everything else loads when used.
+import { writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { App, Result } from './command.js';
-import { createCtx, type BaseCtx, type Globals } from './context.js';
-import { ExitCode, InterruptedError, UsageError, WsctlError } from './errors.js';
-import { clean, type IO } from './output.js';
-import { buildProgram } from './program.js';
-import { terminalPrompt } from './prompt.js';
+import type { BaseCtx, Globals } from './context.js';
+import type { IO } from './output.js';
+import { buildProgram, invokedNoun, loadCommands } from './program.js';
+import type { Prompt } from './prompt.js';
+
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_INTERRUPTED = 130;
 
 declare const __WSCTL_VERSION__: string;
 export const VERSION = typeof __WSCTL_VERSION__ === 'string' ? __WSCTL_VERSION__ : '0.0.0-dev';
@@ -38,11 +42,12 @@ interface Outcome {
   debug: boolean;
 }
 
-function reportError(error: unknown, base: BaseCtx, outcome: Outcome): number {
+async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {
+  const [{ WsctlError }, { clean }] = await Promise.all([import('./errors.js'), import('./output.js')]);
   const { stderr } = base.io;
   const known = error instanceof WsctlError;
-  const code = known ? error.exitCode : ExitCode.failure;
-  if (code === ExitCode.ok) return code;
+  const code = known ? error.exitCode : EXIT_FAILURE;
+  if (code === EXIT_OK) return code;
   const raw = known ? error.message : `Unexpected error: ${(error as Error)?.message ?? String(error)}. Run with --debug for details.`;
   // Messages quote ids and service text: keep them from driving the terminal.
   const message = clean(raw);
@@ -65,17 +70,22 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
   let usageMessage: string | undefined;
 
   const app: App = {
+    loadAll: (program) => loadCommands(program, app, 'all'),
     async run(command, work) {
       const globals = rootOf(command).opts<Globals>();
       outcome.json = !!globals.json;
       outcome.debug ||= !!globals.debug;
+      const { createCtx } = await import('./context.js');
       const ctx = await createCtx(base, globals);
       try {
         const result: Result | void = await work(ctx);
         if (!result) return;
         if (ctx.json) ctx.out.printJson(result.json);
         else await result.human(ctx.out);
-        if (result.failure) throw new WsctlError(result.failure);
+        if (result.failure) {
+          const { WsctlError } = await import('./errors.js');
+          throw new WsctlError(result.failure);
+        }
         if (result.exitCode) {
           outcome.code = result.exitCode;
           if (result.exitMessage) ctx.out.info(`Error: ${result.exitMessage}`);
@@ -86,23 +96,26 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
     },
   };
 
-  const program = buildProgram(app, VERSION, {
-    writeOut: (text) => base.io.stdout.write(text),
+  const program = buildProgram(VERSION, {
+    writeOut: (text) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text)),
     // Commander writes help here when a noun is given without a verb: show it as help (gh does too).
-    writeErr: (text) => base.io.stdout.write(text),
+    writeErr: (text) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text)),
     onUsageError: (message) => {
       usageMessage = message.replace(/^error:\s*/i, '').trim();
     },
   });
 
   try {
+    await loadCommands(program, app, invokedNoun(argv));
     await program.parseAsync(argv, { from: 'user' });
     return outcome.code;
   } catch (error) {
-    if (base.signal.aborted) return reportError(new InterruptedError(), base, outcome);
     const commander = error as { code?: string; exitCode?: number };
+    const helpOrVersion = ['commander.help', 'commander.helpDisplayed', 'commander.version'].includes(commander.code ?? '');
+    if (!base.signal.aborted && (helpOrVersion || (commander.code?.startsWith('commander.') && commander.exitCode === 0))) return EXIT_OK;
+    const { InterruptedError, UsageError } = await import('./errors.js');
+    if (base.signal.aborted) return reportError(new InterruptedError(), base, outcome);
     if (typeof commander.code === 'string' && commander.code.startsWith('commander.')) {
-      if (commander.exitCode === 0 || ['commander.help', 'commander.helpDisplayed', 'commander.version'].includes(commander.code)) return 0;
       const hint = ` Run \`${commandPath(program, argv)} --help\` for usage.`;
       const said = (usageMessage ?? (error as Error).message).replace(/([^.!?])$/, '$1.');
       return reportError(new UsageError(`${said}${hint}`), base, outcome);
@@ -118,8 +131,9 @@ export async function generatedFiles(readme?: string): Promise<Record<string, st
     import('./reference.js'),
   ]);
   let help = '';
-  const app: App = { run: async () => {} };
-  const program = buildProgram(app, VERSION, { writeOut: (t) => (help += t), writeErr: () => {}, onUsageError: () => {} });
+  const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
+  const program = buildProgram(VERSION, { writeOut: (t) => (help += t), writeErr: () => {}, onUsageError: () => {} });
+  await app.loadAll(program);
   const files: Record<string, string> = {};
   for (const [shell, file] of Object.entries(COMPLETION_FILES)) {
     files[`completions/${file}`] = completionScript(program, shell as keyof typeof COMPLETION_FILES);
@@ -141,23 +155,51 @@ export async function cli(argv: string[]): Promise<void> {
   process.on('SIGINT', () => {
     controller.abort();
     // Whatever still runs (a prompt, a pager) gets a moment, then the process goes.
-    setTimeout(() => process.exit(ExitCode.interrupted), 1000).unref();
+    setTimeout(() => process.exit(EXIT_INTERRUPTED), 1000).unref();
   });
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-  });
+  let stdout: NodeJS.WriteStream | undefined;
+  // The streams are made on first use: --version and --help never pay for them.
   const io: IO = {
-    // process.stdin is made on first touch; most commands never read it.
     get stdin() {
       return process.stdin;
     },
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdinIsTTY: isatty(0),
-    stdoutIsTTY: !!process.stdout.isTTY,
-    stderrIsTTY: !!process.stderr.isTTY,
-    columns: process.stdout.columns ?? 80,
+    get stdout() {
+      if (!stdout) {
+        stdout = process.stdout;
+        stdout.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code === 'EPIPE') process.exit(0);
+        });
+      }
+      return stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdinIsTTY() {
+      return !!process.stdin.isTTY;
+    },
+    get stdoutIsTTY() {
+      return !!(io.stdout as NodeJS.WriteStream).isTTY;
+    },
+    get stderrIsTTY() {
+      return !!process.stderr.isTTY;
+    },
+    get columns() {
+      return process.stdout.columns ?? 80;
+    },
+    writeHelp(text: string) {
+      try {
+        writeSync(1, text);
+      } catch {
+        io.stdout.write(text);
+      }
+    },
   };
-  const code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt: terminalPrompt(io) });
+  // The prompt module loads on the first question.
+  const prompt: Prompt = {
+    secret: async (question) => (await import('./prompt.js')).terminalPrompt(io).secret(question),
+    confirm: async (question) => (await import('./prompt.js')).terminalPrompt(io).confirm(question),
+  };
+  const code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt });
   process.exit(code);
 }

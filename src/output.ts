@@ -10,6 +10,8 @@ export interface IO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   columns: number;
+  /** Help and version text, written without making the stdout stream (the real process only). */
+  writeHelp?(text: string): void;
 }
 
 export type Env = Record<string, string | undefined>;

@@ -1,23 +1,35 @@
-// The command tree: the root with its global options, and every noun. Declaring is cheap;
-// each action loads what it needs when it runs.
+// The command tree: the root with its global options and every noun by name. A noun's verbs are
+// loaded only when argv names it (or when completion needs the whole tree), so start-up pays
+// for commander and this file, not for forty command definitions.
 import { Command, Option } from 'commander';
 import type { App } from './command.js';
-import { register as api } from './commands/api.js';
-import { register as auth } from './commands/auth/index.js';
-import { register as byok } from './commands/byok/index.js';
-import { register as caps } from './commands/caps.js';
-import { register as completion } from './commands/completion.js';
-import { register as conn } from './commands/conn/index.js';
-import { register as convo } from './commands/convo/index.js';
-import { register as device } from './commands/device/index.js';
-import { register as keys } from './commands/keys/index.js';
-import { register as notes } from './commands/notes/index.js';
-import { register as persona } from './commands/persona/index.js';
-import { register as profile } from './commands/profile/index.js';
-import { register as pub } from './commands/pub/index.js';
-import { register as sandbox } from './commands/sandbox/index.js';
-import { register as settings } from './commands/settings.js';
-import { register as site } from './commands/site/index.js';
+
+interface Noun {
+  name: string;
+  description: string;
+  hidden?: boolean;
+  load(): Promise<{ register(command: Command, app: App): void }>;
+}
+
+const nouns: Noun[] = [
+  { name: 'auth', description: 'Log in, check and forget API keys', load: () => import('./commands/auth/index.js') },
+  { name: 'profile', description: 'List, switch and delete config profiles', load: () => import('./commands/profile/index.js') },
+  { name: 'keys', description: 'Create and list API keys of the current host', load: () => import('./commands/keys/index.js') },
+  { name: 'settings', description: "Show the user's settings", load: () => import('./commands/settings.js') },
+  { name: 'caps', description: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts', load: () => import('./commands/caps.js') },
+  { name: 'convo', description: 'Read conversations', load: () => import('./commands/convo/index.js') },
+  { name: 'notes', description: 'Import pages from the connected note-taking app', load: () => import('./commands/notes/index.js') },
+  { name: 'conn', description: 'Change or remove connections to third-party apps', load: () => import('./commands/conn/index.js') },
+  { name: 'byok', description: 'Register bring-your-own-model configurations', load: () => import('./commands/byok/index.js') },
+  { name: 'device', description: 'Manage registered devices', load: () => import('./commands/device/index.js') },
+  { name: 'persona', description: 'Published versions and avatars of personas', load: () => import('./commands/persona/index.js') },
+  { name: 'pub', description: 'Manage published conversations', load: () => import('./commands/pub/index.js') },
+  { name: 'site', description: 'Create websites in the workspace', load: () => import('./commands/site/index.js') },
+  { name: 'api', description: 'Send an authenticated request to any path and print the response body', load: () => import('./commands/api.js') },
+  { name: 'completion', description: 'Print the completion script for a shell', load: () => import('./commands/completion.js') },
+  { name: 'sandbox', description: 'Run or reset the local sandbox service', load: () => import('./commands/sandbox/index.js') },
+  { name: '__complete', description: 'values for completion scripts', hidden: true, load: () => import('./commands/complete.js') },
+];
 
 export interface ProgramOutput {
   writeOut(text: string): void;
@@ -39,7 +51,7 @@ export function globalOptions(): Option[] {
   ];
 }
 
-export function buildProgram(app: App, version: string, output: ProgramOutput): Command {
+export function buildProgram(version: string, output: ProgramOutput): Command {
   const program = new Command('wsctl');
   program
     .description('Administer your AI-assistant workspace from the command line.')
@@ -60,8 +72,33 @@ export function buildProgram(app: App, version: string, output: ProgramOutput): 
   program.helpCommand(false);
   program.configureHelp({ showGlobalOptions: true });
 
-  for (const register of [auth, profile, keys, settings, caps, convo, notes, conn, byok, device, persona, pub, site, api, completion, sandbox]) {
-    register(program, app);
-  }
+  for (const noun of nouns) program.command(noun.name, { hidden: noun.hidden }).description(noun.description);
   return program;
+}
+
+const VALUE_OPTIONS = new Set(globalOptions().filter((o) => o.required).map((o) => o.long));
+
+/** The noun argv invokes: its first word that is neither an option nor an option's value. */
+export function invokedNoun(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === '--') return argv[i + 1];
+    if (word.startsWith('-')) {
+      if (VALUE_OPTIONS.has(word)) i++;
+      continue;
+    }
+    return word;
+  }
+  return undefined;
+}
+
+/** Adds the verbs, arguments and actions of the named nouns (or all) to their commands. */
+export async function loadCommands(program: Command, app: App, which: string | undefined | 'all'): Promise<void> {
+  const wanted = nouns.filter((n) => which === 'all' || n.name === which);
+  const loaded = await Promise.all(wanted.map((n) => n.load()));
+  wanted.forEach((noun, i) => {
+    const command = program.commands.find((c) => c.name() === noun.name) as Command;
+    if (command.commands.length > 0 || command.registeredArguments.length > 0 || (command as unknown as { _actionHandler: unknown })._actionHandler) return;
+    loaded[i]?.register(command, app);
+  });
 }

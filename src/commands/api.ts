@@ -15,10 +15,8 @@ export interface ApiOptions {
   input?: string;
 }
 
-export function register(program: Command, app: App): void {
-  program
-    .command('api')
-    .description('Send an authenticated request to any path and print the response body')
+export function register(command: Command, app: App): void {
+  command
     .argument('<path>', 'path below the base URL, e.g. /settings/')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with -f or --input)')
     .option('-f, --field <key=value>', 'add a string field to the JSON body (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])

@@ -3,10 +3,8 @@ import { examples, type App, type Ctx, type Result } from '../command.js';
 import type { Capabilities } from '../schemas.js';
 import type { Output } from '../output.js';
 
-export function register(program: Command, app: App): void {
-  program
-    .command('caps')
-    .description('Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts')
+export function register(command: Command, app: App): void {
+  command
     .addHelpText('after', examples('wsctl caps', 'wsctl caps | grep ^app', 'wsctl caps --json | jq ".connected_apps[].app_slug"'))
     .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
 }

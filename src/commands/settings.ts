@@ -2,10 +2,8 @@ import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../command.js';
 import { cleanLine } from '../output.js';
 
-export function register(program: Command, app: App): void {
-  program
-    .command('settings')
-    .description("Show the user's settings")
+export function register(command: Command, app: App): void {
+  command
     .addHelpText('after', examples('wsctl settings', 'wsctl settings --json | jq -r .timezone'))
     .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
 }

@@ -44,9 +44,10 @@ describe('config and sandbox state on disk', () => {
         spawn(process.execPath, [BIN, '--sandbox', 'keys', 'create', `k${round}`], { env: { PATH: process.env.PATH, WSCTL_CONFIG_DIR: dir } }),
         spawn(process.execPath, [BIN, 'keys', 'create', `c${round}`, '--save-as', `p${round}`], { env: { PATH: process.env.PATH, WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key } }),
       ];
-      await sleep(60 + Math.random() * 300);
+      const closed = writers.map((w) => new Promise((resolve) => w.on('close', resolve)));
+      await sleep(30 + Math.random() * 150);
       for (const w of writers) w.kill('SIGKILL');
-      await Promise.all(writers.map((w) => new Promise((resolve) => w.on('close', resolve))));
+      await Promise.all(closed);
       for (const file of ['sandbox.json', 'config.json']) {
         let text: string;
         try {

@@ -4,10 +4,8 @@ import { register as login } from './login.js';
 import { register as logout } from './logout.js';
 import { register as status } from './status.js';
 
-export function register(program: Command, app: App): void {
-  const auth = program
-    .command('auth')
-    .description('Log in, check and forget API keys')
+export function register(auth: Command, app: App): void {
+  auth
     .addHelpText('after', examples('wsctl auth login --base-url https://api.example.com', 'wsctl auth status'));
   login(auth, app);
   status(auth, app);

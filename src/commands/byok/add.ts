@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
@@ -20,7 +20,7 @@ export function register(byok: Command, app: App): void {
     .description('Register a model provider; its key comes from stdin, WSCTL_BYOK_API_KEY or a hidden prompt')
     .requiredOption('--name <name>', 'a name for the configuration')
     .requiredOption('--provider-url <url>', 'base URL of the model provider (http or https)')
-    .addOption(new Option('--format <format>', 'API format of the provider').choices(byokFormats).makeOptionMandatory())
+    .addOption(byok.createOption('--format <format>', 'API format of the provider').choices(byokFormats).makeOptionMandatory())
     .requiredOption('--model <model_id>', 'model id at the provider')
     .option('--api-key-stdin', 'read the provider key from standard input (first line)')
     .option('--show-secret', 'show the provider key in the output')

@@ -3,10 +3,8 @@ import { examples, type App } from '../../command.js';
 import { register as create } from './create.js';
 import { register as list } from './list.js';
 
-export function register(program: Command, app: App): void {
-  const keys = program
-    .command('keys')
-    .description('Create and list API keys of the current host')
+export function register(keys: Command, app: App): void {
+  keys
     .addHelpText('after', examples('wsctl keys list', 'wsctl keys create ci --save-as ci'));
   create(keys, app);
   list(keys, app);

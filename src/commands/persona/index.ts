@@ -3,10 +3,8 @@ import { examples, type App } from '../../command.js';
 import { register as uploadAvatar } from './upload-avatar.js';
 import { register as versions } from './versions.js';
 
-export function register(program: Command, app: App): void {
-  const persona = program
-    .command('persona')
-    .description('Published versions and avatars of personas')
+export function register(persona: Command, app: App): void {
+  persona
     .addHelpText('after', examples('wsctl persona versions persona_demo', 'wsctl persona upload-avatar ./ada.png'));
   versions(persona, app);
   uploadAvatar(persona, app);

@@ -4,10 +4,8 @@ import { register as list } from './list.js';
 import { register as rm } from './rm.js';
 import { register as use } from './use.js';
 
-export function register(program: Command, app: App): void {
-  const profile = program
-    .command('profile')
-    .description('List, switch and delete config profiles')
+export function register(profile: Command, app: App): void {
+  profile
     .addHelpText('after', examples('wsctl profile list', 'wsctl profile use work'));
   list(profile, app);
   use(profile, app);

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { examples, splitPath, type App, type Ctx, type Result } from '../../command.js';
 import { websiteVariants } from '../../enums.js';
 import { UsageError } from '../../errors.js';
@@ -17,7 +17,7 @@ export function register(site: Command, app: App): void {
     .command('create')
     .description('Create a website in the workspace')
     .argument('<name>', 'site name (lowercase letters, digits, -)')
-    .addOption(new Option('--variant <variant>', 'starting template').choices(websiteVariants))
+    .addOption(site.createOption('--variant <variant>', 'starting template').choices(websiteVariants))
     .option('--parent <a/b>', 'folder to create it in, split on /')
     .option('--force', 'replace a site of the same name')
     .option('--display-name <text>', 'the name shown to visitors')

@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { App, Ctx } from '../command.js';
+
+// `wsctl __complete profiles`: the dynamic values of the completion scripts, in one Node start-up.
+export function register(command: Command, app: App): void {
+  command.argument('<what>', 'profiles').action((what: string, _flags: unknown, cmd: Command) => app.run(cmd, (ctx) => run(what, ctx)));
+}
+
+async function run(what: string, ctx: Ctx): Promise<void> {
+  if (what !== 'profiles') return;
+  try {
+    for (const name of Object.keys(ctx.config.read().profiles)) ctx.out.line(name);
+  } catch {
+    // A broken config completes nothing; the next real command reports it.
+  }
+}
