@@ -4,7 +4,7 @@
 //   dist/lazy/       everything else as ES modules split into chunks, each loaded by import()
 //                    only when a command needs it (its verbs, the HTTP client, zod, the sandbox).
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -59,8 +59,9 @@ const lazyImports = {
   },
 };
 
-await build({
+const entry = await build({
   ...common,
+  metafile: true,
   entryPoints: { wsctl: 'src/main.ts' },
   alias: { 'node:child_process': './scripts/lazy-child-process.cjs' },
   outdir: 'dist',
@@ -69,3 +70,5 @@ await build({
   define: { __WSCTL_VERSION__: JSON.stringify(version) },
   plugins: [lazyImports],
 });
+// What start-up loads, for the test that keeps heavy imports out of it.
+writeFileSync(join(root, 'dist/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));

@@ -407,7 +407,9 @@ export class Api {
 
   private async readBody(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target): Promise<string> {
     const limit = this.settings.maxBodyBytes ?? 256 * 1024 * 1024;
-    const chunks: Buffer[] = [];
+    // Decoded as it arrives: a large body is never held as bytes and as text at once.
+    const decoder = new TextDecoder();
+    const parts: string[] = [];
     let size = 0;
     for await (const chunk of stream) {
       size += chunk.length;
@@ -415,9 +417,10 @@ export class Api {
         stream.destroy();
         throw new NetworkError(`The response from ${target.origin} is larger than ${Math.round(limit / 1048576)} MiB; wsctl stopped reading it.`);
       }
-      chunks.push(chunk);
+      parts.push(decoder.decode(chunk, { stream: true }));
     }
-    return Buffer.concat(chunks, size).toString('utf8');
+    parts.push(decoder.decode());
+    return parts.join('');
   }
 
   private async finish<N extends SchemaName | undefined>(spec: RequestSpec<N>, attempt: Attempt): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {

@@ -80,7 +80,7 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
       try {
         const result: Result | void = await work(ctx);
         if (!result) return;
-        if (ctx.json) ctx.out.printJson(result.json);
+        if (ctx.json) await ctx.out.printJson(result.json);
         else await result.human(ctx.out);
         if (result.failure) {
           const { WsctlError } = await import('./errors.js');

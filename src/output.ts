@@ -54,14 +54,20 @@ const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /** Service text made safe for a terminal: no escape sequences, no control characters. */
+const ANY_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+const ANY_CONTROL_OR_BREAK = /[\x00-\x1f\x7f-\x9f]/;
+
 export function clean(text: unknown): string {
   if (text === null || text === undefined) return '';
   const s = typeof text === 'string' ? text : JSON.stringify(text);
+  // Most text has nothing to remove: one scan instead of three replaces (large transcripts).
+  if (!ANY_CONTROL.test(s)) return s;
   return s.replace(ESCAPES, '').replace(/\r\n?/g, '\n').replace(CONTROLS, '');
 }
 
 /** As clean(), on one line: for table cells and tab-separated fields. */
 export function cleanLine(text: unknown): string {
+  if (typeof text === 'string' && !ANY_CONTROL_OR_BREAK.test(text)) return text;
   return clean(text).replace(/[\t\n]+/g, ' ');
 }
 
@@ -136,8 +142,30 @@ export class Output {
     this.io.stdout.write(`${text}\n`);
   }
 
-  printJson(value: unknown): void {
-    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  /** One 2-space-indented document; a large top-level array is written item by item. */
+  async printJson(value: unknown): Promise<void> {
+    const big = value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some((v) => Array.isArray(v) && v.length > 1000);
+    if (!big) {
+      this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      return;
+    }
+    // The same text as JSON.stringify(value, null, 2), without holding all of it at once.
+    const sink = bufferedSink(this.io.stdout);
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined && typeof v !== 'function');
+    await sink.write('{');
+    for (const [i, [key, item]] of entries.entries()) {
+      await sink.write(`${i ? ',' : ''}\n  ${JSON.stringify(key)}: `);
+      if (Array.isArray(item) && item.length > 0) {
+        await sink.write('[');
+        for (const [j, element] of item.entries()) {
+          const text = JSON.stringify(element === undefined ? null : element, null, 2) ?? 'null';
+          await sink.write(`${j ? ',' : ''}\n    ${text.replace(/\n/g, '\n    ')}`);
+        }
+        await sink.write('\n  ]');
+      } else await sink.write(JSON.stringify(item, null, 2).replace(/\n/g, '\n  '));
+    }
+    await sink.write('\n}\n');
+    await sink.end();
   }
 
   /** Tab-separated records, one a line: what piped output is made of. */
@@ -232,7 +260,7 @@ export function bufferedSink(stream: Writable, onEnd: () => Promise<void> = asyn
     write(text) {
       pending.push(text);
       size += text.length;
-      if (size >= 1 << 16) return flush();
+      if (size >= 1 << 20) return flush();
     },
     async end() {
       await flush();

@@ -10,6 +10,8 @@ import type { Store } from './store.js';
 export interface Reply {
   status: number;
   body?: unknown;
+  /** The body already serialised (large conversations are serialised once per state). */
+  text?: string;
   /** A non-JSON body (uploaded images). */
   raw?: { contentType: string; data: Buffer };
   schema?: SchemaName;
@@ -133,6 +135,10 @@ function capabilities(state: SandboxState) {
 
 const PERMISSIONS = ['read', 'write', 'full'];
 
+// No route changes a conversation, and a file store loads new objects when its file changes,
+// so a conversation's serialisation cannot go stale.
+const serialised = new WeakMap<object, string>();
+
 export const routes: Route[] = [
   {
     method: 'POST',
@@ -166,7 +172,10 @@ export const routes: Route[] = [
     async handle({ params, store }) {
       const conversation = (await store.read()).conversations[params.conversation_id as string];
       if (!conversation) return notFound('Conversation');
-      return { status: 200, body: conversation, schema: 'Conversation' };
+      const text = serialised.get(conversation);
+      if (text) return { status: 200, text };
+      serialised.set(conversation, JSON.stringify(conversation));
+      return { status: 200, body: conversation, text: serialised.get(conversation), schema: 'Conversation' };
     },
   },
   {

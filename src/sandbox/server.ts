@@ -51,8 +51,8 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too large'> {
   });
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, serialised?: string): void {
+  const text = serialised ?? (body === undefined ? '' : JSON.stringify(body));
   res.writeHead(status, { ...(text ? { 'content-type': 'application/json' } : {}), 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
@@ -101,7 +101,7 @@ async function applyFault(fault: Fault, res: ServerResponse, reply: () => Promis
   }
   if (!fault.malformed && !fault.reset_mid_body) return false;
   const real = await reply();
-  const text = JSON.stringify(real.body ?? {});
+  const text = real.text ?? JSON.stringify(real.body ?? {});
   if (fault.reset_mid_body) {
     res.writeHead(real.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
     res.write(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
@@ -198,7 +198,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
       res.end(result.raw.data);
       return;
     }
-    send(res, result.status, result.body, headers);
+    send(res, result.status, result.body, headers, result.text);
   }
 
   function control(method: string, path: string, body: Buffer | 'too large', res: ServerResponse): void {

@@ -1,0 +1,9 @@
+// The reference of goal P2: the same GET as `wsctl keys list --json` with node:http alone.
+import http from 'node:http';
+
+const url = new URL('/api-keys/', process.env.WSCTL_BASE_URL);
+http.get(url, { headers: { authorization: `Bearer ${process.env.WSCTL_API_KEY}` } }, (res) => {
+  const chunks = [];
+  res.on('data', (chunk) => chunks.push(chunk));
+  res.on('end', () => process.stdout.write(`${JSON.stringify(JSON.parse(Buffer.concat(chunks).toString()), null, 2)}\n`));
+});

@@ -1,0 +1,45 @@
+import { PassThrough, Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { clean, cleanLine, colorWanted, mask, Output, relativeTime } from '../src/output.js';
+
+function capture() {
+  const stdout = new PassThrough();
+  let text = '';
+  stdout.on('data', (c) => (text += c));
+  const io = { stdin: Readable.from([]), stdout, stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 80 };
+  const plain = { bold: (t: string) => t, dim: (t: string) => t, red: (t: string) => t, green: (t: string) => t, yellow: (t: string) => t, cyan: (t: string) => t, magenta: (t: string) => t };
+  return { out: new Output(io, true, plain, plain, {}), text: () => text };
+}
+
+describe('output', () => {
+  it('printJson streams large arrays to exactly the text of JSON.stringify(value, null, 2)', async () => {
+    const value = {
+      conversation: { id: 'c', nested: { a: [1, 2, { b: 'x\ny' }] }, empty: [] },
+      messages: Array.from({ length: 1500 }, (_, i) => ({ i, text: `line\n${i}\t"q"`, parts: i % 2 ? [] : [{ k: null }], u: undefined })),
+      state: null,
+      nothing: undefined,
+      empty: [],
+    };
+    const { out, text } = capture();
+    await out.printJson(value);
+    expect(text()).toBe(`${JSON.stringify(value, null, 2)}\n`);
+  });
+
+  it('mask, clean, cleanLine, colour rules and relative times', () => {
+    expect(mask('wsk_abcdefghijkl')).toBe('wsk_…ijkl');
+    expect(mask('short')).toBe('****');
+    expect(clean('a\x1b[31mb\x1b]0;t\x07c\r\nd')).toBe('abc\nd');
+    expect(cleanLine('a\tb\nc')).toBe('a b c');
+    expect(colorWanted(true, {}, false)).toBe(true);
+    expect(colorWanted(true, { NO_COLOR: '1' }, false)).toBe(false);
+    expect(colorWanted(false, { FORCE_COLOR: '1' }, false)).toBe(true);
+    expect(colorWanted(true, { FORCE_COLOR: '0' }, false)).toBe(false);
+    expect(colorWanted(false, { FORCE_COLOR: '1', NO_COLOR: '1' }, false)).toBe(false);
+    expect(colorWanted(true, { CI: 'true' }, false)).toBe(true);
+    expect(colorWanted(true, {}, true)).toBe(false);
+    const now = Date.parse('2026-01-01T12:00:00Z');
+    expect(relativeTime('2026-01-01T09:00:00Z', now)).toBe('3 hours ago');
+    expect(relativeTime('2026-01-01T11:59:50Z', now)).toBe('just now');
+    expect(relativeTime('2026-01-03T12:00:00Z', now)).toBe('in 2 days');
+  });
+});

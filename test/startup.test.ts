@@ -1,0 +1,27 @@
+// Start-up stays small: `wsctl --version` and `--help` load commander and the command tree,
+// nothing else (see BENCHMARKS.md for the timings this protects).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runBin } from './helpers.js';
+
+const HEAVY = ['undici', 'zod', 'conf', 'ora', 'cli-table3', 'form-data', 'chalk'];
+
+describe('start-up', () => {
+  it('the entry bundle holds commander and our command tree only', () => {
+    const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'dist', 'entry-inputs.json'), 'utf8'));
+    const packages = new Set(inputs.filter((i) => i.includes('node_modules/')).map((i) => i.split('node_modules/')[1]!.split('/')[0]));
+    expect([...packages]).toEqual(['commander']);
+    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/main.ts', 'src/program.ts']);
+  });
+
+  it.each([['--version'], ['--help'], ['keys', '--help']])('`wsctl %s` loads none of undici, zod, conf, ora, cli-table3, form-data, chalk', async (...args) => {
+    const r = await runBin(args, { env: { NODE_DEBUG: 'esm,module' } });
+    expect(r.code).toBe(0);
+    const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
+    for (const name of HEAVY) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
+    if (args[0] !== 'keys') expect(loaded.filter((l) => l.includes('dist/lazy/'))).toEqual([]);
+    // The trace does see lazy loads: a noun's help loads that noun's verbs.
+    else expect(loaded.some((l) => l.includes('dist/lazy/commands/keys/index.js'))).toBe(true);
+  });
+});
