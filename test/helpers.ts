@@ -24,7 +24,14 @@ afterAll(async () => {
 
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'wsctl-test-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  // A shell just killed (tmux) may still be writing there: retry, and never fail a suite over it.
+  cleanups.push(() => {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    } catch {
+      // left for the system's tmp cleaner
+    }
+  });
   return dir;
 }
 
