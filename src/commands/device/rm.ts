@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { path } from '../../api.js';
-import { examples, requireId, saysFailure, type App, type Ctx, type Result } from '../../command.js';
-import { confirmDestructive } from '../../confirm.js';
+import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
+import { remove } from '../../removal.js';
 
 export function register(device: Command, app: App): void {
   device
@@ -16,20 +16,12 @@ export function register(device: Command, app: App): void {
 
 export async function run(opts: { deviceId: string; yes: boolean }, ctx: Ctx): Promise<Result> {
   requireId(opts.deviceId, 'device_id');
-  await confirmDestructive(ctx, `remove device '${opts.deviceId}'`, opts.yes);
-  const api = await ctx.api();
-  // The interface shows no success body: any 2xx is success, unless JSON says success: false.
-  const response = await ctx.out.spin(
-    'Removing device',
-    api.request({ method: 'DELETE', path: path`/devices/${opts.deviceId}`, anyBody: true, what: `device '${opts.deviceId}'` }),
-  );
-  const body = response.isJson ? response.body : undefined;
-  const refused = saysFailure(body);
-  return {
-    json: body ?? { success: true },
-    human: (out) => {
-      if (!refused) out.done(`Removed device '${opts.deviceId}'.`);
-    },
-    failure: refused ? `The service did not remove device '${opts.deviceId}' (success: false).` : undefined,
-  };
+  return remove(ctx, {
+    action: `remove device '${opts.deviceId}'`,
+    path: path`/devices/${opts.deviceId}`,
+    what: `device '${opts.deviceId}'`,
+    yes: opts.yes,
+    spinner: 'Removing device',
+    done: `Removed device '${opts.deviceId}'.`,
+  });
 }

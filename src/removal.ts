@@ -1,0 +1,30 @@
+// The shared shape of `device rm` and `pub rm`: confirm, DELETE, and treat any 2xx as success
+// unless a JSON body says `success: false` (the interface shows no success body for these).
+import type { Result } from './command.js';
+import { saysFailure, type Ctx } from './command.js';
+import { confirmDestructive } from './confirm.js';
+
+export interface Removal {
+  /** "remove device 'dev_phone'": what the prompt and the errors name. */
+  action: string;
+  path: string;
+  what: string;
+  yes: boolean;
+  spinner: string;
+  done: string;
+}
+
+export async function remove(ctx: Ctx, removal: Removal): Promise<Result> {
+  await confirmDestructive(ctx, removal.action, removal.yes);
+  const api = await ctx.api();
+  const response = await ctx.out.spin(removal.spinner, api.request({ method: 'DELETE', path: removal.path, anyBody: true, what: removal.what }));
+  const body = response.isJson ? response.body : undefined;
+  const refused = saysFailure(body);
+  return {
+    json: body ?? { success: true },
+    human: (out) => {
+      if (!refused) out.done(removal.done);
+    },
+    failure: refused ? `The service did not ${removal.action} (success: false).` : undefined,
+  };
+}
