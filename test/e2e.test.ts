@@ -127,3 +127,24 @@ describe('the embedded sandbox', () => {
     expect(await exited).toBe(0);
   });
 });
+
+describe('help', () => {
+  it('every command, noun and verb, ends its help with two or three examples', async () => {
+    const { buildProgram, loadCommands } = await import('../src/program.js');
+    let text = '';
+    const program = buildProgram('0.0.0', { writeOut: (t) => (text += t), writeErr: () => {}, onUsageError: () => {} });
+    await loadCommands(program, { run: async () => {}, loadAll: async () => {} }, 'all');
+    const visit = (command: typeof program, path: string): void => {
+      for (const sub of command.commands) {
+        if ((sub as unknown as { _hidden: boolean })._hidden) continue;
+        text = '';
+        sub.outputHelp();
+        const examples = /Examples:\n((?: {2}\$ .+\n)+)\s*$/.exec(text)?.[1]?.trim().split("\n") ?? [];
+        expect(examples.length, `${path} ${sub.name()}`).toBeGreaterThanOrEqual(sub.commands.length > 0 ? 1 : 2);
+        expect(examples.length, `${path} ${sub.name()}`).toBeLessThanOrEqual(3);
+        visit(sub, `${path} ${sub.name()}`);
+      }
+    };
+    visit(program, 'wsctl');
+  });
+});

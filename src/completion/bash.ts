@@ -1,43 +1,29 @@
 // bash completion: the tree as associative arrays, walked in the shell. Only profile names
 // call wsctl (its hidden __complete command); commands and flags never start Node.
-import { quote, valueSource, type Tree } from './tree.js';
+import { quote, tables, type Tree } from './tree.js';
+
+const entries = (pairs: [string, string][]) => pairs.map(([k, v]) => `  [${quote(k)}]=${quote(v)}`).join('\n');
 
 export function bashScript(tree: Tree): string {
-  const subs: string[] = [];
-  const walk: string[] = [];
-  const opts: string[] = [];
-  const vals: string[] = [];
-  const args: string[] = [];
-  for (const node of tree.nodes) {
-    const options = [...node.options, ...tree.globals];
-    subs.push(`  [${quote(node.path)}]=${quote(node.subcommands.map((s) => s.name).join(' '))}`);
-    for (const sub of node.subcommands) {
-      for (const word of [sub.name, ...sub.aliases]) walk.push(`  [${quote(`${node.path}|${word}`)}]=${quote(`${node.path} ${sub.name}`)}`);
-    }
-    opts.push(`  [${quote(node.path)}]=${quote(options.flatMap((o) => o.flags.filter((f) => f.startsWith('--'))).join(' '))}`);
-    for (const option of options) {
-      if (!option.value) continue;
-      for (const flag of option.flags) vals.push(`  [${quote(`${node.path}|${flag}`)}]=${quote(valueSource(option.value))}`);
-    }
-    if (node.argument) args.push(`  [${quote(node.path)}]=${quote(valueSource(node.argument))}`);
-  }
+  const t = tables(tree);
+  const longFlags = t.options.map(([path, options]): [string, string] => [path, options.flatMap((o) => o.flags.filter((f) => f.startsWith('--'))).join(' ')]);
   return `# bash completion for wsctl. Generated from the command tree by \`npm run completions\`; do not edit.
 # Install: source <(wsctl completion bash), or save it as ~/.local/share/bash-completion/completions/wsctl
 
 declare -gA _wsctl_subs=(
-${subs.join('\n')}
+${entries(t.subs)}
 )
 declare -gA _wsctl_walk=(
-${walk.join('\n')}
+${entries(t.walk)}
 )
 declare -gA _wsctl_opts=(
-${opts.join('\n')}
+${entries(longFlags)}
 )
 declare -gA _wsctl_vals=(
-${vals.join('\n')}
+${entries(t.values)}
 )
 declare -gA _wsctl_args=(
-${args.join('\n')}
+${entries(t.args)}
 )
 
 _wsctl_values() {

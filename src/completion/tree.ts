@@ -81,3 +81,37 @@ export function valueSource(values: Values): string {
 
 /** Single-quoted for bash, zsh and fish alike. */
 export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The lookup tables the bash and zsh scripts walk, as key/value pairs. */
+export interface Tables {
+  /** command path → its subcommand names, space-separated */
+  subs: [string, string][];
+  /** "path sub" → the subcommand's description */
+  descriptions: [string, string][];
+  /** "path|word" → the command path the word leads to (aliases too) */
+  walk: [string, string][];
+  /** command path → its options, global ones included */
+  options: [string, OptionSpec[]][];
+  /** "path|flag" → the value source of an option that takes a value */
+  values: [string, string][];
+  /** command path → the value source of its first argument */
+  args: [string, string][];
+}
+
+export function tables(tree: Tree): Tables {
+  const t: Tables = { subs: [], descriptions: [], walk: [], options: [], values: [], args: [] };
+  for (const node of tree.nodes) {
+    const options = [...node.options, ...tree.globals];
+    t.subs.push([node.path, node.subcommands.map((s) => s.name).join(' ')]);
+    for (const sub of node.subcommands) {
+      t.descriptions.push([`${node.path} ${sub.name}`, sub.description]);
+      for (const word of [sub.name, ...sub.aliases]) t.walk.push([`${node.path}|${word}`, `${node.path} ${sub.name}`]);
+    }
+    t.options.push([node.path, options]);
+    for (const option of options) {
+      if (option.value) for (const flag of option.flags) t.values.push([`${node.path}|${flag}`, valueSource(option.value)]);
+    }
+    if (node.argument) t.args.push([node.path, valueSource(node.argument)]);
+  }
+  return t;
+}

@@ -1,50 +1,37 @@
 // zsh completion: the same tables as bash, with descriptions for commands and flags.
-import { quote, valueSource, type Tree } from './tree.js';
+import { quote, tables, type Tree } from './tree.js';
+
+const entries = (pairs: [string, string][]) => pairs.map(([k, v]) => `  ${quote(k)} ${quote(v)}`).join('\n');
 
 export function zshScript(tree: Tree): string {
-  const subs: string[] = [];
-  const desc: string[] = [];
-  const walk: string[] = [];
-  const opts: string[] = [];
-  const vals: string[] = [];
-  const args: string[] = [];
-  for (const node of tree.nodes) {
-    const options = [...node.options, ...tree.globals];
-    subs.push(`  ${quote(node.path)} ${quote(node.subcommands.map((s) => s.name).join(' '))}`);
-    for (const sub of node.subcommands) {
-      desc.push(`  ${quote(`${node.path} ${sub.name}`)} ${quote(sub.description)}`);
-      for (const word of [sub.name, ...sub.aliases]) walk.push(`  ${quote(`${node.path}|${word}`)} ${quote(`${node.path} ${sub.name}`)}`);
-    }
-    const described = options.flatMap((o) => o.flags.filter((f) => f.startsWith('--')).map((f) => `${f.replace(/:/g, '\\:')}:${o.description.replace(/\n/g, ' ')}`));
-    opts.push(`  ${quote(node.path)} ${quote(described.join('\n'))}`);
-    for (const option of options) {
-      if (!option.value) continue;
-      for (const flag of option.flags) vals.push(`  ${quote(`${node.path}|${flag}`)} ${quote(valueSource(option.value))}`);
-    }
-    if (node.argument) args.push(`  ${quote(node.path)} ${quote(valueSource(node.argument))}`);
-  }
+  const t = tables(tree);
+  // "--flag:description" lines, for _describe
+  const described = t.options.map(([path, options]): [string, string] => [
+    path,
+    options.flatMap((o) => o.flags.filter((f) => f.startsWith('--')).map((f) => `${f.replace(/:/g, '\\:')}:${o.description.replace(/\n/g, ' ')}`)).join('\n'),
+  ]);
   return `#compdef wsctl
 # zsh completion for wsctl. Generated from the command tree by \`npm run completions\`; do not edit.
 # Install: save it as _wsctl in a folder of your $fpath (e.g. ~/.zfunc, with fpath+=~/.zfunc before compinit).
 
 typeset -gA _wsctl_subs _wsctl_desc _wsctl_walk _wsctl_opts _wsctl_vals _wsctl_args
 _wsctl_subs=(
-${subs.join('\n')}
+${entries(t.subs)}
 )
 _wsctl_desc=(
-${desc.join('\n')}
+${entries(t.descriptions)}
 )
 _wsctl_walk=(
-${walk.join('\n')}
+${entries(t.walk)}
 )
 _wsctl_opts=(
-${opts.join('\n')}
+${entries(described)}
 )
 _wsctl_vals=(
-${vals.join('\n')}
+${entries(t.values)}
 )
 _wsctl_args=(
-${args.join('\n')}
+${entries(t.args)}
 )
 
 _wsctl_values() {

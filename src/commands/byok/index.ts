@@ -4,6 +4,6 @@ import { register as add } from './add.js';
 
 export function register(byok: Command, app: App): void {
   byok
-    .addHelpText('after', examples('wsctl byok add --name groq-fast --provider-url https://api.groq.com/openai/v1 --format groq --model llama-3.3-70b'));
+    .addHelpText('after', examples('wsctl byok add --name groq-fast --provider-url https://api.groq.com/openai/v1 --format groq --model llama-3.3-70b', 'wsctl byok add --help'));
   add(byok, app);
 }

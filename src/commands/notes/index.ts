@@ -4,6 +4,6 @@ import { register as importPage } from './import.js';
 
 export function register(notes: Command, app: App): void {
   notes
-    .addHelpText('after', examples('wsctl notes import page_demo --to projects/offsite'));
+    .addHelpText('after', examples('wsctl notes import page_demo --to projects/offsite', 'wsctl notes import page_roadmap --title Roadmap'));
   importPage(notes, app);
 }
