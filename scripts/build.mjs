@@ -1,28 +1,18 @@
 // Builds dist/ with esbuild in two parts, so that start-up stays small:
 //   dist/wsctl.cjs   the entry (main.ts, the command tree and commander), CommonJS, which Node
 //                    loads faster than an ES module;
-//   dist/lazy/       everything else as ES modules split into chunks, each loaded by import()
-//                    only when a command needs it (its verbs, the HTTP client, zod, the sandbox).
+//   dist/lazy/       app.js (every command, the HTTP client, zod/mini, the sandbox) loaded once a
+//                    command runs, and chunks of the heavy libraries each loaded where used.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
-function files(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : [path];
-  });
-}
-
-// What main.ts and program.ts load with import(): the command modules and the runtime pieces.
-const lazyEntries = [
-  ...files(join(root, 'src/commands')).filter((f) => /commands\/[^/]+\.ts$|commands\/[^/]+\/index\.ts$/.test(f)),
-  ...['context', 'errors', 'output', 'prompt', 'reference', 'completion/index'].map((m) => join(root, `src/${m}.ts`)),
-];
+// What main.ts and program.ts load with import(): every command and what they share (app.ts).
+const lazyEntries = [join(root, 'src/app.ts')];
 
 const common = {
   bundle: true,

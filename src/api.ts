@@ -1,6 +1,6 @@
 // The one HTTP client (cli.md §7): base URL joining, Bearer auth, user agent, JSON, timeouts,
 // retries, redirects, multipart uploads, --debug traces, --dry-run, and status → typed error.
-// undici and the zod schemas load on the first request, not at start-up.
+// undici loads on the first request.
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
@@ -13,7 +13,7 @@ import {
   UsageError,
   type ErrorInfo,
 } from './errors.js';
-import type { Response, SchemaName } from './schemas.js';
+import { responseSchemas, type Response, type SchemaName } from './schemas.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -268,9 +268,6 @@ export class Api {
       throw new DryRunComplete();
     }
 
-    // Load the schemas while the request is in flight.
-    const schemas = spec.schema ? import('./schemas.js') : undefined;
-    schemas?.catch(() => {});
     const safeToRepeat = spec.method === 'GET' || spec.method === 'HEAD' || spec.method === 'DELETE' || !!spec.idempotent;
     let method = spec.method;
     let redirects = 0;
@@ -444,7 +441,6 @@ export class Api {
         throw new NetworkError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, this.info(attempt));
       }
       if (spec.schema) {
-        const { responseSchemas } = await import('./schemas.js');
         const result = responseSchemas[spec.schema].safeParse(parsed);
         if (!result.success) {
           const issue = result.error.issues[0];

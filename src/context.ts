@@ -1,10 +1,11 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // main.ts builds the real one; tests build the same thing around their own streams.
-import type { Api, DryRunRequest } from './api.js';
+import { Api, type DryRunRequest } from './api.js';
 import { ConfigStore, DEFAULT_PROFILE, configDir, type Profile } from './config.js';
 import { AuthError, UsageError } from './errors.js';
 import { createOutput, type Env, type IO, type Output } from './output.js';
 import type { Prompt } from './prompt.js';
+import { startEmbeddedSandbox } from './sandbox/embedded.js';
 
 export interface Globals {
   profile?: string;
@@ -77,7 +78,6 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   async function target(): Promise<Target> {
     if (sandbox) {
       if (!embedded) {
-        const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');
         embedded = await startEmbeddedSandbox(config.dir);
       }
       return { profile: 'sandbox', baseUrl: embedded.url, apiKey: embedded.apiKey, keySource: 'sandbox' };
@@ -106,7 +106,6 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     if (!apiKey && !dryRun && options.needsKey !== false) {
       throw new AuthError(`No API key for profile '${t.profile}'. Run \`wsctl auth login --profile ${t.profile}\` or set WSCTL_API_KEY.`);
     }
-    const { Api } = await import('./api.js');
     const client = new Api({
       baseUrl,
       apiKey,

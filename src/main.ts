@@ -43,7 +43,7 @@ interface Outcome {
 }
 
 async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {
-  const [{ WsctlError }, { clean }] = await Promise.all([import('./errors.js'), import('./output.js')]);
+  const { WsctlError, clean } = await import('./app.js');
   const { stderr } = base.io;
   const known = error instanceof WsctlError;
   const code = known ? error.exitCode : EXIT_FAILURE;
@@ -75,7 +75,7 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
       const globals = rootOf(command).opts<Globals>();
       outcome.json = !!globals.json;
       outcome.debug ||= !!globals.debug;
-      const { createCtx } = await import('./context.js');
+      const { createCtx } = await import('./app.js');
       const ctx = await createCtx(base, globals);
       try {
         const result: Result | void = await work(ctx);
@@ -83,7 +83,7 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
         if (ctx.json) await ctx.out.printJson(result.json);
         else await result.human(ctx.out);
         if (result.failure) {
-          const { WsctlError } = await import('./errors.js');
+          const { WsctlError } = await import('./app.js');
           throw new WsctlError(result.failure);
         }
         if (result.exitCode) {
@@ -113,7 +113,7 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
     const commander = error as { code?: string; exitCode?: number };
     const helpOrVersion = ['commander.help', 'commander.helpDisplayed', 'commander.version'].includes(commander.code ?? '');
     if (!base.signal.aborted && (helpOrVersion || (commander.code?.startsWith('commander.') && commander.exitCode === 0))) return EXIT_OK;
-    const { InterruptedError, UsageError } = await import('./errors.js');
+    const { InterruptedError, UsageError } = await import('./app.js');
     if (base.signal.aborted) return reportError(new InterruptedError(), base, outcome);
     if (typeof commander.code === 'string' && commander.code.startsWith('commander.')) {
       const hint = ` Run \`${commandPath(program, argv)} --help\` for usage.`;
@@ -126,10 +126,7 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
 
 /** The files generated from the command tree: completion scripts and the README's command list. */
 export async function generatedFiles(readme?: string): Promise<Record<string, string>> {
-  const [{ completionScript, COMPLETION_FILES }, { commandReference, replaceReference }] = await Promise.all([
-    import('./completion/index.js'),
-    import('./reference.js'),
-  ]);
+  const { completionScript, COMPLETION_FILES, commandReference, replaceReference } = await import('./app.js');
   let help = '';
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
   const program = buildProgram(VERSION, { writeOut: (t) => (help += t), writeErr: () => {}, onUsageError: () => {} });
@@ -197,8 +194,8 @@ export async function cli(argv: string[]): Promise<void> {
   };
   // The prompt module loads on the first question.
   const prompt: Prompt = {
-    secret: async (question) => (await import('./prompt.js')).terminalPrompt(io).secret(question),
-    confirm: async (question) => (await import('./prompt.js')).terminalPrompt(io).confirm(question),
+    secret: async (question) => (await import('./app.js')).terminalPrompt(io).secret(question),
+    confirm: async (question) => (await import('./app.js')).terminalPrompt(io).confirm(question),
   };
   const code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt });
   process.exit(code);

@@ -1,34 +1,36 @@
-// The command tree: the root with its global options and every noun by name. A noun's verbs are
-// loaded only when argv names it (or when completion needs the whole tree), so start-up pays
-// for commander and this file, not for forty command definitions.
+// The command tree: the root with its global options and every noun by name. The commands
+// themselves live in app.js, loaded once argv names one (or completion needs the whole tree),
+// so --version and --help pay for commander and this file only.
 import { Command, Option } from 'commander';
 import type { App } from './command.js';
+
+type AppModule = typeof import('./app.js');
 
 interface Noun {
   name: string;
   description: string;
   hidden?: boolean;
-  load(): Promise<{ register(command: Command, app: App): void }>;
+  register(app: AppModule): (command: Command, app: App) => void;
 }
 
 const nouns: Noun[] = [
-  { name: 'auth', description: 'Log in, check and forget API keys', load: () => import('./commands/auth/index.js') },
-  { name: 'profile', description: 'List, switch and delete config profiles', load: () => import('./commands/profile/index.js') },
-  { name: 'keys', description: 'Create and list API keys of the current host', load: () => import('./commands/keys/index.js') },
-  { name: 'settings', description: "Show the user's settings", load: () => import('./commands/settings.js') },
-  { name: 'caps', description: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts', load: () => import('./commands/caps.js') },
-  { name: 'convo', description: 'Read conversations', load: () => import('./commands/convo/index.js') },
-  { name: 'notes', description: 'Import pages from the connected note-taking app', load: () => import('./commands/notes/index.js') },
-  { name: 'conn', description: 'Change or remove connections to third-party apps', load: () => import('./commands/conn/index.js') },
-  { name: 'byok', description: 'Register bring-your-own-model configurations', load: () => import('./commands/byok/index.js') },
-  { name: 'device', description: 'Manage registered devices', load: () => import('./commands/device/index.js') },
-  { name: 'persona', description: 'Published versions and avatars of personas', load: () => import('./commands/persona/index.js') },
-  { name: 'pub', description: 'Manage published conversations', load: () => import('./commands/pub/index.js') },
-  { name: 'site', description: 'Create websites in the workspace', load: () => import('./commands/site/index.js') },
-  { name: 'api', description: 'Send an authenticated request to any path and print the response body', load: () => import('./commands/api.js') },
-  { name: 'completion', description: 'Print the completion script for a shell', load: () => import('./commands/completion.js') },
-  { name: 'sandbox', description: 'Run or reset the local sandbox service', load: () => import('./commands/sandbox/index.js') },
-  { name: '__complete', description: 'values for completion scripts', hidden: true, load: () => import('./commands/complete.js') },
+  { name: 'auth', description: 'Log in, check and forget API keys', register: (app) => app.auth },
+  { name: 'profile', description: 'List, switch and delete config profiles', register: (app) => app.profile },
+  { name: 'keys', description: 'Create and list API keys of the current host', register: (app) => app.keys },
+  { name: 'settings', description: "Show the user's settings", register: (app) => app.settings },
+  { name: 'caps', description: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts', register: (app) => app.caps },
+  { name: 'convo', description: 'Read conversations', register: (app) => app.convo },
+  { name: 'notes', description: 'Import pages from the connected note-taking app', register: (app) => app.notes },
+  { name: 'conn', description: 'Change or remove connections to third-party apps', register: (app) => app.conn },
+  { name: 'byok', description: 'Register bring-your-own-model configurations', register: (app) => app.byok },
+  { name: 'device', description: 'Manage registered devices', register: (app) => app.device },
+  { name: 'persona', description: 'Published versions and avatars of personas', register: (app) => app.persona },
+  { name: 'pub', description: 'Manage published conversations', register: (app) => app.pub },
+  { name: 'site', description: 'Create websites in the workspace', register: (app) => app.site },
+  { name: 'api', description: 'Send an authenticated request to any path and print the response body', register: (app) => app.api },
+  { name: 'completion', description: 'Print the completion script for a shell', register: (app) => app.completion },
+  { name: 'sandbox', description: 'Run or reset the local sandbox service', register: (app) => app.sandbox },
+  { name: '__complete', description: 'values for completion scripts', hidden: true, register: (app) => app.complete },
 ];
 
 export interface ProgramOutput {
@@ -95,10 +97,11 @@ export function invokedNoun(argv: string[]): string | undefined {
 /** Adds the verbs, arguments and actions of the named nouns (or all) to their commands. */
 export async function loadCommands(program: Command, app: App, which: string | undefined | 'all'): Promise<void> {
   const wanted = nouns.filter((n) => which === 'all' || n.name === which);
-  const loaded = await Promise.all(wanted.map((n) => n.load()));
-  wanted.forEach((noun, i) => {
+  if (wanted.length === 0) return;
+  const commands = await import('./app.js');
+  for (const noun of wanted) {
     const command = program.commands.find((c) => c.name() === noun.name) as Command;
-    if (command.commands.length > 0 || command.registeredArguments.length > 0 || (command as unknown as { _actionHandler: unknown })._actionHandler) return;
-    loaded[i]?.register(command, app);
-  });
+    if (command.commands.length > 0 || command.registeredArguments.length > 0 || (command as unknown as { _actionHandler: unknown })._actionHandler) continue;
+    noun.register(commands)(command, app);
+  }
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../command.js';
+import { completionScript } from '../completion/index.js';
 import { shells } from '../enums.js';
 
 export function register(command: Command, app: App): void {
@@ -19,7 +20,6 @@ export function register(command: Command, app: App): void {
 }
 
 export async function run(opts: { shell: (typeof shells)[number]; program: Command }, _ctx: Ctx): Promise<Result> {
-  const { completionScript } = await import('../completion/index.js');
   const script = completionScript(opts.program, opts.shell);
   return { json: { shell: opts.shell, script }, human: (out) => out.write(script) };
 }

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { responseSchemas } from '../schemas.js';
 import { takeFault, type Fault } from './faults.js';
 import { findRoute, type Reply } from './routes.js';
 import { randomId } from './seed.js';
@@ -75,7 +76,6 @@ async function authenticate(req: IncomingMessage, store: Store): Promise<boolean
 
 async function checkReply(reply: Reply): Promise<Reply> {
   if (!reply.schema || reply.status >= 300) return reply;
-  const { responseSchemas } = await import('../schemas.js');
   const result = responseSchemas[reply.schema].safeParse(reply.body);
   if (result.success) return reply;
   return { status: 500, body: { detail: `sandbox reply does not match ${reply.schema}: ${result.error.message}` } };

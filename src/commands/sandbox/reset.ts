@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { sandboxStatePath } from '../../sandbox/embedded.js';
+import { FileStore } from '../../sandbox/store.js';
 
 export function register(sandbox: Command, app: App): void {
   sandbox
@@ -10,7 +12,6 @@ export function register(sandbox: Command, app: App): void {
 }
 
 export async function run(ctx: Ctx): Promise<Result> {
-  const [{ FileStore }, { sandboxStatePath }] = await Promise.all([import('../../sandbox/store.js'), import('../../sandbox/embedded.js')]);
   const path = sandboxStatePath(ctx.config.dir);
   await new FileStore(path).reset();
   return { json: { reset: true, state: path }, human: (out) => out.done(`Sandbox reset to its seeded state (${path}).`) };

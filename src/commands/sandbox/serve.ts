@@ -3,6 +3,9 @@ import type { Command } from 'commander';
 import { isLoopback } from '../../api.js';
 import { examples, type App, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
+import { sandboxStatePath } from '../../sandbox/embedded.js';
+import { startSandboxServer } from '../../sandbox/server.js';
+import { FileStore } from '../../sandbox/store.js';
 
 export interface ServeOptions {
   port: string;
@@ -28,11 +31,6 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Invalid port '${opts.port}': give 0-65535.`);
   if (!isLoopback(opts.host)) throw new UsageError(`The sandbox listens on loopback only; '${opts.host}' is not a loopback address.`);
-  const [{ startSandboxServer }, { FileStore }, { sandboxStatePath }] = await Promise.all([
-    import('../../sandbox/server.js'),
-    import('../../sandbox/store.js'),
-    import('../../sandbox/embedded.js'),
-  ]);
   const statePath = opts.state ? resolve(opts.state) : sandboxStatePath(ctx.config.dir);
   const store = new FileStore(statePath);
   const state = await store.read();
