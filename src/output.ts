@@ -116,20 +116,17 @@ export interface Column {
 }
 
 export class Output {
-  readonly json: boolean;
   readonly tty: boolean;
   readonly columns: number;
 
   constructor(
     readonly io: IO,
-    json: boolean,
     /** colours for stdout */
     readonly paint: Painter,
     /** colours for stderr */
     readonly paintErr: Painter,
     private readonly env: Env,
   ) {
-    this.json = json;
     this.tty = io.stdoutIsTTY;
     this.columns = io.columns > 0 ? io.columns : 80;
   }
@@ -289,5 +286,5 @@ export async function createOutput(io: IO, env: Env, options: { json: boolean; n
   const stdoutColor = !options.json && colorWanted(io.stdoutIsTTY, env, options.noColor);
   const stderrColor = colorWanted(io.stderrIsTTY, env, options.noColor);
   const [paint, paintErr] = await Promise.all([painterFor(stdoutColor), painterFor(stderrColor)]);
-  return new Output(io, options.json, paint, paintErr, env);
+  return new Output(io, paint, paintErr, env);
 }

@@ -3,7 +3,6 @@
 // Objects are loose (unknown fields kept) and every field the interface does not promise is nullish.
 // zod/mini: the same validation as zod's full build at a fraction of its load time.
 import * as z from 'zod/mini';
-import { byokFormats, conversationStates, websiteVariants } from './enums.js';
 
 const text = z.string();
 const timestamp = z.string();
@@ -50,8 +49,6 @@ export const Message = z.looseObject({
   cache_write_tokens: maybe(z.number()),
   metadata: maybe(z.record(z.string(), z.unknown())),
 });
-
-export const ConversationState = z.enum(conversationStates);
 
 export const ConversationDetail = z.looseObject({
   id: text,
@@ -116,8 +113,6 @@ export const NotesImported = z.looseObject({ filename: text });
 
 export const Success = z.looseObject({ success: z.boolean() });
 
-export const ByokFormat = z.enum(byokFormats);
-
 export const ByokConfig = z.looseObject({
   id: text,
   name: text,
@@ -132,8 +127,6 @@ export const ByokConfig = z.looseObject({
 export const PublishedVersion = z.looseObject({ id: text, created_at: maybe(timestamp) });
 
 export const PublishedList = z.looseObject({ published: z.array(PublishedVersion) });
-
-export const WebsiteVariant = z.enum(websiteVariants);
 
 export const Website = z.looseObject({
   local_port: maybe(z.number()),
@@ -154,12 +147,6 @@ export const WebsiteCreated = z.looseObject({
 });
 
 export const ImageUploaded = z.looseObject({ url: text });
-
-export const ValidationDetail = z.looseObject({
-  loc: z.array(z.union([z.string(), z.number()])),
-  msg: text,
-  type: maybe(text),
-});
 
 /** The response schemas by name: api.ts loads this module only when a response arrives. */
 export const responseSchemas = {

@@ -8,7 +8,7 @@ function capture() {
   stdout.on('data', (c) => (text += c));
   const io = { stdin: Readable.from([]), stdout, stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 80 };
   const plain = { bold: (t: string) => t, dim: (t: string) => t, red: (t: string) => t, green: (t: string) => t, yellow: (t: string) => t, cyan: (t: string) => t, magenta: (t: string) => t };
-  return { out: new Output(io, true, plain, plain, {}), text: () => text };
+  return { out: new Output(io, plain, plain, {}), text: () => text };
 }
 
 describe('output', () => {

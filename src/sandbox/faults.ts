@@ -24,8 +24,6 @@ export interface Fault {
   redirect_to?: string;
 }
 
-export const FAULT_KINDS = ['status', 'retry_after', 'delay_ms', 'drop', 'reset_mid_body', 'malformed', 'redirect_to'] as const;
-
 function matches(fault: Fault, method: string, pathname: string): boolean {
   if (fault.method && fault.method.toUpperCase() !== method) return false;
   if (fault.path) {
