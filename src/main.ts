@@ -103,6 +103,7 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
     onUsageError: (message) => {
       usageMessage = message.replace(/^error:\s*/i, '').trim();
     },
+    helpWidth: Number(base.env.COLUMNS) || undefined,
   });
 
   try {

@@ -38,6 +38,8 @@ export interface ProgramOutput {
   writeErr(text: string): void;
   /** Commander's own usage errors, formatted by main.ts. */
   onUsageError(message: string): void;
+  /** Width to wrap help at: $COLUMNS when set, else 80. */
+  helpWidth?: number;
 }
 
 export function globalOptions(): Option[] {
@@ -65,6 +67,11 @@ export function buildProgram(version: string, output: ProgramOutput): Command {
       writeOut: output.writeOut,
       writeErr: output.writeErr,
       outputError: (message) => output.onUsageError(message),
+      // Commander would ask process.stdout, whose creation alone costs --help a few ms.
+      getOutHelpWidth: () => output.helpWidth ?? 80,
+      getErrHelpWidth: () => output.helpWidth ?? 80,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     })
     .addHelpText(
       'after',
