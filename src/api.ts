@@ -423,10 +423,12 @@ export class Api {
   private async finish<N extends SchemaName | undefined>(spec: RequestSpec<N>, attempt: Attempt): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
     let parsed: unknown;
     let isJson = false;
-    if (attempt.text.trim() !== '') {
+    const empty = attempt.text.trim() === '';
+    if (!empty) {
       try {
         parsed = JSON.parse(attempt.text);
         isJson = true;
+        attempt.text = ''; // a large body is parsed now: let its text go before validation
       } catch {
         parsed = attempt.text;
       }
@@ -437,7 +439,7 @@ export class Api {
     if (!spec.anyBody) {
       if (!isJson) {
         const type = attempt.headers['content-type'] ?? 'no content type';
-        const what = attempt.text.trim() === '' ? 'an empty body' : `a body that is not JSON (${type})`;
+        const what = empty ? 'an empty body' : `a body that is not JSON (${type})`;
         throw new NetworkError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, this.info(attempt));
       }
       if (spec.schema) {

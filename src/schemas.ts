@@ -1,6 +1,7 @@
-// Zod schemas of the service's resources (service-interface.md §2, §4). The client parses every
+// Zod schemas of the service's resources (service-interface.md §2, §4). The client checks every
 // response with them and the sandbox checks its own replies with them, so the two cannot drift.
-// Objects are loose (unknown fields kept) and every field the interface does not promise is nullish.
+// Every field the interface does not promise is nullish. Fields the schemas do not name are
+// allowed, and kept: wsctl prints and uses the body as received, not zod's (stripped) copy.
 // zod/mini: the same validation as zod's full build at a fraction of its load time.
 import * as z from 'zod/mini';
 
@@ -8,7 +9,7 @@ const text = z.string();
 const timestamp = z.string();
 const maybe = <T extends z.ZodMiniType>(schema: T) => z.nullish(schema);
 
-export const ApiKeyCreated = z.looseObject({
+export const ApiKeyCreated = z.object({
   id: text,
   name: maybe(text),
   key: text,
@@ -16,7 +17,7 @@ export const ApiKeyCreated = z.looseObject({
   created_at: maybe(timestamp),
 });
 
-export const ApiKeyListing = z.looseObject({
+export const ApiKeyListing = z.object({
   id: text,
   name: maybe(text),
   key_prefix: maybe(text),
@@ -24,9 +25,9 @@ export const ApiKeyListing = z.looseObject({
   last_used_at: maybe(timestamp),
 });
 
-export const ApiKeyList = z.looseObject({ keys: z.array(ApiKeyListing) });
+export const ApiKeyList = z.object({ keys: z.array(ApiKeyListing) });
 
-export const MessagePart = z.looseObject({
+export const MessagePart = z.object({
   part_kind: maybe(text),
   content: maybe(z.unknown()),
   tool_name: maybe(text),
@@ -35,7 +36,7 @@ export const MessagePart = z.looseObject({
   timestamp: maybe(timestamp),
 });
 
-export const Message = z.looseObject({
+export const Message = z.object({
   kind: maybe(text),
   parts: maybe(z.array(MessagePart)),
   timestamp: maybe(timestamp),
@@ -50,7 +51,7 @@ export const Message = z.looseObject({
   metadata: maybe(z.record(z.string(), z.unknown())),
 });
 
-export const ConversationDetail = z.looseObject({
+export const ConversationDetail = z.object({
   id: text,
   user_id: maybe(text),
   host_id: maybe(text),
@@ -62,14 +63,14 @@ export const ConversationDetail = z.looseObject({
   metadata: maybe(z.record(z.string(), z.unknown())),
 });
 
-export const Conversation = z.looseObject({
+export const Conversation = z.object({
   conversation: ConversationDetail,
   messages: z.array(Message),
   // Tolerant: a state the interface does not list yet is shown as it comes.
   state: maybe(text),
 });
 
-export const NumberEntry = z.looseObject({
+export const NumberEntry = z.object({
   phone: text,
   name: maybe(text),
   description: maybe(text),
@@ -77,27 +78,27 @@ export const NumberEntry = z.looseObject({
   conversation_id: maybe(text),
 });
 
-export const ConnectedApp = z.looseObject({
+export const ConnectedApp = z.object({
   app_slug: text,
   permission: maybe(text),
   account_identifier: maybe(text),
   account_name: maybe(text),
 });
 
-export const Prompt = z.looseObject({
+export const Prompt = z.object({
   path: text,
   title: maybe(text),
   description: maybe(text),
 });
 
-export const Capabilities = z.looseObject({
-  text_agent: maybe(z.looseObject({ numbers: maybe(z.array(NumberEntry)) })),
-  email_agent: maybe(z.looseObject({ addresses: maybe(z.array(text)) })),
+export const Capabilities = z.object({
+  text_agent: maybe(z.object({ numbers: maybe(z.array(NumberEntry)) })),
+  email_agent: maybe(z.object({ addresses: maybe(z.array(text)) })),
   connected_apps: maybe(z.array(ConnectedApp)),
   prompts: maybe(z.array(Prompt)),
 });
 
-export const Settings = z.looseObject({
+export const Settings = z.object({
   timezone: maybe(text),
   default_greeting_prompt: maybe(text),
   icon: maybe(text),
@@ -109,11 +110,11 @@ export const Settings = z.looseObject({
   bio: maybe(text),
 });
 
-export const NotesImported = z.looseObject({ filename: text });
+export const NotesImported = z.object({ filename: text });
 
-export const Success = z.looseObject({ success: z.boolean() });
+export const Success = z.object({ success: z.boolean() });
 
-export const ByokConfig = z.looseObject({
+export const ByokConfig = z.object({
   id: text,
   name: text,
   base_url: text,
@@ -124,29 +125,29 @@ export const ByokConfig = z.looseObject({
   updated_at: timestamp,
 });
 
-export const PublishedVersion = z.looseObject({ id: text, created_at: maybe(timestamp) });
+export const PublishedVersion = z.object({ id: text, created_at: maybe(timestamp) });
 
-export const PublishedList = z.looseObject({ published: z.array(PublishedVersion) });
+export const PublishedList = z.object({ published: z.array(PublishedVersion) });
 
-export const Website = z.looseObject({
+export const Website = z.object({
   local_port: maybe(z.number()),
   path: maybe(text),
   name: maybe(text),
   entrypoint_output: maybe(text),
 });
 
-export const ToolError = z.looseObject({
+export const ToolError = z.object({
   message: maybe(text),
   kind: maybe(text),
   code: maybe(text),
 });
 
-export const WebsiteCreated = z.looseObject({
+export const WebsiteCreated = z.object({
   data: maybe(Website),
   error: maybe(ToolError),
 });
 
-export const ImageUploaded = z.looseObject({ url: text });
+export const ImageUploaded = z.object({ url: text });
 
 /** The response schemas by name: api.ts loads this module only when a response arrives. */
 export const responseSchemas = {
