@@ -5,9 +5,11 @@
 //                    command runs, and chunks of the heavy libraries each loaded where used.
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+const jqWasmStdin = createRequire(import.meta.url)('./jq-wasm-stdin.cjs');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
@@ -34,6 +36,9 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   alias: { 'node:http2': './scripts/no-http2.cjs' },
+  // A native module: loaded from node_modules at run time, and only when a stored key is needed.
+  external: ['@napi-rs/keyring'],
+  plugins: [jqWasmStdin],
   // CommonJS dependencies (undici, cli-table3, form-data) call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
 });

@@ -14,6 +14,7 @@ import {
   type ErrorInfo,
 } from './errors.js';
 import { responseSchemas, type Response, type SchemaName } from './schemas.js';
+import { cleanLine } from './terminal/sanitize.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -64,6 +65,8 @@ export interface ApiSettings {
   signal: AbortSignal;
   trace: (line: string) => void;
   printDryRun: (request: DryRunRequest) => void;
+  /** The next step when the service rejects the key: names the profile or variable in use. */
+  authHint?: string;
   /** Milliseconds of the first retry delay; doubled each time, with jitter. */
   backoffMs?: number;
   /** The largest response body read, in bytes. */
@@ -195,8 +198,8 @@ export function validationLines(body: unknown): string[] | undefined {
   if (!Array.isArray(detail)) return undefined;
   return detail.map((entry) => {
     const e = entry as { loc?: unknown; msg?: unknown };
-    const loc = Array.isArray(e.loc) ? e.loc.join('.') : '';
-    const msg = typeof e.msg === 'string' ? e.msg : JSON.stringify(entry);
+    const loc = Array.isArray(e.loc) ? cleanLine(e.loc.join('.')) : '';
+    const msg = cleanLine(typeof e.msg === 'string' ? e.msg : JSON.stringify(entry)).slice(0, 500);
     return loc ? `${loc}: ${msg}` : msg;
   });
 }
@@ -463,10 +466,12 @@ export class Api {
 
   private statusError(spec: RequestSpec<SchemaName | undefined>, attempt: Attempt, body: unknown): Error {
     const { status } = attempt;
-    const said = describeStatus(status, body);
+    // Service text goes into a one-line message: it must not forge extra lines.
+    const said = cleanLine(describeStatus(status, body)).slice(0, 500);
     const suffix = said ? `: ${said}` : '';
     if (status === 401 || status === 403) {
-      return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). Run \`wsctl auth login\` or check WSCTL_API_KEY.`, this.info(attempt));
+      const hint = this.settings.authHint ?? 'Run `wsctl auth login` or check WSCTL_API_KEY.';
+      return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). ${hint}`, this.info(attempt));
     }
     if (status === 404) {
       const what = spec.what ? `${spec.what.charAt(0).toUpperCase()}${spec.what.slice(1)} not found` : `Not found: ${spec.method} ${spec.path}`;

@@ -3,9 +3,10 @@
 // form-data, conf, chalk) still load only where used.
 export { COMPLETION_FILES, completionScript } from './completion/index.js';
 export { createCtx } from './context.js';
-export { InterruptedError, UsageError, WsctlError } from './errors.js';
-export { clean } from './output.js';
-export { terminalPrompt } from './prompt.js';
+export { CancelledError, InterruptedError, UsageError, WsctlError } from './errors.js';
+export { clean } from './terminal/index.js';
+export { cleanErrorMessage } from './terminal/sanitize.js';
+export { terminalPrompt } from './terminal/prompt.js';
 export { commandReference, replaceReference } from './reference.js';
 export { register as api } from './commands/api.js';
 export { register as auth } from './commands/auth/index.js';

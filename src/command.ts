@@ -2,18 +2,20 @@
 import type { Command } from 'commander';
 import type { Ctx, Globals } from './context.js';
 import { UsageError } from './errors.js';
-import type { Output } from './output.js';
+import type { Terminal } from './terminal/index.js';
 
 export interface Result {
   /** The document printed with --json: the service's body unless the command says otherwise. */
   json: unknown;
   /** Human output, on a TTY or piped. */
-  human(out: Output): void | Promise<void>;
+  human(out: Terminal): void | Promise<void>;
   /** A 2xx body that reports failure: the output is printed all the same, then exit 1. */
   failure?: string;
   /** A non-zero exit after printing (auth status with no valid key). */
   exitCode?: number;
   exitMessage?: string;
+  /** Work done once the output is printed (saving a new key, so that its secret is never lost). */
+  after?: () => Promise<void>;
 }
 
 export interface App {

@@ -1,10 +1,11 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // main.ts builds the real one; tests build the same thing around their own streams.
 import { Api, type DryRunRequest } from './api.js';
-import { ConfigStore, DEFAULT_PROFILE, configDir, type Profile } from './config.js';
+import { ConfigStore, DEFAULT_PROFILE, configDir, profileOf, type Profile } from './config/index.js';
+import { readStoredKey, type KeyStorage, type StoredKey } from './config/keys.js';
 import { AuthError, UsageError } from './errors.js';
-import { createOutput, type Env, type IO, type Output } from './output.js';
-import type { Prompt } from './prompt.js';
+import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
+import type { Prompt } from './terminal/prompt.js';
 import { startEmbeddedSandbox } from './sandbox/embedded.js';
 
 export interface Globals {
@@ -16,6 +17,9 @@ export interface Globals {
   timeout?: string;
   dryRun?: boolean;
   sandbox?: boolean;
+  /** false with --no-input */
+  input?: boolean;
+  jq?: string;
 }
 
 /** What the process (or a test) provides. */
@@ -25,6 +29,8 @@ export interface BaseCtx {
   signal: AbortSignal;
   version: string;
   prompt: Prompt;
+  /** The width help wraps at (the real process: $COLUMNS or the terminal's). */
+  helpWidth?: number;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';
@@ -34,11 +40,13 @@ export interface Target {
   baseUrl?: string;
   apiKey?: string;
   keySource?: KeySource;
+  /** Where the profile's key lives; null when the key comes from elsewhere or there is none. */
+  keyStorage?: KeyStorage | null;
 }
 
 export interface Ctx extends BaseCtx {
   globals: Globals;
-  out: Output;
+  term: Terminal;
   config: ConfigStore;
   json: boolean;
   debug: boolean;
@@ -53,26 +61,41 @@ export interface Ctx extends BaseCtx {
   close(): Promise<void>;
 }
 
-export function timeoutSeconds(globals: Globals, env: Env): number {
+/** The longest timeout of an attempt: one day (timers cannot wait much longer than 24 days). */
+export const MAX_TIMEOUT_S = 86_400;
+
+/** --timeout or WSCTL_TIMEOUT in whole milliseconds: any positive number of seconds up to a day. */
+export function timeoutMs(globals: Globals, env: Env): number {
   const raw = globals.timeout ?? env.WSCTL_TIMEOUT ?? '30';
-  const seconds = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
-    throw new UsageError(`Invalid timeout '${raw}': give a positive number of seconds.`);
+  const seconds = /^\s*\d*\.?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(seconds > 0) || seconds > MAX_TIMEOUT_S) {
+    throw new UsageError(`Invalid timeout '${raw}': give a number of seconds above 0 and at most ${MAX_TIMEOUT_S}.`);
   }
-  return seconds;
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
+/** What to do when the service rejects the key, for where the key came from. */
+export function authHint(t: Target): string {
+  if (t.keySource === 'env') return 'Check WSCTL_API_KEY: it is used before any stored key.';
+  if (t.keySource === 'sandbox') return 'Run `wsctl sandbox reset` to restore the sandbox.';
+  return `Run \`wsctl auth login --profile ${t.profile}\`.`;
 }
 
 export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const { env } = base;
-  const json = !!globals.json;
-  const out = await createOutput(base.io, env, { json, noColor: globals.color === false });
-  const config = new ConfigStore(configDir(env), (m) => out.warn(m));
+  const json = !!globals.json || globals.jq !== undefined;
+  const noInput = globals.input === false || env.WSCTL_NO_INPUT === '1';
+  // Compiled before anything is sent: a typo in --jq sends no request.
+  const jq = globals.jq === undefined ? undefined : await (await import('./terminal/jq.js')).compileJq(globals.jq);
+  const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
+  const config = new ConfigStore(configDir(env), (m) => term.warn(m));
   const debug = !!globals.debug || env.WSCTL_DEBUG === '1';
   const dryRun = !!globals.dryRun;
   const sandbox = !!globals.sandbox || env.WSCTL_SANDBOX === '1';
   const clients: Api[] = [];
   let embedded: { url: string; apiKey: string; close(): Promise<void> } | undefined;
 
+  let cachedKey: Promise<StoredKey> | undefined;
   const profileName = () => globals.profile || env.WSCTL_PROFILE || config.read().current_profile || DEFAULT_PROFILE;
 
   async function target(): Promise<Target> {
@@ -88,38 +111,53 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
       return { profile: globals.profile || env.WSCTL_PROFILE || DEFAULT_PROFILE, baseUrl, apiKey: envKey, keySource: 'env' };
     }
     const profile = profileName();
-    const stored: Profile = config.read().profiles[profile] ?? {};
+    const stored: Profile = profileOf(config.read(), profile) ?? {};
     baseUrl ??= stored.base_url;
-    if (envKey) return { profile, baseUrl, apiKey: envKey, keySource: 'env' };
-    return { profile, baseUrl, apiKey: stored.api_key, keySource: stored.api_key ? 'profile' : undefined };
+    // A key from the environment never touches the credential store.
+    if (envKey) return { profile, baseUrl, apiKey: envKey, keySource: 'env', keyStorage: null };
+    cachedKey ??= readStoredKey(config, profile);
+    const { key, storage } = await cachedKey;
+    return { profile, baseUrl, apiKey: key, keySource: key ? 'profile' : undefined, keyStorage: storage };
+  }
+
+  /** What to do about a missing base URL, for the profile actually in use. */
+  function missingBaseUrl(profile: string): string {
+    const data = config.read();
+    const named = globals.profile || env.WSCTL_PROFILE;
+    const known = Object.keys(data.profiles);
+    if (named && !Object.hasOwn(data.profiles, named)) {
+      const list = known.length ? `Profiles: ${known.join(', ')}.` : 'There are no profiles yet.';
+      return `No profile '${named}'. ${list} Create it with \`wsctl auth login --profile ${named} --base-url <url>\`.`;
+    }
+    const offline = known.length === 0 ? ' To try wsctl offline, add --sandbox.' : '';
+    return `No base URL for profile '${profile}'. Pass --base-url, set WSCTL_BASE_URL, or run \`wsctl auth login --profile ${profile} --base-url <url>\`.${offline}`;
+  }
+
+  function missingKey(profile: string): string {
+    return `No API key for profile '${profile}'. Run \`wsctl auth login --profile ${profile}\` or set WSCTL_API_KEY.`;
   }
 
   async function api(options: { apiKey?: string; baseUrl?: string; needsKey?: boolean } = {}): Promise<Api> {
     const t = await target();
     const baseUrl = options.baseUrl ?? t.baseUrl;
     const apiKey = options.apiKey ?? t.apiKey;
-    if (!baseUrl) {
-      throw new AuthError(
-        `No base URL for profile '${t.profile}'. Pass --base-url, set WSCTL_BASE_URL, or run \`wsctl auth login --base-url <url>\`.`,
-      );
-    }
-    if (!apiKey && !dryRun && options.needsKey !== false) {
-      throw new AuthError(`No API key for profile '${t.profile}'. Run \`wsctl auth login --profile ${t.profile}\` or set WSCTL_API_KEY.`);
-    }
+    if (!baseUrl) throw new AuthError(missingBaseUrl(t.profile));
+    if (!apiKey && !dryRun && options.needsKey !== false) throw new AuthError(missingKey(t.profile));
     const client = new Api({
       baseUrl,
       apiKey,
-      timeoutMs: timeoutSeconds(globals, env) * 1000,
+      timeoutMs: timeoutMs(globals, env),
       debug,
       dryRun,
       userAgent: `wsctl/${base.version}`,
       signal: base.signal,
-      trace: (line) => base.io.stderr.write(`${out.paintErr.dim(line)}\n`),
+      trace: (line) => term.trace(line),
+      authHint: authHint(t),
       printDryRun: (request: DryRunRequest) => {
-        if (json) return out.printJson(request);
-        out.line(`${request.method} ${request.url}`);
-        for (const [k, v] of Object.entries(request.headers)) out.line(`${k}: ${v}`);
-        if (request.body !== undefined) out.line(`\n${JSON.stringify(request.body, null, 2)}`);
+        if (json) return term.printJson(request);
+        term.line(`${request.method} ${request.url}`);
+        for (const [k, v] of Object.entries(request.headers)) term.line(`${k}: ${v}`);
+        if (request.body !== undefined) term.line(`\n${JSON.stringify(request.body, null, 2)}`);
       },
       proxy: {
         http: env.http_proxy ?? env.HTTP_PROXY,
@@ -136,7 +174,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   return {
     ...base,
     globals,
-    out,
+    term,
     config,
     json,
     debug,

@@ -60,6 +60,13 @@ export class InterruptedError extends WsctlError {
   }
 }
 
+/** The person answered no: not an error of the tool, so it is said without "Error:". */
+export class CancelledError extends WsctlError {
+  constructor() {
+    super('Cancelled; nothing was changed.');
+  }
+}
+
 /** A config file that cannot be parsed: reported, never rewritten. */
 export class ConfigError extends WsctlError {}
 

@@ -2,12 +2,13 @@
 // The only place that decides an exit code; bin/wsctl calls cli(), tests call main().
 // Start-up imports only commander and the command tree; everything else loads when used.
 import { writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { Command } from 'commander';
 import type { App, Result } from './command.js';
 import type { BaseCtx, Globals } from './context.js';
-import type { IO } from './output.js';
-import { buildProgram, invokedNoun, loadCommands } from './program.js';
-import type { Prompt } from './prompt.js';
+import type { IO } from './terminal/index.js';
+import { buildProgram, invokedNoun, loadCommands, VALUE_OPTIONS } from './program.js';
+import type { Prompt } from './terminal/prompt.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -26,8 +27,13 @@ function rootOf(command: Command): Command {
 function commandPath(program: Command, argv: string[]): string {
   const names = ['wsctl'];
   let command = program;
-  for (const word of argv) {
-    if (word.startsWith('-')) continue;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === '--') break;
+    if (word.startsWith('-')) {
+      if (VALUE_OPTIONS.has(word)) i++;
+      continue;
+    }
     const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!sub) break;
     names.push(sub.name());
@@ -42,53 +48,83 @@ interface Outcome {
   debug: boolean;
 }
 
+/** The message of an error nobody expected: one line, never a stack trace (unless --debug). */
+export function unexpected(error: unknown): string {
+  const said = error instanceof Error ? error.message : String(error);
+  return `Unexpected error: ${said.split('\n')[0]?.slice(0, 300) ?? ''}. Run with --debug for details.`;
+}
+
 async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {
-  const { WsctlError, clean } = await import('./app.js');
+  const { WsctlError, CancelledError, cleanErrorMessage } = await import('./app.js');
   const { stderr } = base.io;
   const known = error instanceof WsctlError;
   const code = known ? error.exitCode : EXIT_FAILURE;
   if (code === EXIT_OK) return code;
-  const raw = known ? error.message : `Unexpected error: ${(error as Error)?.message ?? String(error)}. Run with --debug for details.`;
-  // Messages quote ids and service text: keep them from driving the terminal.
-  const message = clean(raw);
+  // Messages quote ids and service text: keep them from driving the terminal or forging lines.
+  const message = cleanErrorMessage(known ? error.message : unexpected(error));
   if (outcome.json) {
     const doc: Record<string, unknown> = { message, exit_code: code };
     if (known && error.status !== undefined) doc.status = error.status;
     if (known && error.requestId) doc.request_id = error.requestId;
     if (known && error.details !== undefined) doc.details = error.details;
     stderr.write(`${JSON.stringify({ error: doc }, null, 2)}\n`);
+  } else if (error instanceof CancelledError) {
+    stderr.write(`${message}\n`);
   } else {
-    const requestId = known && error.requestId ? ` (request id ${error.requestId})` : '';
+    const requestId = known && error.requestId ? ` (request id ${cleanErrorMessage(error.requestId)})` : '';
     stderr.write(`Error: ${message}${requestId}\n`);
   }
   if (outcome.debug && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
   return code;
 }
 
-export async function main(argv: string[], base: BaseCtx): Promise<number> {
-  const outcome: Outcome = { code: 0, json: argv.includes('--json'), debug: argv.includes('--debug') || base.env.WSCTL_DEBUG === '1' };
+/** `wsctl help keys create` is `wsctl keys create --help`. */
+function helpToFlag(argv: string[]): string[] {
+  const at = argv.indexOf('help');
+  if (at < 0 || invokedNoun(argv) !== 'help') return argv;
+  return [...argv.slice(0, at), ...argv.slice(at + 1), '--help'];
+}
+
+/** Commander's "unknown command 'key'\n(Did you mean keys?)" as one line. */
+export function oneLineUsage(message: string): string {
+  return message
+    .replace(/^error:\s*/i, '')
+    .replace(/\s*\n\s*\(Did you mean (?:one of )?([^)]*?)\?\)/, (_m, names: string) => `. Did you mean ${names.split(/,\s*/).map((n) => `'${n}'`).join(' or ')}?`)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}
+
+export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
+  const argv = helpToFlag(rawArgv);
+  const outcome: Outcome = { code: 0, json: argv.includes('--json') || argv.includes('--jq'), debug: argv.includes('--debug') || base.env.WSCTL_DEBUG === '1' };
   let usageMessage: string | undefined;
 
   const app: App = {
     loadAll: (program) => loadCommands(program, app, 'all'),
     async run(command, work) {
       const globals = rootOf(command).opts<Globals>();
-      outcome.json = !!globals.json;
+      outcome.json = !!globals.json || globals.jq !== undefined;
       outcome.debug ||= !!globals.debug;
       const { createCtx } = await import('./app.js');
       const ctx = await createCtx(base, globals);
       try {
         const result: Result | void = await work(ctx);
+        // A command that returns nothing (sandbox serve) ends on Ctrl-C by design.
+        if (result && base.signal.aborted) {
+          const { InterruptedError } = await import('./app.js');
+          throw new InterruptedError();
+        }
         if (!result) return;
-        if (ctx.json) await ctx.out.printJson(result.json);
-        else await result.human(ctx.out);
+        if (ctx.json) await ctx.term.printJson(result.json);
+        else await result.human(ctx.term);
+        await result.after?.();
         if (result.failure) {
           const { WsctlError } = await import('./app.js');
           throw new WsctlError(result.failure);
         }
         if (result.exitCode) {
           outcome.code = result.exitCode;
-          if (result.exitMessage) ctx.out.info(`Error: ${result.exitMessage}`);
+          if (result.exitMessage) ctx.term.info(`Error: ${result.exitMessage}`);
         }
       } finally {
         await ctx.close();
@@ -101,9 +137,9 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
     // Commander writes help here when a noun is given without a verb: show it as help (gh does too).
     writeErr: (text) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text)),
     onUsageError: (message) => {
-      usageMessage = message.replace(/^error:\s*/i, '').trim();
+      usageMessage = oneLineUsage(message);
     },
-    helpWidth: Number(base.env.COLUMNS) || undefined,
+    helpWidth: base.helpWidth ?? (Number(base.env.COLUMNS) || undefined),
   });
 
   try {
@@ -118,7 +154,7 @@ export async function main(argv: string[], base: BaseCtx): Promise<number> {
     if (base.signal.aborted) return reportError(new InterruptedError(), base, outcome);
     if (typeof commander.code === 'string' && commander.code.startsWith('commander.')) {
       const hint = ` Run \`${commandPath(program, argv)} --help\` for usage.`;
-      const said = (usageMessage ?? (error as Error).message).replace(/([^.!?])$/, '$1.');
+      const said = (usageMessage ?? oneLineUsage((error as Error).message)).replace(/([^.!?])$/, '$1.');
       return reportError(new UsageError(`${said}${hint}`), base, outcome);
     }
     return reportError(error, base, outcome);
@@ -147,15 +183,35 @@ export async function generatedFiles(readme?: string): Promise<Record<string, st
   return files;
 }
 
-/** The real process: its streams, environment, Ctrl-C, and a closed stdout pipe. */
+/** The width help wraps at: $COLUMNS, else the terminal's (only asked when stdout is one). */
+function helpWidth(): number | undefined {
+  const fromEnv = Number(process.env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  // Creating process.stdout costs --help a few ms: only worth it on a terminal.
+  return isatty(1) ? process.stdout.columns : undefined;
+}
+
+/** The real process: its streams, environment, Ctrl-C, a closed stdout pipe, and a last resort. */
 export async function cli(argv: string[]): Promise<void> {
+  const debug = argv.includes('--debug') || process.env.WSCTL_DEBUG === '1';
+  // Nothing may end in Node's crash output: anything unexpected is one line and exit 1.
+  const lastResort = (error: unknown) => {
+    process.stderr.write(`Error: ${unexpected(error)}\n${debug && error instanceof Error ? `${error.stack}\n` : ''}`);
+    process.exit(EXIT_FAILURE);
+  };
+  process.on('uncaughtException', lastResort);
+  process.on('unhandledRejection', lastResort);
+
   const controller = new AbortController();
+  let pager: Promise<void> | undefined;
   process.on('SIGINT', () => {
     controller.abort();
-    // Whatever still runs (a prompt, a pager) gets a moment, then the process goes.
-    setTimeout(() => process.exit(EXIT_INTERRUPTED), 1000).unref();
+    // A pager keeps the terminal until it exits, as git waits for it; anything else gets a moment.
+    if (pager) pager.then(() => process.exit(EXIT_INTERRUPTED));
+    else setTimeout(() => process.exit(EXIT_INTERRUPTED), 1000).unref();
   });
   let stdout: NodeJS.WriteStream | undefined;
+  let writeFailure: string | undefined;
   // The streams are made on first use: --version and --help never pay for them.
   const io: IO = {
     get stdin() {
@@ -165,7 +221,11 @@ export async function cli(argv: string[]): Promise<void> {
       if (!stdout) {
         stdout = process.stdout;
         stdout.on('error', (error: NodeJS.ErrnoException) => {
-          if (error.code === 'EPIPE') process.exit(0);
+          if (error.code === 'EPIPE') process.exit(EXIT_OK);
+          // A result that cannot be written (a full disk) must not look like success.
+          writeFailure ??= `Cannot write the output: ${error.code ?? error.message}.`;
+          process.stderr.write(`Error: ${writeFailure}\n`);
+          process.exit(EXIT_FAILURE);
         });
       }
       return stdout;
@@ -183,21 +243,31 @@ export async function cli(argv: string[]): Promise<void> {
       return !!process.stderr.isTTY;
     },
     get columns() {
-      return process.stdout.columns ?? 80;
+      return (io.stdoutIsTTY ? process.stdout.columns : process.stderr.columns) ?? 0;
     },
     writeHelp(text: string) {
       try {
         writeSync(1, text);
-      } catch {
-        io.stdout.write(text);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EPIPE') return;
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return void io.stdout.write(text);
+        writeFailure = `Cannot write the output: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`;
       }
+    },
+    onPager(exited) {
+      pager = exited;
     },
   };
   // The prompt module loads on the first question.
   const prompt: Prompt = {
-    secret: async (question) => (await import('./app.js')).terminalPrompt(io).secret(question),
-    confirm: async (question) => (await import('./app.js')).terminalPrompt(io).confirm(question),
+    secret: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).secret(question),
+    confirm: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).confirm(question),
   };
-  const code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt });
+  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth: helpWidth() });
+  if (pager) await pager;
+  if (writeFailure) {
+    process.stderr.write(`Error: ${writeFailure}\n`);
+    code = EXIT_FAILURE;
+  }
   process.exit(code);
 }

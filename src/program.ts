@@ -52,6 +52,8 @@ export function globalOptions(): Option[] {
     new Option('--timeout <seconds>', 'timeout of each attempt (env: WSCTL_TIMEOUT, default 30)'),
     new Option('--dry-run', 'print the request instead of sending it'),
     new Option('--sandbox', 'run against the embedded sandbox (env: WSCTL_SANDBOX=1)'),
+    new Option('--jq <expression>', 'filter the JSON output with a jq expression (implies --json)'),
+    new Option('--no-input', 'never prompt; fail naming the flag that answers instead (env: WSCTL_NO_INPUT=1)'),
   ];
 }
 
@@ -85,7 +87,7 @@ export function buildProgram(version: string, output: ProgramOutput): Command {
   return program;
 }
 
-const VALUE_OPTIONS = new Set(globalOptions().filter((o) => o.required).map((o) => o.long));
+export const VALUE_OPTIONS = new Set(globalOptions().filter((o) => o.required).map((o) => o.long));
 
 /** The noun argv invokes: its first word that is neither an option nor an option's value. */
 export function invokedNoun(argv: string[]): string | undefined {

@@ -17,7 +17,7 @@ export interface Removal {
 export async function remove(ctx: Ctx, removal: Removal): Promise<Result> {
   await confirmDestructive(ctx, removal.action, removal.yes);
   const api = await ctx.api();
-  const response = await ctx.out.spin(removal.spinner, api.request({ method: 'DELETE', path: removal.path, anyBody: true, what: removal.what }));
+  const response = await ctx.term.spin(removal.spinner, api.request({ method: 'DELETE', path: removal.path, anyBody: true, what: removal.what }));
   const body = response.isJson ? response.body : undefined;
   const refused = saysFailure(body);
   return {

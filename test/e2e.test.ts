@@ -17,7 +17,7 @@ describe('bin/wsctl against a sandbox server', () => {
   it.each([
     [['keys', 'create', 'e2e'], /^id\tkey_/],
     [['keys', 'list'], /\te2e\t/],
-    [['settings'], /^name\tAlex \(suggested\)/],
+    [['settings'], /^name\t\nsuggested_name\tAlex\n/],
     [['convo', 'show', 'conv_demo'], /^title\tPlan the Lisbon team offsite/],
     [['convo', 'show', 'conv_demo', '--markdown'], /^# Plan the Lisbon team offsite/],
     [['caps'], /^number\t\+14155550123/],
@@ -61,7 +61,7 @@ describe('bin/wsctl against a sandbox server', () => {
     const login = await runBin(['auth', 'login', '--with-key', '--profile', 'e2e'], { env, stdin: `${sb.key}\n` });
     expect(login.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.e2e.api_key).toBe(sb.key);
-    expect((await runBin(['auth', 'status', '--profile', 'e2e'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout).toContain('valid\tyes');
+    expect((await runBin(['auth', 'status', '--profile', 'e2e'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout).toContain('valid\ttrue');
     expect((await runBin(['profile', 'list'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout).toBe(`e2e\t${sb.url}\ttrue\ttrue\n`);
     expect((await runBin(['profile', 'use', 'e2e'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
     expect((await runBin(['auth', 'logout'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);

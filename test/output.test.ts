@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { clean, cleanLine, colorWanted, mask, Output, relativeTime } from '../src/output.js';
+import { clean, cleanLine, colorWanted, mask, Terminal, relativeTime } from '../src/terminal/index.js';
 
 function capture() {
   const stdout = new PassThrough();
@@ -8,7 +8,7 @@ function capture() {
   stdout.on('data', (c) => (text += c));
   const io = { stdin: Readable.from([]), stdout, stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 80 };
   const plain = { bold: (t: string) => t, dim: (t: string) => t, red: (t: string) => t, green: (t: string) => t, yellow: (t: string) => t, cyan: (t: string) => t, magenta: (t: string) => t };
-  return { out: new Output(io, plain, plain, {}), text: () => text };
+  return { out: new Terminal(io, plain, plain, {}, { json: false, noColor: true, noInput: true, prompt: { secret: async () => '', confirm: async () => false } }), text: () => text };
 }
 
 describe('output', () => {

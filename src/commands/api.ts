@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import type { Method } from '../api.js';
 import { examples, type App, type Ctx, type Result } from '../command.js';
 import { UsageError } from '../errors.js';
-import { clean } from '../output.js';
-import { readStdin } from '../prompt.js';
+import { clean } from '../terminal/index.js';
+import { readStdin } from '../terminal/prompt.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -45,7 +45,7 @@ export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
   let body: unknown;
   if (opts.fields.length > 0) body = parseFields(opts.fields);
   if (opts.input !== undefined) {
-    const text = opts.input === '-' ? await readStdin(ctx.io) : await readFile(opts.input, 'utf8').catch((e: Error) => {
+    const text = opts.input === '-' ? await readStdin(ctx.io.stdin) : await readFile(opts.input, 'utf8').catch((e: Error) => {
       throw new UsageError(`Cannot read ${opts.input}: ${e.message}`);
     });
     try {
@@ -55,7 +55,7 @@ export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
     }
   }
   const api = await ctx.api();
-  const response = await ctx.out.spin(`${method} ${opts.path}`, api.request({ method: method as Method, path: opts.path.startsWith('/') ? opts.path : `/${opts.path}`, body, anyBody: true }));
+  const response = await ctx.term.spin(`${method} ${opts.path}`, api.request({ method: method as Method, path: opts.path.startsWith('/') ? opts.path : `/${opts.path}`, body, anyBody: true }));
   return {
     json: response.isJson ? response.body : { body: response.body ?? '' },
     human(out) {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../command.js';
 import type { Capabilities } from '../schemas.js';
-import type { Output } from '../output.js';
+import type { Terminal } from '../terminal/index.js';
 
 export function register(command: Command, app: App): void {
   command
@@ -11,11 +11,11 @@ export function register(command: Command, app: App): void {
 
 export async function run(ctx: Ctx): Promise<Result> {
   const api = await ctx.api();
-  const { body } = await ctx.out.spin('Loading capabilities', api.request({ method: 'GET', path: '/capabilities/', schema: 'Capabilities' }));
+  const { body } = await ctx.term.spin('Loading capabilities', api.request({ method: 'GET', path: '/capabilities/', schema: 'Capabilities' }));
   return { json: body, human: (out) => render(body, out) };
 }
 
-async function render(caps: Capabilities, out: Output): Promise<void> {
+async function render(caps: Capabilities, out: Terminal): Promise<void> {
   const numbers = caps.text_agent?.numbers ?? [];
   const addresses = caps.email_agent?.addresses ?? [];
   const apps = caps.connected_apps ?? [];
@@ -28,25 +28,25 @@ async function render(caps: Capabilities, out: Output): Promise<void> {
     return;
   }
   const section = async (title: string, empty: string, count: number, draw: () => Promise<void> | void) => {
-    out.line(out.paint.bold(title));
-    if (count === 0) out.line(out.paint.dim(`  ${empty}`));
+    out.heading(title);
+    if (count === 0) out.line(out.muted(`  ${empty}`));
     else await draw();
     out.line();
   };
   await section('Text numbers', 'No text numbers.', numbers.length, () =>
     out.table(
-      [{ header: 'PHONE' }, { header: 'NAME' }, { header: 'DESCRIPTION' }, { header: 'OWNER', tty: (v) => (v ? 'yes' : '') }, { header: 'CONVERSATION' }],
+      [{ header: 'PHONE', fixed: true }, { header: 'NAME' }, { header: 'DESCRIPTION' }, { header: 'OWNER', fixed: true, tty: (v) => (v ? 'yes' : '') }, { header: 'CONVERSATION', fixed: true }],
       numbers.map((n) => [n.phone, n.name, n.description, n.is_owner ?? false, n.conversation_id]),
     ),
   );
   await section('E-mail addresses', 'No e-mail addresses.', addresses.length, () => out.table([{ header: 'ADDRESS' }], addresses.map((a) => [a])));
   await section('Connected apps', 'No connected apps.', apps.length, () =>
     out.table(
-      [{ header: 'APP' }, { header: 'PERMISSION' }, { header: 'ACCOUNT' }, { header: 'ACCOUNT NAME' }],
+      [{ header: 'APP', fixed: true }, { header: 'PERMISSION', fixed: true }, { header: 'ACCOUNT' }, { header: 'ACCOUNT NAME' }],
       apps.map((a) => [a.app_slug, a.permission, a.account_identifier, a.account_name]),
     ),
   );
   await section('Prompts', 'No prompts.', prompts.length, () =>
-    out.table([{ header: 'PATH' }, { header: 'TITLE' }, { header: 'DESCRIPTION' }], prompts.map((p) => [p.path, p.title, p.description])),
+    out.table([{ header: 'PATH', fixed: true }, { header: 'TITLE' }, { header: 'DESCRIPTION' }], prompts.map((p) => [p.path, p.title, p.description])),
   );
 }

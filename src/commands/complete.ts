@@ -9,7 +9,7 @@ export function register(command: Command, app: App): void {
 async function run(what: string, ctx: Ctx): Promise<void> {
   if (what !== 'profiles') return;
   try {
-    for (const name of Object.keys(ctx.config.read().profiles)) ctx.out.line(name);
+    for (const name of Object.keys(ctx.config.read().profiles)) ctx.term.line(name);
   } catch {
     // A broken config completes nothing; the next real command reports it.
   }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../command.js';
-import { cleanLine } from '../output.js';
+import { cleanLine } from '../terminal/index.js';
 
 export function register(command: Command, app: App): void {
   command
@@ -10,16 +10,17 @@ export function register(command: Command, app: App): void {
 
 export async function run(ctx: Ctx): Promise<Result> {
   const api = await ctx.api();
-  const { body: s } = await ctx.out.spin('Loading settings', api.request({ method: 'GET', path: '/settings/', schema: 'Settings' }));
+  const { body: s } = await ctx.term.spin('Loading settings', api.request({ method: 'GET', path: '/settings/', schema: 'Settings' }));
   return {
     json: s,
     human(out) {
-      const unset = out.tty ? out.paint.dim('(not set)') : undefined;
-      const name = s.name ?? (s.suggested_name ? `${s.suggested_name} (suggested)` : null);
-      const nameShown = s.name ? undefined : s.suggested_name ? `${cleanLine(s.suggested_name)} ${out.paint.dim('(suggested)')}` : unset;
+      // Piped output keeps the raw field; "(suggested)" is for people.
+      const unset = out.muted('(not set)');
+      const nameShown = s.name ? undefined : s.suggested_name ? `${cleanLine(s.suggested_name)} ${out.muted('(suggested)')}` : unset;
       const field = (key: string, value: string | null | undefined): [string, string | null | undefined, string?] => [key, value, value ? undefined : unset];
       out.detail([
-        ['name', name, nameShown],
+        ['name', s.name ?? null, nameShown],
+        ['suggested_name', s.suggested_name ?? null],
         field('icon', s.icon),
         field('timezone', s.timezone),
         field('language', s.language),

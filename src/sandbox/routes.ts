@@ -1,6 +1,6 @@
 // The sandbox's implementation of the 14 endpoints of service-interface.md, with the
 // validation (422), not-found (404) and state changes a real service would have.
-import { byokFormats, websiteVariants } from '../enums.js';
+import { byokFormats, connectionPermissions, websiteVariants } from '../enums.js';
 import { IMAGE_EXTENSIONS, sniffImageType } from '../images.js';
 import type { SchemaName } from '../schemas.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
@@ -133,7 +133,6 @@ function capabilities(state: SandboxState) {
   };
 }
 
-const PERMISSIONS = ['read', 'write', 'full'];
 
 // No route changes a conversation, and a file store loads new objects when its file changes,
 // so a conversation's serialisation cannot go stale.
@@ -227,7 +226,7 @@ export const routes: Route[] = [
         const conn = s.connections.find((c) => c.app_slug === params.app_slug && c.pd_conn_id === params.pd_conn_id);
         if (!conn) return notFound('Connection');
         // The interface lists no permission values; the sandbox knows three and refuses others.
-        if (!PERMISSIONS.includes(permission)) return { status: 200, body: { success: false }, schema: 'Success' } as Reply;
+        if (!connectionPermissions.includes(permission)) return { status: 200, body: { success: false }, schema: 'Success' } as Reply;
         conn.permission = permission;
         return { status: 200, body: { success: true }, schema: 'Success' } as Reply;
       });
@@ -294,7 +293,7 @@ export const routes: Route[] = [
       return store.transact((s) => {
         const existing = s.websites.findIndex((w) => w.name === name);
         if (existing >= 0 && !force) {
-          return { status: 200, body: { data: null, error: { message: `A website named '${name}' already exists. Use force to replace it.`, kind: 'error', code: 'already_exists' } }, schema: 'WebsiteCreated' } as Reply;
+          return { status: 200, body: { data: null, error: { message: `A website named '${name}' already exists. Pass force to replace it.`, kind: 'error', code: 'already_exists' } }, schema: 'WebsiteCreated' } as Reply;
         }
         const path = ['sites', ...parent.map(slug), name].join('/');
         const port = existing >= 0 ? (s.websites[existing] as { local_port: number }).local_port : 4100 + s.websites.length + 1;

@@ -173,8 +173,13 @@ function demoConversation(): StoredConversation {
   };
 }
 
-export function seedState(): SandboxState {
+/** The seeded state; a reset keeps the bootstrap key so that running clients keep working. */
+export function seedState(bootstrapKey?: string): SandboxState {
   const bootstrap = newKey('sandbox', ago(720));
+  if (bootstrapKey) {
+    bootstrap.key = bootstrapKey;
+    bootstrap.key_prefix = bootstrapKey.slice(0, bootstrap.key_prefix.length);
+  }
   const laptop = newKey('laptop', ago(240));
   laptop.last_used_at = ago(3);
   return {

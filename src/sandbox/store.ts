@@ -1,9 +1,8 @@
 // The sandbox's state: in memory, or in a JSON file shared by concurrent processes. A file store
 // changes state only under a lock file and writes by atomic rename, so two invocations lose nothing
 // and a killed writer leaves the previous file whole.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { withLock, writeFileAtomic } from '../config/atomic.js';
 import { ConfigError } from '../errors.js';
 import { seedState, type SandboxState } from './seed.js';
 
@@ -28,26 +27,6 @@ export class MemoryStore implements Store {
   }
 }
 
-const LOCK_WAIT_MS = 15_000;
-const LOCK_STALE_MS = 10_000;
-
-/** A lock whose holder died (kill -9) or that is older than any write could take. */
-function lockIsStale(lockPath: string): boolean {
-  try {
-    const holder = Number(readFileSync(lockPath, 'utf8'));
-    if (Number.isInteger(holder) && holder > 0) {
-      try {
-        process.kill(holder, 0);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
-      }
-    }
-    return Date.now() - statSync(lockPath).mtimeMs > LOCK_STALE_MS;
-  } catch {
-    return false; // released between our two calls, or still being written
-  }
-}
-
 export class FileStore implements Store {
   private cache?: { mtimeMs: number; size: number; state: SandboxState };
 
@@ -65,8 +44,7 @@ export class FileStore implements Store {
   }
 
   async transact<T>(change: (state: SandboxState) => T): Promise<T> {
-    const release = await this.lock();
-    try {
+    return withLock(this.path, () => {
       let state: SandboxState;
       try {
         state = this.load();
@@ -77,19 +55,21 @@ export class FileStore implements Store {
       const result = change(state);
       this.write(JSON.stringify(state), state);
       return result;
-    } finally {
-      release();
-    }
+    });
   }
 
+  /** The seeded state again; the bootstrap key stays, so a running `sandbox serve` keeps working. */
   async reset(): Promise<void> {
-    const release = await this.lock();
-    try {
-      const state = seedState();
+    await withLock(this.path, () => {
+      let bootstrap: string | undefined;
+      try {
+        bootstrap = this.load().bootstrap_key;
+      } catch {
+        bootstrap = undefined;
+      }
+      const state = seedState(bootstrap);
       this.write(JSON.stringify(state), state);
-    } finally {
-      release();
-    }
+    });
   }
 
   private load(): SandboxState {
@@ -107,36 +87,8 @@ export class FileStore implements Store {
   }
 
   private write(text: string, state: SandboxState): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temp = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, this.path);
+    writeFileAtomic(this.path, text);
     const stat = statSync(this.path);
     this.cache = { mtimeMs: stat.mtimeMs, size: stat.size, state };
-  }
-
-  private async lock(): Promise<() => void> {
-    const lockPath = `${this.path}.lock`;
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (;;) {
-      try {
-        const fd = openSync(lockPath, 'wx', 0o600);
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        return () => rmSync(lockPath, { force: true });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      if (lockIsStale(lockPath)) rmSync(lockPath, { force: true });
-      if (Date.now() > deadline) throw new ConfigError(`Sandbox state ${this.path} stayed locked for ${LOCK_WAIT_MS / 1000} s (${lockPath}).`);
-      await sleep(5 + Math.random() * 20);
-    }
   }
 }

@@ -78,9 +78,9 @@ describe('auth', () => {
     const r = await run(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
     const masked = `${sb.key.slice(0, 4)}…${sb.key.slice(-4)}`;
-    expect(r.stdout).toBe(`profile\tdefault\nbase_url\t${sb.url}\nkey_source\tprofile\nkey\t${masked}\nvalid\tyes\n`);
+    expect(r.stdout).toBe(`profile\tdefault\nbase_url\t${sb.url}\nkey_source\tprofile\nkey_storage\tfile\nkey\t${masked}\nvalid\ttrue\n`);
     const json = await run(['auth', 'status', '--json'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_API_KEY: sb.key } });
-    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', base_url: sb.url, key_source: 'env', key: masked, valid: true });
+    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', base_url: sb.url, key_source: 'env', key_storage: null, key: masked, valid: true });
     const tty = await run(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir }, tty: true });
     expect(strip(tty.stdout)).toMatch(/^Key source: +profile$/m);
   });
@@ -91,7 +91,9 @@ describe('auth', () => {
     expect(JSON.parse(none.stdout)).toMatchObject({ key: null, valid: false });
     const bad = await run(['auth', 'status'], { env: { ...env, WSCTL_API_KEY: 'wsk_rejected_rejected' } });
     expect(bad.code).toBe(4);
-    expect(bad.stdout).toContain('valid\tno');
+    expect(bad.stdout).toContain('valid\tfalse');
+    expect(bad.stderr).toContain('WSCTL_API_KEY');
+    expect(bad.stderr).not.toContain('auth login');
     expect(bad.stdout).not.toContain('wsk_rejected_rejected');
   });
 
@@ -103,7 +105,7 @@ describe('auth', () => {
     expect(config().profiles.default).toEqual({ base_url: sb.url });
     expect(config().profiles.work.api_key).toBe(sb.key);
     const all = await run(['auth', 'logout', '--all', '--json'], { env: { WSCTL_CONFIG_DIR: dir } });
-    expect(JSON.parse(all.stdout)).toEqual({ logged_out: ['work'] });
+    expect(JSON.parse(all.stdout)).toEqual({ logged_out: ['work'], left_in_credential_store: [] });
     expect(config().profiles.work).toEqual({ base_url: sb.url });
   });
 });

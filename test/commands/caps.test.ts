@@ -30,7 +30,7 @@ describe('caps', () => {
     const r = await run(['caps'], { env: sb.env, tty: true });
     const text = strip(r.stdout);
     for (const title of ['Text numbers', 'E-mail addresses', 'Connected apps', 'Prompts']) expect(text).toContain(`${title}\n`);
-    expect(text).toMatch(/│ gmail +│ read +│ alex@example.com/);
+    expect(text).toMatch(/^gmail +read +alex@example.com/m);
     expect(text).toContain('Prompts\n  No prompts.');
   });
 

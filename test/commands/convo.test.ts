@@ -48,7 +48,7 @@ describe('convo show', () => {
     const r = await run(['convo', 'show', 'conv_demo', '--tail', '1'], { env: sb.env });
     expect(r.stdout.match(/▸/g)).toHaveLength(1);
     expect(r.stdout).toContain('send_email');
-    expect(r.stdout).toContain('(1 messages)');
+    expect(r.stdout).toContain('(1 message)');
     const json = await run(['convo', 'show', 'conv_demo', '--tail', '2', '--json'], { env: sb.env });
     expect(JSON.parse(json.stdout).messages).toHaveLength(2);
     expect((await run(['convo', 'show', 'conv_demo', '--tail', 'x'], { env: sb.env })).code).toBe(2);

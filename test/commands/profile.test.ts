@@ -19,7 +19,7 @@ describe('profile', () => {
     const piped = await run(['profile', 'list'], { env: env() });
     expect(piped.stdout).toBe('home\thttp://127.0.0.1:9\tfalse\tfalse\nwork\thttps://api.example.com\ttrue\ttrue\n');
     const tty = await run(['profile', 'ls'], { env: env(), tty: true });
-    expect(strip(tty.stdout)).toMatch(/│ \* +│ work +│ https:\/\/api.example.com +│ stored/);
+    expect(strip(tty.stdout)).toMatch(/^work +https:\/\/api.example.com +stored +\*$/m);
     const json = await run(['profile', 'list', '--json'], { env: env() });
     expect(JSON.parse(json.stdout)).toEqual({
       current_profile: 'work',
@@ -41,7 +41,7 @@ describe('profile', () => {
 
   it('rm deletes a profile and clears it as current', async () => {
     const r = await run(['profile', 'rm', 'work', '--json'], { env: env() });
-    expect(JSON.parse(r.stdout)).toEqual({ removed: 'work' });
+    expect(JSON.parse(r.stdout)).toEqual({ removed: 'work', left_in_credential_store: false });
     expect(config()).toEqual({ profiles: { home: { base_url: 'http://127.0.0.1:9' } } });
     expect((await run(['profile', 'rm', 'work'], { env: env() })).code).toBe(2);
   });

@@ -16,7 +16,7 @@ describe('config and sandbox state on disk', () => {
   ])('a corrupt or truncated %s is reported with its path and left untouched', async (file, text) => {
     const dir = tempDir();
     const path = join(dir, file);
-    writeFileSync(path, text);
+    writeFileSync(path, text, { mode: 0o600 });
     const args = file === 'config.json' ? ['keys', 'list', '--base-url', 'http://127.0.0.1:9'] : ['--sandbox', 'keys', 'list'];
     const r = await runBin(args, { env: { WSCTL_CONFIG_DIR: dir } });
     expect(r.code).toBe(1);

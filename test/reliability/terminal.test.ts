@@ -62,7 +62,7 @@ describe.skipIf(!hasTmux && !process.env.CI)('in a real terminal', () => {
     term.send('clear', 'Enter');
     term.send(`NO_COLOR=1 WSCTL_API_KEY=${sb.key} wsctl keys list; echo nocolor-$((40+2))`, 'Enter');
     const plain = await term.waitFor(/nocolor-42/, true);
-    expect(plain).toMatch(/│ ID +│ NAME/);
+    expect(plain).toMatch(/^ID +NAME +PREFIX +CREATED +LAST USED\n─+ +─+/m);
     expect(plain.split('nocolor-42')[0]).not.toMatch(/\x1b\[1m/);
     term.send('clear', 'Enter');
     term.send(`WSCTL_API_KEY=${sb.key} wsctl keys list --no-color; echo flag-$((40+2))`, 'Enter');

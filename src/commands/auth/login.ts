@@ -1,23 +1,26 @@
 import type { Command } from 'commander';
 import { checkBaseUrl } from '../../api.js';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
-import { checkProfileName } from '../../config.js';
+import { checkProfileName } from '../../config/index.js';
+import { storeKey } from '../../config/keys.js';
 import { AuthError, UsageError } from '../../errors.js';
-import { mask } from '../../output.js';
-import { readFirstLine } from '../../prompt.js';
+import { mask } from '../../terminal/index.js';
+import { readFirstLine } from '../../terminal/prompt.js';
 import { checkKeyShape } from './shared.js';
 
 export interface LoginOptions {
   withKey: boolean;
   verify: boolean;
+  insecureStorage: boolean;
 }
 
 export function register(auth: Command, app: App): void {
   auth
     .command('login')
-    .description('Store an API key and the base URL in effect in the profile')
+    .description('Store an API key and the base URL in effect in the profile; on a terminal it asks for the key, input hidden')
     .option('--with-key', 'read the key from standard input (first line)')
     .option('--no-verify', 'save without checking the key with the service')
+    .option('--insecure-storage', 'store the key in config.json instead of the OS credential store')
     .addHelpText(
       'after',
       examples(
@@ -26,15 +29,15 @@ export function register(auth: Command, app: App): void {
         'wsctl auth login --with-key --no-verify < key.txt',
       ),
     )
-    .action((flags: { withKey?: boolean; verify: boolean }, command: Command) =>
-      app.run(command, (ctx) => run({ withKey: !!flags.withKey, verify: flags.verify }, ctx)),
+    .action((flags: { withKey?: boolean; verify: boolean; insecureStorage?: boolean }, command: Command) =>
+      app.run(command, (ctx) => run({ withKey: !!flags.withKey, verify: flags.verify, insecureStorage: !!flags.insecureStorage }, ctx)),
     );
 }
 
 async function readKey(opts: LoginOptions, ctx: Ctx): Promise<string> {
-  if (opts.withKey) return (await readFirstLine(ctx.io)).replace(/\r$/, '');
-  if (ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) return ctx.prompt.secret('Paste your API key (input hidden): ');
-  throw new UsageError('No terminal to ask for the key: pipe it in with --with-key, e.g. `echo "$KEY" | wsctl auth login --with-key`.');
+  // --with-key on a terminal would echo the key as it is typed: ask with input hidden instead.
+  if (opts.withKey && !(ctx.io.stdinIsTTY && ctx.term.canPrompt)) return (await readFirstLine(ctx.io.stdin)).replace(/\r$/, '');
+  return ctx.term.secret('Paste your API key (input hidden): ', 'pipe the key in with --with-key, e.g. `echo "$KEY" | wsctl auth login --with-key`');
 }
 
 export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result> {
@@ -47,19 +50,17 @@ export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result> {
   if (opts.verify) {
     const api = await ctx.api({ apiKey: key, baseUrl });
     try {
-      await ctx.out.spin('Checking the key', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
+      await ctx.term.spin('Checking the key', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
     } catch (error) {
       if (error instanceof AuthError) throw new AuthError(`The service rejected this key (HTTP ${error.status}); nothing was saved.`, error);
       throw error;
     }
   }
-  await ctx.config.update((data) => {
-    data.profiles[profile] = { ...data.profiles[profile], base_url: baseUrl, api_key: key };
-    data.current_profile ??= profile;
-  });
+  const storage = await storeKey(ctx.config, profile, { baseUrl, key, insecure: opts.insecureStorage, makeCurrent: true }, (m) => ctx.term.warn(m));
   const summary = { profile, base_url: baseUrl, key: mask(key) };
+  const where = storage === 'keyring' ? 'the credential store' : ctx.config.path;
   return {
     json: summary,
-    human: (out) => out.done(`Logged in to ${baseUrl} as profile '${profile}' (key ${summary.key}${opts.verify ? '' : ', not verified'}).`),
+    human: (out) => out.done(`Logged in to ${baseUrl} as profile '${profile}' (key ${summary.key}${opts.verify ? '' : ', not verified'}, stored in ${where}).`),
   };
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { AuthError, ExitCode } from '../../errors.js';
-import { mask } from '../../output.js';
+import { mask } from '../../terminal/index.js';
 
 export function register(auth: Command, app: App): void {
   auth
@@ -15,29 +15,42 @@ export async function run(ctx: Ctx): Promise<Result> {
   const t = await ctx.target();
   let valid = false;
   let problem: string | undefined;
-  if (!t.baseUrl) problem = `No base URL for profile '${t.profile}'. Pass --base-url, set WSCTL_BASE_URL, or run \`wsctl auth login --base-url <url>\`.`;
+  const envKey = t.keySource === 'env';
+  if (!t.baseUrl) problem = `No base URL for profile '${t.profile}'. Pass --base-url, set WSCTL_BASE_URL, or run \`wsctl auth login --profile ${t.profile} --base-url <url>\`.`;
   else if (!t.apiKey) problem = `No API key for profile '${t.profile}'. Run \`wsctl auth login --profile ${t.profile}\` or set WSCTL_API_KEY.`;
   else {
     const api = await ctx.api();
     try {
-      await ctx.out.spin('Checking the key', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
+      await ctx.term.spin('Checking the key', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
       valid = true;
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
-      problem = `The service rejected the key of profile '${t.profile}' (HTTP ${error.status}). Run \`wsctl auth login --profile ${t.profile}\`.`;
+      // A login cannot fix a key that comes from the environment.
+      problem = envKey
+        ? `The service rejected the key in WSCTL_API_KEY (HTTP ${error.status}). Set WSCTL_API_KEY to a valid key, or unset it to use profile '${t.profile}'.`
+        : `The service rejected the key of profile '${t.profile}' (HTTP ${error.status}). Run \`wsctl auth login --profile ${t.profile}\`.`;
     }
   }
-  const status = { profile: t.profile, base_url: t.baseUrl ?? null, key_source: t.keySource ?? null, key: t.apiKey ? mask(t.apiKey) : null, valid };
+  const status = {
+    profile: t.profile,
+    base_url: t.baseUrl ?? null,
+    key_source: t.keySource ?? null,
+    key_storage: t.keyStorage ?? null,
+    key: t.apiKey ? mask(t.apiKey) : null,
+    valid,
+  };
+  // Piped: the raw key_storage; on a TTY, where that is.
+  const where = t.keyStorage === 'keyring' ? 'OS credential store' : t.keyStorage === 'file' ? `file ${ctx.config.path}` : envKey ? 'environment (WSCTL_API_KEY)' : undefined;
   return {
     json: status,
     human(out) {
-      const none = out.tty ? out.paint.dim('(none)') : undefined;
       out.detail([
         ['profile', status.profile],
-        ['base_url', status.base_url, status.base_url ? undefined : none],
-        ['key_source', status.key_source, status.key_source ? undefined : none],
-        ['key', status.key, status.key ? undefined : none],
-        ['valid', valid ? 'yes' : 'no', valid ? out.paint.green('yes') : out.paint.red('no')],
+        ['base_url', status.base_url],
+        ['key_source', status.key_source],
+        ['key_storage', status.key_storage, where],
+        ['key', status.key],
+        ['valid', valid, out.flag(valid)],
       ]);
     },
     exitCode: valid ? undefined : ExitCode.auth,

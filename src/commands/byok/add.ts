@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
-import { mask, relativeTime } from '../../output.js';
-import { readFirstLine } from '../../prompt.js';
+import { mask, relativeTime } from '../../terminal/index.js';
+import { readFirstLine } from '../../terminal/prompt.js';
 
 export interface AddOptions {
   name: string;
@@ -17,11 +17,11 @@ export interface AddOptions {
 export function register(byok: Command, app: App): void {
   byok
     .command('add')
-    .description('Register a model provider; its key comes from stdin, WSCTL_BYOK_API_KEY or a hidden prompt')
-    .requiredOption('--name <name>', 'a name for the configuration')
-    .requiredOption('--provider-url <url>', 'base URL of the model provider (http or https)')
-    .addOption(byok.createOption('--format <format>', 'API format of the provider').choices(byokFormats).makeOptionMandatory())
-    .requiredOption('--model <model_id>', 'model id at the provider')
+    .description('Register a model provider; its key comes from stdin, WSCTL_BYOK_API_KEY, or a hidden prompt on a terminal')
+    .option('--name <name>', 'a name for the configuration (required)')
+    .option('--provider-url <url>', 'base URL of the model provider, http or https (required)')
+    .addOption(byok.createOption('--format <format>', 'API format of the provider (required)').choices(byokFormats))
+    .option('--model <model_id>', 'model id at the provider (required)')
     .option('--api-key-stdin', 'read the provider key from standard input (first line)')
     .option('--show-secret', 'show the provider key in the output')
     .addHelpText(
@@ -31,17 +31,39 @@ export function register(byok: Command, app: App): void {
         'pass show openai | wsctl byok add --name gpt --provider-url https://api.openai.com/v1 --format openai --model gpt-4.1 --api-key-stdin',
       ),
     )
-    .action((flags: Omit<AddOptions, 'apiKeyStdin' | 'showSecret'> & { apiKeyStdin?: boolean; showSecret?: boolean }, command: Command) =>
-      app.run(command, (ctx) => run({ ...flags, apiKeyStdin: !!flags.apiKeyStdin, showSecret: !!flags.showSecret }, ctx)),
+    .action((flags: Partial<AddOptions>, command: Command) =>
+      app.run(command, (ctx) => run(addOptions(flags), ctx)),
     );
+}
+
+const REQUIRED = [
+  ['name', '--name'],
+  ['providerUrl', '--provider-url'],
+  ['format', '--format'],
+  ['model', '--model'],
+] as const;
+
+/** argv's flags as options; every missing required option named in one message. */
+export function addOptions(flags: Partial<AddOptions>): AddOptions {
+  const missing = REQUIRED.filter(([key]) => flags[key] === undefined).map(([, flag]) => flag);
+  if (missing.length > 0) {
+    throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Run \`wsctl byok add --help\` for usage.`);
+  }
+  return {
+    name: flags.name as string,
+    providerUrl: flags.providerUrl as string,
+    format: flags.format as string,
+    model: flags.model as string,
+    apiKeyStdin: !!flags.apiKeyStdin,
+    showSecret: !!flags.showSecret,
+  };
 }
 
 async function providerKey(opts: AddOptions, ctx: Ctx): Promise<string> {
   let key: string;
-  if (opts.apiKeyStdin) key = await readFirstLine(ctx.io);
+  if (opts.apiKeyStdin) key = await readFirstLine(ctx.io.stdin);
   else if (ctx.env.WSCTL_BYOK_API_KEY) key = ctx.env.WSCTL_BYOK_API_KEY;
-  else if (ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) key = await ctx.prompt.secret('Provider API key (input hidden): ');
-  else throw new UsageError('No provider key: pipe it with --api-key-stdin, or set WSCTL_BYOK_API_KEY.');
+  else key = await ctx.term.secret('Provider API key (input hidden): ', 'pipe the provider key in with --api-key-stdin, or set WSCTL_BYOK_API_KEY');
   key = key.trim();
   if (key === '' || /\s/.test(key)) throw new UsageError('The provider key is empty or contains whitespace.');
   return key;
@@ -66,7 +88,7 @@ export async function run(opts: AddOptions, ctx: Ctx): Promise<Result> {
   checkProviderUrl(opts.providerUrl);
   const apiKey = await providerKey(opts, ctx);
   const api = await ctx.api();
-  const { body } = await ctx.out.spin(
+  const { body } = await ctx.term.spin(
     'Registering model',
     api.request({
       method: 'POST',

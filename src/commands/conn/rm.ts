@@ -7,7 +7,7 @@ export function register(conn: Command, app: App): void {
   conn
     .command('rm')
     .alias('remove')
-    .description('Remove a connection to a third-party app')
+    .description('Remove a connection to a third-party app; asks to confirm on a terminal, else needs --yes')
     .argument('<app_slug>', 'the app, e.g. gmail')
     .argument('<pd_conn_id>', 'the connection id')
     .option('-y, --yes', 'do not ask for confirmation')
@@ -23,7 +23,7 @@ export async function run(opts: { appSlug: string; connId: string; yes: boolean 
   const target = `${opts.appSlug}/${opts.connId}`;
   await confirmDestructive(ctx, `remove connection ${target}`, opts.yes);
   const api = await ctx.api();
-  const { body } = await ctx.out.spin(
+  const { body } = await ctx.term.spin(
     'Removing connection',
     api.request({ method: 'DELETE', path: path`/connections/${opts.appSlug}/${opts.connId}`, schema: 'Success', what: `connection ${target}` }),
   );

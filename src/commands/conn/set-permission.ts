@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { path } from '../../api.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
+import { connectionPermissions } from '../../enums.js';
 
 export interface SetPermissionOptions {
   appSlug: string;
@@ -26,7 +27,7 @@ export async function run(opts: SetPermissionOptions, ctx: Ctx): Promise<Result>
   requireId(opts.connId, 'pd_conn_id');
   requireId(opts.permission, 'permission');
   const api = await ctx.api();
-  const { body } = await ctx.out.spin(
+  const { body } = await ctx.term.spin(
     'Changing permission',
     api.request({
       method: 'PATCH',
@@ -43,6 +44,8 @@ export async function run(opts: SetPermissionOptions, ctx: Ctx): Promise<Result>
     human: (out) => {
       if (body.success) out.done(`Set the permission of ${target} to '${opts.permission}'.`);
     },
-    failure: body.success ? undefined : `The service did not change the permission of ${target} to '${opts.permission}' (success: false).`,
+    failure: body.success
+      ? undefined
+      : `The service did not change the permission of ${target} to '${opts.permission}' (success: false). Permissions it knows: ${connectionPermissions.join(', ')}.`,
   };
 }

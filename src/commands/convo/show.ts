@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { path } from '../../api.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { openPager } from '../../output.js';
 import { renderMarkdown, renderTranscript } from './transcript.js';
 
 export interface ShowOptions {
@@ -38,7 +37,7 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result> {
   requireId(opts.id, 'conversation_id');
   const tail = parseTail(opts.tail);
   const api = await ctx.api();
-  const { body } = await ctx.out.spin(
+  const { body } = await ctx.term.spin(
     'Loading conversation',
     api.request({ method: 'GET', path: path`/conversations/${opts.id}`, schema: 'Conversation', what: `conversation '${opts.id}'` }),
   );
@@ -47,8 +46,8 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result> {
   return {
     json: tail === undefined ? body : shown,
     async human(out) {
-      const sink = await openPager(out.io, ctx.env, opts.pager);
-      const style = { tty: out.tty, paint: out.paint, width: out.columns, full: opts.full };
+      const sink = await out.pager(opts.pager);
+      const style = { tty: out.tty, paint: out.paint, width: out.width, full: opts.full };
       await (opts.markdown ? renderMarkdown(shown, sink, style) : renderTranscript(shown, sink, style));
       await sink.end();
     },

@@ -1,6 +1,6 @@
 // Renders a conversation for people: a transcript (TTY or plain) or Markdown. Writes message by
 // message into a sink so that a 50 MB conversation never becomes one giant string.
-import { clean, cleanLine, relativeTime, type Painter, type Sink } from '../../output.js';
+import { clean, cleanLine, plural, relativeTime, type Painter, type Sink } from '../../terminal/index.js';
 import type { Conversation, Message, MessagePart } from '../../schemas.js';
 
 export interface Style {
@@ -133,7 +133,7 @@ export async function renderTranscript(convo: Conversation, sink: Sink, style: S
     if (counts.some((n) => n > 0)) lines.push(paint.dim(`  tokens: ${formatTokens(counts, tty)}`));
     await sink.write(`${lines.join('\n')}\n`);
   }
-  await sink.write(`\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${convo.messages.length} messages)\n`);
+  await sink.write(`\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${plural(convo.messages.length, 'message')})\n`);
 }
 
 function fence(text: string, lang = ''): string {
@@ -167,5 +167,5 @@ export async function renderMarkdown(convo: Conversation, sink: Sink, style: Sty
     if (counts.some((n) => n > 0)) blocks.push(`_Tokens: ${formatTokens(counts, false)}_`);
     await sink.write(`${blocks.join('\n\n')}\n`);
   }
-  await sink.write(`\n---\n\n**Totals:** ${formatTokens(totals, false)} (${convo.messages.length} messages)\n`);
+  await sink.write(`\n---\n\n**Totals:** ${formatTokens(totals, false)} (${plural(convo.messages.length, 'message')})\n`);
 }

@@ -7,7 +7,7 @@ export function register(device: Command, app: App): void {
   device
     .command('rm')
     .alias('remove')
-    .description('Remove a registered device')
+    .description('Remove a registered device; asks to confirm on a terminal, else needs --yes')
     .argument('<device_id>', 'the device id')
     .option('-y, --yes', 'do not ask for confirmation')
     .addHelpText('after', examples('wsctl device rm dev_phone', 'wsctl device rm dev_phone --yes --json'))

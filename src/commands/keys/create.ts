@@ -1,12 +1,15 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
-import { checkProfileName } from '../../config.js';
-import { UsageError } from '../../errors.js';
-import { relativeTime } from '../../output.js';
+import { checkProfileName, profileOf } from '../../config/index.js';
+import { storeKey } from '../../config/keys.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { relativeTime } from '../../terminal/index.js';
 
 export interface CreateOptions {
   name: string;
   saveAs?: string;
+  force?: boolean;
+  insecureStorage?: boolean;
 }
 
 export function register(keys: Command, app: App): void {
@@ -15,8 +18,19 @@ export function register(keys: Command, app: App): void {
     .description('Create an API key; its secret is shown once')
     .argument('<name>', 'a label for the key')
     .option('--save-as <profile>', 'also store the new key, with the base URL in effect, as this profile')
-    .addHelpText('after', examples('wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', 'wsctl keys create ci --json | jq -r .key'))
-    .action((name: string, flags: { saveAs?: string }, command: Command) => app.run(command, (ctx) => run({ name, saveAs: flags.saveAs }, ctx)));
+    .option('--force', 'with --save-as, replace an existing profile of that name')
+    .option('--insecure-storage', 'with --save-as, store the key in config.json instead of the OS credential store')
+    .addHelpText('after', examples('wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', "wsctl keys create ci --jq '.key'"))
+    .action((name: string, flags: Omit<CreateOptions, 'name'>, command: Command) => app.run(command, (ctx) => run({ name, ...flags }, ctx)));
+}
+
+/** --save-as over an existing profile: only with --force, or a yes on a terminal. */
+async function mayReplace(profile: string, force: boolean, ctx: Ctx): Promise<void> {
+  const existing = profileOf(ctx.config.read(), profile);
+  if (!existing || force) return;
+  const what = `profile '${profile}' (${existing.base_url ?? 'no base URL'}${existing.api_key || existing.key_storage ? ', with a stored key' : ''})`;
+  if (!ctx.term.canPrompt) throw new UsageError(`--save-as would replace ${what}: pass --force to replace it, or choose another name.`);
+  if (!(await ctx.term.confirm(`Replace ${what}?`, 'pass --force'))) throw new CancelledError();
 }
 
 export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
@@ -24,19 +38,22 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
   if (opts.saveAs !== undefined) {
     checkProfileName(opts.saveAs);
     if (ctx.sandbox) throw new UsageError('--save-as does not work with --sandbox: the embedded sandbox has no fixed address.');
+    if (!ctx.dryRun) await mayReplace(opts.saveAs, !!opts.force, ctx);
   }
   const api = await ctx.api();
-  const { body: key } = await ctx.out.spin('Creating key', api.request({ method: 'POST', path: '/api-keys/', body: { name: opts.name }, schema: 'ApiKeyCreated' }));
-  ctx.out.warn('Copy the key now: it will not be shown again.');
-  if (opts.saveAs !== undefined) {
-    const profile = opts.saveAs;
-    await ctx.config.update((data) => {
-      data.profiles[profile] = { ...data.profiles[profile], base_url: api.baseUrl, api_key: key.key };
-    });
-    ctx.out.info(`Saved the key as profile '${profile}' (${ctx.config.path}).`);
-  }
+  const { body: key } = await ctx.term.spin('Creating key', api.request({ method: 'POST', path: '/api-keys/', body: { name: opts.name }, schema: 'ApiKeyCreated' }));
+  ctx.term.warn('Copy the key now: it will not be shown again.');
+  const profile = opts.saveAs;
   return {
     json: key,
+    // Saved only once the key is printed: a config that cannot be written never loses the secret.
+    after:
+      profile === undefined
+        ? undefined
+        : async () => {
+            const storage = await storeKey(ctx.config, profile, { baseUrl: api.baseUrl, key: key.key, insecure: !!opts.insecureStorage }, (m) => ctx.term.warn(m));
+            ctx.term.info(`Saved the key as profile '${profile}' (${storage === 'keyring' ? 'credential store' : ctx.config.path}).`);
+          },
     human: (out) =>
       out.detail([
         ['id', key.id],

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
-import { relativeTime, type Cell } from '../../output.js';
+import { relativeTime, type Cell } from '../../terminal/index.js';
 
 export function register(keys: Command, app: App): void {
   keys
@@ -15,13 +15,19 @@ const when = (value: Cell) => (value ? relativeTime(String(value)) : 'never');
 
 export async function run(ctx: Ctx): Promise<Result> {
   const api = await ctx.api();
-  const { body } = await ctx.out.spin('Loading keys', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
+  const { body } = await ctx.term.spin('Loading keys', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
   return {
     json: body,
     human: (out) =>
       out.table(
-        [{ header: 'ID' }, { header: 'NAME' }, { header: 'PREFIX' }, { header: 'CREATED', tty: when }, { header: 'LAST USED', tty: when }],
-        body.keys.map((k) => [k.id, k.name, k.key_prefix, k.created_at, k.last_used_at ?? 'never']),
+        [
+          { header: 'ID', fixed: true },
+          { header: 'NAME' },
+          { header: 'PREFIX', fixed: true },
+          { header: 'CREATED', fixed: true, tty: when },
+          { header: 'LAST USED', fixed: true, tty: when },
+        ],
+        body.keys.map((k) => [k.id, k.name, k.key_prefix, k.created_at, k.last_used_at ?? null]),
       ),
   };
 }

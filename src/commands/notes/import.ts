@@ -27,7 +27,7 @@ export async function run(opts: ImportOptions, ctx: Ctx): Promise<Result> {
   if (opts.to !== undefined) body.target_path = splitPath(opts.to, '--to');
   if (opts.account !== undefined) body.account_id = requireId(opts.account, '--account');
   const api = await ctx.api();
-  const { body: imported } = await ctx.out.spin(
+  const { body: imported } = await ctx.term.spin(
     'Importing page',
     api.request({ method: 'POST', path: '/connections/notes/import', body, schema: 'NotesImported', what: `page '${opts.pageId}'` }),
   );

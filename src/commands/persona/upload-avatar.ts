@@ -62,6 +62,6 @@ export async function run(opts: { file: string }, ctx: Ctx): Promise<Result> {
   };
   const api = await ctx.api();
   const request = api.request({ method: 'POST', path: '/personas/upload-image', upload, schema: 'ImageUploaded' });
-  const { body } = await ctx.out.spin(`Uploading ${filename}`, request, () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((sent / size) * 100))}%` : undefined));
+  const { body } = await ctx.term.spin(`Uploading ${filename}`, request, () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((sent / size) * 100))}%` : undefined));
   return { json: body, human: (out) => out.tsv([[body.url]]) };
 }

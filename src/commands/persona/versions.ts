@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { path } from '../../api.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
-import { relativeTime } from '../../output.js';
+import { relativeTime } from '../../terminal/index.js';
 
 export function register(persona: Command, app: App): void {
   persona
@@ -15,16 +15,16 @@ export function register(persona: Command, app: App): void {
 export async function run(opts: { personaId: string }, ctx: Ctx): Promise<Result> {
   requireId(opts.personaId, 'persona_id');
   const api = await ctx.api();
-  const { body } = await ctx.out.spin(
+  const { body } = await ctx.term.spin(
     'Loading versions',
     api.request({ method: 'GET', path: path`/pub/personas/${opts.personaId}/published`, schema: 'PublishedList', what: `persona '${opts.personaId}'` }),
   );
   return {
     json: body,
     async human(out) {
-      if (body.published.length === 0 && out.tty) return out.info(`Persona '${opts.personaId}' has no published versions.`);
-      await out.table(
-        [{ header: 'ID' }, { header: 'CREATED', tty: (v) => relativeTime(v ? String(v) : '') }],
+      if (body.published.length === 0) return out.info(`Persona '${opts.personaId}' has no published versions.`);
+      out.table(
+        [{ header: 'ID', fixed: true }, { header: 'CREATED', fixed: true, tty: (v) => relativeTime(v ? String(v) : '') }],
         body.published.map((v) => [v.id, v.created_at]),
       );
     },

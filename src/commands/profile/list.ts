@@ -15,17 +15,18 @@ export async function run(ctx: Ctx): Promise<Result> {
   const active = ctx.profileName();
   const profiles = Object.entries(data.profiles)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, p]) => ({ name, base_url: p.base_url ?? null, has_key: !!p.api_key, current: name === active }));
+    .map(([name, p]) => ({ name, base_url: p.base_url ?? null, has_key: !!(p.api_key || p.key_storage), current: name === active }));
   return {
     json: { current_profile: active, profiles },
     async human(out) {
-      if (profiles.length === 0 && out.tty) {
-        out.info('No profiles yet. Run `wsctl auth login --base-url <url>` to create one.');
+      if (profiles.length === 0) {
+        out.info('No profiles yet. Run `wsctl auth login --base-url <url>` to create one, or try `wsctl --sandbox keys list`.');
         return;
       }
-      await out.table(
-        [{ header: '', tty: (v) => (v ? '*' : '') }, { header: 'NAME' }, { header: 'BASE URL' }, { header: 'KEY', tty: (v) => (v ? 'stored' : '-') }],
-        profiles.map((p) => (out.tty ? [p.current, p.name, p.base_url, p.has_key] : [p.name, p.base_url, p.has_key, p.current])),
+      // Piped: name, base URL, has key, current (true/false), one profile a line.
+      out.table(
+        [{ header: 'NAME', fixed: true }, { header: 'BASE URL' }, { header: 'KEY', fixed: true, tty: (v) => (v ? 'stored' : '-') }, { header: 'CURRENT', fixed: true, tty: (v) => (v ? '*' : '') }],
+        profiles.map((p) => [p.name, p.base_url, p.has_key, p.current]),
       );
     },
   };

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { forgetKeys } from '../../config/keys.js';
 import { requireProfile } from './shared.js';
 
 export function register(profile: Command, app: App): void {
@@ -14,9 +15,9 @@ export function register(profile: Command, app: App): void {
 
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   requireProfile(ctx.config.read(), opts.name);
-  await ctx.config.update((data) => {
-    delete data.profiles[opts.name];
-    if (data.current_profile === opts.name) delete data.current_profile;
-  });
-  return { json: { removed: opts.name }, human: (out) => out.done(`Deleted profile '${opts.name}'.`) };
+  const { leftInStore, reason } = await forgetKeys(ctx.config, [opts.name], true);
+  if (leftInStore.length > 0) {
+    ctx.term.warn(`Its key was left in the credential store (service 'wsctl:${ctx.config.dir}', account '${opts.name}'): ${reason}.`);
+  }
+  return { json: { removed: opts.name, left_in_credential_store: leftInStore.length > 0 }, human: (out) => out.done(`Deleted profile '${opts.name}'.`) };
 }

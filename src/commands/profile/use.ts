@@ -14,6 +14,8 @@ export function register(profile: Command, app: App): void {
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   requireProfile(ctx.config.read(), opts.name);
   await ctx.config.update((data) => {
+    // Checked again on the fresh read: a concurrent `profile rm` may have removed it.
+    requireProfile(data, opts.name);
     data.current_profile = opts.name;
   });
   return { json: { current_profile: opts.name }, human: (out) => out.done(`Now using profile '${opts.name}'.`) };

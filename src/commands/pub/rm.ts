@@ -7,7 +7,7 @@ export function register(pub: Command, app: App): void {
   pub
     .command('rm')
     .alias('remove')
-    .description('Unpublish a published conversation')
+    .description('Unpublish a published conversation; asks to confirm on a terminal, else needs --yes')
     .argument('<pub_id>', 'the publication id')
     .option('-y, --yes', 'do not ask for confirmation')
     .addHelpText('after', examples('wsctl pub rm pub_demo', 'wsctl pub rm pub_demo --yes --json'))

@@ -11,6 +11,7 @@ export interface ServeOptions {
   port: string;
   host: string;
   state?: string;
+  detach?: boolean;
 }
 
 export function register(sandbox: Command, app: App): void {
@@ -20,9 +21,10 @@ export function register(sandbox: Command, app: App): void {
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
     .option('--host <address>', 'loopback address to listen on', '127.0.0.1')
     .option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)')
+    .option('--detach', 'leave the server running in the background and exit at once (stop it with `wsctl sandbox stop`)')
     .addHelpText(
       'after',
-      examples('wsctl sandbox serve --port 8787', 'wsctl sandbox serve --state /tmp/ws.json > /tmp/ws.env &', 'eval "$(wsctl sandbox serve | head -2)"'),
+      examples('eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop', 'wsctl sandbox serve --port 8787', 'wsctl sandbox serve --state /tmp/ws.json > /tmp/ws.env &'),
     )
     .action((flags: ServeOptions, command: Command) => app.run(command, (ctx) => run(flags, ctx)));
 }
@@ -32,6 +34,14 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Invalid port '${opts.port}': give 0-65535.`);
   if (!isLoopback(opts.host)) throw new UsageError(`The sandbox listens on loopback only; '${opts.host}' is not a loopback address.`);
   const statePath = opts.state ? resolve(opts.state) : sandboxStatePath(ctx.config.dir);
+  if (opts.detach) {
+    const { detach } = await import('./detached.js');
+    const server = await detach(ctx, { port, host: opts.host, statePath });
+    ctx.term.line(`WSCTL_BASE_URL=${server.url}`);
+    ctx.term.line(`WSCTL_API_KEY=${server.key}`);
+    ctx.term.info(`Sandbox running in the background on ${server.url} (pid ${server.pid}, log ${server.log}). Stop it with \`wsctl sandbox stop\`.`);
+    return;
+  }
   const store = new FileStore(statePath);
   const state = await store.read();
   const server = await startSandboxServer({
@@ -40,9 +50,9 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
     port,
     log: (line) => ctx.io.stderr.write(`${new Date().toISOString()} ${line}\n`),
   });
-  ctx.out.line(`WSCTL_BASE_URL=${server.url}`);
-  ctx.out.line(`WSCTL_API_KEY=${state.bootstrap_key}`);
-  ctx.out.info(`Sandbox listening on ${server.url} (state ${statePath}). Ctrl-C stops it.`);
+  ctx.term.line(`WSCTL_BASE_URL=${server.url}`);
+  ctx.term.line(`WSCTL_API_KEY=${state.bootstrap_key}`);
+  ctx.term.info(`Sandbox listening on ${server.url} (state ${statePath}). Ctrl-C stops it.`);
   await new Promise<void>((done) => {
     if (ctx.signal.aborted) return done();
     ctx.signal.addEventListener('abort', () => done(), { once: true });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { examples, splitPath, type App, type Ctx, type Result } from '../../command.js';
 import { websiteVariants } from '../../enums.js';
 import { UsageError } from '../../errors.js';
-import { clean } from '../../output.js';
+import { clean, cleanLine } from '../../terminal/index.js';
 
 export interface CreateOptions {
   name: string;
@@ -33,7 +33,7 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
   if (opts.force) body.force = true;
   if (opts.displayName !== undefined) body.display_name = opts.displayName;
   const api = await ctx.api();
-  const { body: created } = await ctx.out.spin('Creating website', api.request({ method: 'POST', path: '/user-services/create-website', body, schema: 'WebsiteCreated' }));
+  const { body: created } = await ctx.term.spin('Creating website', api.request({ method: 'POST', path: '/user-services/create-website', body, schema: 'WebsiteCreated' }));
   const { data, error } = created;
   const failure = error || !data ? `${error?.code ?? 'unknown'} (${error?.kind ?? 'error'}): ${error?.message ?? 'the service returned no data'}` : undefined;
   return {
@@ -47,8 +47,12 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
       ];
       if (!out.tty) return out.detail([...fields, ['entrypoint_output', data.entrypoint_output]]);
       out.detail(fields);
-      if (data.entrypoint_output) out.line(`\n${out.paint.bold('Entrypoint output:')}\n${clean(data.entrypoint_output).trimEnd()}`);
+      if (data.entrypoint_output) {
+        out.line();
+        out.heading('Entrypoint output:');
+        out.line(clean(data.entrypoint_output).trimEnd());
+      }
     },
-    failure: failure && `Could not create site '${opts.name}': ${failure}`,
+    failure: failure && `Could not create site '${opts.name}': ${cleanLine(failure)}${error?.code === 'already_exists' && !opts.force ? ' Pass --force to replace it.' : ''}`,
   };
 }

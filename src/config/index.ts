@@ -1,15 +1,19 @@
-// Profiles in <config dir>/config.json. Reads take the cheap path (one readFileSync); writes go
-// through conf, which writes atomically with mode 0600. A file that does not parse is reported
-// and never rewritten.
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+// Profiles in <config dir>/config.json. Reads take the cheap path (one readFileSync); every change
+// is made under the config's lock on a fresh read and written by atomic rename (./atomic.ts), so
+// concurrent invocations lose nothing. A file that does not parse is reported, never rewritten.
+import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, UsageError } from './errors.js';
-import type { Env } from './output.js';
+import { ConfigError, UsageError } from '../errors.js';
+import type { Env } from '../terminal/index.js';
+import { removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
 
 export interface Profile {
   base_url?: string;
+  /** A key kept in the file: with --insecure-storage, where no credential store answers, or from an earlier version. */
   api_key?: string;
+  /** The key is in the OS credential store under this profile's entry. */
+  key_storage?: 'keyring';
 }
 
 export interface ConfigData {
@@ -55,12 +59,19 @@ function parseConfig(text: string, path: string): ConfigData {
   if (data.current_profile !== undefined && typeof data.current_profile !== 'string') {
     throw broken('"current_profile" is not a string');
   }
-  return { ...data, profiles: profiles as Record<string, Profile> } as ConfigData;
+  // Own keys only: a profile named "constructor" or "__proto__" is data, never Object.prototype.
+  return { ...data, profiles: Object.fromEntries(Object.entries(profiles)) as Record<string, Profile> } as ConfigData;
+}
+
+/** The profile of that name, own keys only. */
+export function profileOf(data: ConfigData, name: string): Profile | undefined {
+  return Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
 }
 
 export class ConfigStore {
   readonly path: string;
   private cached?: ConfigData;
+  private warnedMode = false;
 
   constructor(
     readonly dir: string,
@@ -71,34 +82,48 @@ export class ConfigStore {
 
   read(): ConfigData {
     if (this.cached) return this.cached;
+    return (this.cached = this.load());
+  }
+
+  private load(): ConfigData {
     let text: string;
     try {
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return (this.cached = { profiles: {} });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
       throw new ConfigError(`Cannot read config file ${this.path}: ${(error as Error).message}`);
     }
-    return (this.cached = parseConfig(text, this.path));
+    this.checkMode();
+    return parseConfig(text, this.path);
   }
 
-  /** Read, change and write back the whole file atomically. */
+  /** Changes the file under its lock, on a fresh read, and writes it back atomically. */
   async update(change: (data: ConfigData) => void): Promise<ConfigData> {
-    const data = structuredClone(this.read());
-    change(data);
     this.secureDir();
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<Record<string, unknown>>({
-      cwd: this.dir,
-      configName: 'config',
-      projectSuffix: '',
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
+    return withLock(this.path, () => {
+      removeStaleTemps(this.path);
+      const data = this.load();
+      change(data);
+      writeFileAtomic(this.path, `${JSON.stringify(data, null, '\t')}\n`);
+      this.cached = data;
+      return data;
     });
-    conf.store = data as unknown as Record<string, unknown>;
-    chmodSync(this.path, 0o600);
-    this.cached = data;
-    return data;
+  }
+
+  /** A config that others can read holds keys they should not: say so when reading it. */
+  private checkMode(): void {
+    if (this.warnedMode || process.platform === 'win32') return;
+    try {
+      const file = lstatSync(this.path);
+      const dir = statSync(this.dir).mode & 0o777;
+      const mode = file.mode & 0o777;
+      if (!file.isSymbolicLink() && (mode & 0o077 || dir & 0o077)) {
+        this.warnedMode = true;
+        this.warn(`${this.path} is readable by others (file ${mode.toString(8).padStart(4, '0')}, folder ${dir.toString(8).padStart(4, '0')}): run \`chmod 600 ${this.path}; chmod 700 ${this.dir}\`. wsctl tightens both on its next write.`);
+      }
+    } catch {
+      // nothing to check
+    }
   }
 
   /** The folder holds secrets: create it 0700, and tighten it when it is wider. */

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { examples, type App, type Ctx } from '../../command.js';
+import { AuthError } from '../../errors.js';
+
+export function register(auth: Command, app: App): void {
+  auth
+    .command('token')
+    .description('Print the active API key and a newline, for scripts: WSCTL_API_KEY=$(wsctl auth token)')
+    .addHelpText('after', examples('wsctl auth token', 'export WSCTL_API_KEY="$(wsctl auth token --profile work)"'))
+    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+}
+
+/** The key alone on stdout: no JSON document, no decoration, whatever --json says. */
+export async function run(ctx: Ctx): Promise<void> {
+  const t = await ctx.target();
+  if (!t.apiKey) throw new AuthError(`No API key for profile '${t.profile}'. Run \`wsctl auth login --profile ${t.profile}\` or set WSCTL_API_KEY.`);
+  ctx.term.line(t.apiKey);
+}

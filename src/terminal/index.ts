@@ -1,0 +1,265 @@
+// The one terminal object (gh's iostreams): it alone knows the streams, whether each is a
+// terminal, the width, colour, whether prompting is allowed, and it starts the pager and the
+// spinner. Verbs say what a value is (an id, a time, a secret, a warning); this decides how it
+// reads on a TTY, piped, or as JSON. Heavy libraries (chalk, ora) load only when used.
+import type { Readable, Writable } from 'node:stream';
+import { UsageError } from '../errors.js';
+import { cleanLine } from './sanitize.js';
+import { label } from './format.js';
+import { bufferedSink, openPager, type Sink } from './pager.js';
+import type { JqFilter } from './jq.js';
+import type { Prompt } from './prompt.js';
+import { renderTable } from './table.js';
+
+export { clean, cleanLine } from './sanitize.js';
+export { mask, plural, relativeTime } from './format.js';
+export type { Sink } from './pager.js';
+
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** The terminal's width in columns, when it reports one. */
+  columns: number;
+  /** Help and version text, written without making the stdout stream (the real process only). */
+  writeHelp?(text: string): void;
+  /** A pager started: Ctrl-C waits for it to exit (the real process only). */
+  onPager?(exited: Promise<void>): void;
+}
+
+export type Env = Record<string, string | undefined>;
+
+export interface Painter {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+  magenta(text: string): string;
+}
+
+export const plain: Painter = {
+  bold: (t) => t,
+  dim: (t) => t,
+  red: (t) => t,
+  green: (t) => t,
+  yellow: (t) => t,
+  cyan: (t) => t,
+  magenta: (t) => t,
+};
+
+/** cli.md §1: --no-color and NO_COLOR win, then FORCE_COLOR, then whether the stream is a TTY. */
+export function colorWanted(isTTY: boolean, env: Env, noColorFlag: boolean): boolean {
+  if (noColorFlag || (env.NO_COLOR ?? '') !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0';
+  return isTTY;
+}
+
+/** The width to lay out for: $COLUMNS, else the terminal's own, else 80. */
+export function terminalWidth(env: Env, reported: number | undefined): number {
+  const fromEnv = Number(env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return reported && reported > 0 ? reported : 80;
+}
+
+async function painterFor(enabled: boolean): Promise<Painter> {
+  if (!enabled) return plain;
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level: 1 });
+}
+
+export type Cell = string | number | boolean | null | undefined;
+
+export interface Column {
+  header: string;
+  /** How the cell reads on a TTY (relative time, a marker); piped output keeps the raw value. */
+  tty?: (value: Cell) => string;
+  /** Never shortened to fit: ids, key prefixes, times. */
+  fixed?: boolean;
+}
+
+/** A value as piped output spells it: null is an empty field, booleans are true/false. */
+export function rawField(value: Cell): string {
+  return value === null || value === undefined ? '' : cleanLine(value);
+}
+
+export interface TerminalOptions {
+  json: boolean;
+  noColor: boolean;
+  noInput: boolean;
+  prompt: Prompt;
+  /** --jq: every JSON document printed goes through it. */
+  jq?: JqFilter;
+}
+
+export class Terminal {
+  /** stdout is a terminal: tables, colour, relative times. */
+  readonly tty: boolean;
+  readonly width: number;
+  /** A person can be asked: stdin and stderr are terminals and --no-input is off. */
+  readonly canPrompt: boolean;
+
+  constructor(
+    readonly io: IO,
+    /** colours for stdout */
+    readonly paint: Painter,
+    /** colours for stderr */
+    readonly paintErr: Painter,
+    private readonly env: Env,
+    private readonly options: TerminalOptions,
+  ) {
+    this.tty = io.stdoutIsTTY;
+    this.width = terminalWidth(env, io.columns);
+    this.canPrompt = io.stdinIsTTY && io.stderrIsTTY && !options.noInput;
+  }
+
+  write(text: string): void {
+    this.io.stdout.write(text);
+  }
+
+  line(text = ''): void {
+    this.io.stdout.write(`${text}\n`);
+  }
+
+  /** One 2-space-indented document (or its --jq results); a large top-level array is written item by item. */
+  async printJson(value: unknown): Promise<void> {
+    if (this.options.jq) {
+      const lines = await this.options.jq.apply(JSON.stringify(value));
+      if (lines.length > 0) this.io.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
+    const big = value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some((v) => Array.isArray(v) && v.length > 1000);
+    if (!big) {
+      this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      return;
+    }
+    // The same text as JSON.stringify(value, null, 2), without holding all of it at once.
+    const sink = bufferedSink(this.io.stdout);
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined && typeof v !== 'function');
+    await sink.write('{');
+    for (const [i, [key, item]] of entries.entries()) {
+      await sink.write(`${i ? ',' : ''}\n  ${JSON.stringify(key)}: `);
+      if (Array.isArray(item) && item.length > 0) {
+        await sink.write('[');
+        for (const [j, element] of item.entries()) {
+          const text = JSON.stringify(element === undefined ? null : element, null, 2) ?? 'null';
+          await sink.write(`${j ? ',' : ''}\n    ${text.replace(/\n/g, '\n    ')}`);
+        }
+        await sink.write('\n  ]');
+      } else await sink.write(JSON.stringify(item, null, 2).replace(/\n/g, '\n  '));
+    }
+    await sink.write('\n}\n');
+    await sink.end();
+  }
+
+  /** Tab-separated records, one a line: what piped output is made of. */
+  tsv(rows: Cell[][]): void {
+    for (const row of rows) this.line(row.map(rawField).join('\t'));
+  }
+
+  /** A list: a table that fits the terminal on a TTY, tab-separated raw values when piped. */
+  table(columns: Column[], rows: Cell[][]): void {
+    if (!this.tty) return this.tsv(rows);
+    const cells = rows.map((row) => row.map((cell, i) => cleanLine(columns[i]?.tty ? columns[i].tty(cell) : rawField(cell))));
+    for (const line of renderTable(columns, cells, this.width, (s) => this.paint.bold(s))) this.line(line);
+  }
+
+  /** A record: aligned "Label:  value" lines on a TTY, key<TAB>value when piped. */
+  detail(pairs: [key: string, value: Cell, tty?: string][]): void {
+    if (!this.tty) {
+      for (const [key, value] of pairs) this.line(`${key}\t${rawField(value)}`);
+      return;
+    }
+    const labels = pairs.map(([key]) => label(key));
+    const width = Math.max(...labels.map((l) => l.length));
+    pairs.forEach(([, value, shown], i) => {
+      this.line(`${this.paint.bold(`${labels[i]}:`.padEnd(width + 1))}  ${shown ?? (value === null || value === undefined ? this.paint.dim('(none)') : cleanLine(value))}`);
+    });
+  }
+
+  /** A section title on a TTY. */
+  heading(text: string): void {
+    this.line(this.paint.bold(text));
+  }
+
+  /** Secondary text on a TTY: "(suggested)", an empty section. */
+  muted(text: string): string {
+    return this.paint.dim(text);
+  }
+
+  /** A yes/no fact: coloured words on a TTY, true/false piped (one spelling for scripts). */
+  flag(value: boolean): string {
+    if (!this.tty) return String(value);
+    return value ? this.paint.green('yes') : this.paint.red('no');
+  }
+
+  /** A confirmation that is the command's result; the check mark only on a TTY. */
+  done(message: string): void {
+    this.line(this.tty ? `${this.paint.green('✓')} ${message}` : message);
+  }
+
+  info(message: string): void {
+    this.io.stderr.write(`${message}\n`);
+  }
+
+  warn(message: string): void {
+    this.io.stderr.write(`${this.paintErr.yellow('!')} ${message}\n`);
+  }
+
+  /** A dim line on stderr (debug traces). */
+  trace(message: string): void {
+    this.io.stderr.write(`${this.paintErr.dim(message)}\n`);
+  }
+
+  /** Runs work under a spinner on stderr, only on a TTY with a size and outside CI. */
+  async spin<T>(text: string, work: Promise<T>, progress?: () => string | undefined): Promise<T> {
+    // Handled now: the work may fail while the spinner module is still loading.
+    work.catch(() => {});
+    const width = (this.io.stderr as { columns?: number }).columns ?? 0;
+    if (!this.io.stderrIsTTY || this.env.CI !== undefined || width <= 0) return work;
+    const { default: ora } = await import('ora');
+    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false }).start();
+    const ticker = progress && setInterval(() => (spinner.text = progress() ?? text), 100);
+    try {
+      return await work;
+    } finally {
+      if (ticker) clearInterval(ticker);
+      spinner.stop();
+    }
+  }
+
+  /** Where long output goes: the pager on a TTY unless turned off, else stdout. */
+  async pager(wanted: boolean): Promise<Sink> {
+    const command = (this.env.WSCTL_PAGER ?? this.env.PAGER ?? 'less -FRX').trim();
+    if (!wanted || !this.tty || command === '' || command === 'cat') return bufferedSink(this.io.stdout);
+    return openPager({ command, env: this.env, onStart: this.io.onPager });
+  }
+
+  /** Asks for a secret with input hidden; without a terminal (or with --no-input) names what answers it instead. */
+  async secret(question: string, instead: string): Promise<string> {
+    if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
+    return this.options.prompt.secret(question);
+  }
+
+  /** Asks [y/N]; without a terminal (or with --no-input) names what answers it instead. */
+  async confirm(question: string, instead: string): Promise<boolean> {
+    if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
+    return this.options.prompt.confirm(question);
+  }
+
+  private noPrompt(instead: string): string {
+    const why = this.options.noInput ? 'Prompts are off (--no-input or WSCTL_NO_INPUT=1)' : 'No terminal to ask on';
+    return `${why}: ${instead}.`;
+  }
+}
+
+export async function createTerminal(io: IO, env: Env, options: TerminalOptions): Promise<Terminal> {
+  const stdoutColor = !options.json && colorWanted(io.stdoutIsTTY, env, options.noColor);
+  const stderrColor = colorWanted(io.stderrIsTTY, env, options.noColor);
+  const [paint, paintErr] = await Promise.all([painterFor(stdoutColor), painterFor(stderrColor)]);
+  return new Terminal(io, paint, paintErr, env, options);
+}
