@@ -90,6 +90,8 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
   const config = new ConfigStore(configDir(env), (m) => term.warn(m));
   const debug = !!globals.debug || env.WSCTL_DEBUG === '1';
+  // Usage before configuration: a bad --timeout is exit 2 whatever else is missing.
+  const attemptMs = timeoutMs(globals, env);
   const dryRun = !!globals.dryRun;
   const sandbox = !!globals.sandbox || env.WSCTL_SANDBOX === '1';
   const clients: Api[] = [];
@@ -146,7 +148,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     const client = new Api({
       baseUrl,
       apiKey,
-      timeoutMs: timeoutMs(globals, env),
+      timeoutMs: attemptMs,
       debug,
       dryRun,
       userAgent: `wsctl/${base.version}`,

@@ -55,7 +55,7 @@ export function unexpected(error: unknown): string {
 }
 
 async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {
-  const { WsctlError, CancelledError, cleanErrorMessage } = await import('./app.js');
+  const { WsctlError, CancelledError, InterruptedError, cleanErrorMessage } = await import('./app.js');
   const { stderr } = base.io;
   const known = error instanceof WsctlError;
   const code = known ? error.exitCode : EXIT_FAILURE;
@@ -70,6 +70,8 @@ async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Pro
     stderr.write(`${JSON.stringify({ error: doc }, null, 2)}\n`);
   } else if (error instanceof CancelledError) {
     stderr.write(`${message}\n`);
+  } else if (error instanceof InterruptedError) {
+    // Ctrl-C: the person knows; the shell shows the exit status.
   } else {
     const requestId = known && error.requestId ? ` (request id ${cleanErrorMessage(error.requestId)})` : '';
     stderr.write(`Error: ${message}${requestId}\n`);

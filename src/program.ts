@@ -81,7 +81,12 @@ export function buildProgram(version: string, output: ProgramOutput): Command {
     );
   for (const option of globalOptions()) program.addOption(option);
   program.helpCommand(false);
-  program.configureHelp({ showGlobalOptions: true });
+  program.configureHelp({
+    showGlobalOptions: true,
+    // A verb's arguments are in its own help; listing them here would leave no room to wrap at 60 columns.
+    subcommandTerm: (cmd) => [cmd.name(), ...cmd.aliases()].join('|'),
+    minWidthToWrap: 24,
+  });
 
   for (const noun of nouns) program.command(noun.name, { hidden: noun.hidden }).description(noun.description);
   return program;

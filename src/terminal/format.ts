@@ -70,3 +70,21 @@ export function truncate(text: string, width: number): string {
   }
   return `${out}…`;
 }
+
+/** Lines of at most width columns, broken at spaces where possible, each after indent. */
+export function wrap(text: string, width: number, indent = ''): string {
+  const room = Math.max(20, width - indent.length);
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    let rest = line;
+    while (displayWidth(rest) > room) {
+      const head = truncate(rest, room + 1).replace(/…$/, '');
+      let cut = head.lastIndexOf(' ');
+      if (cut <= 0) cut = head.length;
+      out.push(indent + rest.slice(0, cut));
+      rest = rest.slice(cut).replace(/^ /, '');
+    }
+    out.push(indent + rest);
+  }
+  return out.join('\n');
+}

@@ -5,14 +5,14 @@
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { cleanLine } from './sanitize.js';
-import { label } from './format.js';
+import { label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
 import type { JqFilter } from './jq.js';
 import type { Prompt } from './prompt.js';
 import { renderTable } from './table.js';
 
 export { clean, cleanLine } from './sanitize.js';
-export { mask, plural, relativeTime } from './format.js';
+export { mask, plural, relativeTime, wrap } from './format.js';
 export type { Sink } from './pager.js';
 
 export interface IO {
@@ -176,8 +176,11 @@ export class Terminal {
     }
     const labels = pairs.map(([key]) => label(key));
     const width = Math.max(...labels.map((l) => l.length));
+    const indent = ' '.repeat(width + 3);
     pairs.forEach(([, value, shown], i) => {
-      this.line(`${this.paint.bold(`${labels[i]}:`.padEnd(width + 1))}  ${shown ?? (value === null || value === undefined ? this.paint.dim('(none)') : cleanLine(value))}`);
+      // Long values wrap under themselves, within the terminal's width.
+      const text = shown ?? (value === null || value === undefined ? this.paint.dim('(none)') : wrap(cleanLine(value), this.width, indent).slice(indent.length));
+      this.line(`${this.paint.bold(`${labels[i]}:`.padEnd(width + 1))}  ${text}`);
     });
   }
 

@@ -44,12 +44,14 @@ export function editLine(line: string, input: string): { line: string; done: boo
 export function terminalPrompt(stdin: Readable, stderr: Writable, signal: AbortSignal): Prompt {
   const input = stdin as RawStdin;
 
-  function readLine(echo: boolean): Promise<string> {
+  function readLine(question: string, echo: boolean): Promise<string> {
     return new Promise((resolve, reject) => {
       let line = '';
       const raw = typeof input.setRawMode === 'function';
       const wasRaw = !!input.isRaw;
+      // Raw before the question shows: keys typed the moment it appears are never echoed.
       if (raw) input.setRawMode?.(true);
+      stderr.write(question);
       input.setEncoding('utf8');
       input.resume();
       const finish = (error?: Error) => {
@@ -84,12 +86,10 @@ export function terminalPrompt(stdin: Readable, stderr: Writable, signal: AbortS
 
   return {
     async secret(question) {
-      stderr.write(question);
-      return readLine(false);
+      return readLine(question, false);
     },
     async confirm(question) {
-      stderr.write(`${question} [y/N] `);
-      const answer = (await readLine(true)).trim().toLowerCase();
+      const answer = (await readLine(`${question} [y/N] `, true)).trim().toLowerCase();
       return answer === 'y' || answer === 'yes';
     },
   };

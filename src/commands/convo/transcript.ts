@@ -1,6 +1,6 @@
 // Renders a conversation for people: a transcript (TTY or plain) or Markdown. Writes message by
 // message into a sink so that a 50 MB conversation never becomes one giant string.
-import { clean, cleanLine, plural, relativeTime, type Painter, type Sink } from '../../terminal/index.js';
+import { clean, cleanLine, plural, relativeTime, wrap, type Painter, type Sink } from '../../terminal/index.js';
 import type { Conversation, Message, MessagePart } from '../../schemas.js';
 
 export interface Style {
@@ -59,26 +59,6 @@ function shorten(text: string, full: boolean): { text: string; note?: string } {
   if (kept.length > MAX_RESULT_CHARS) kept = kept.slice(0, MAX_RESULT_CHARS);
   const hidden = text.length - kept.length;
   return { text: kept, note: `… ${hidden.toLocaleString('en-US')} more characters (use --full to see all)` };
-}
-
-function wrap(text: string, width: number, indent: string): string {
-  const room = Math.max(20, width - indent.length);
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    if (line.length <= room) {
-      out.push(indent + line);
-      continue;
-    }
-    let rest = line;
-    while (rest.length > room) {
-      let cut = rest.lastIndexOf(' ', room);
-      if (cut <= 0) cut = room;
-      out.push(indent + rest.slice(0, cut));
-      rest = rest.slice(cut).replace(/^ /, '');
-    }
-    out.push(indent + rest);
-  }
-  return out.join('\n');
 }
 
 const indentBlock = (text: string, indent: string) => text.split('\n').map((l) => indent + l).join('\n');

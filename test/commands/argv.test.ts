@@ -1,0 +1,108 @@
+// argv → options for every verb, with no network (gh's TestNewCmd… layer): each missing or bad
+// value ends with exit 2 and one exact line on stderr, and nothing is sent.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, tempDir } from '../helpers.js';
+
+// A server that fails the test if anything reaches it.
+let hits = 0;
+const server = createServer((_req, res) => {
+  hits++;
+  res.end('{}');
+});
+let env: Record<string, string>;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_argv_test_key', WSCTL_CONFIG_DIR: tempDir() };
+});
+afterAll(() => server.close());
+
+const cases: [args: string[], message: string][] = [
+  [['key', 'list'], "Error: unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage."],
+  [['keys', 'lst'], "Error: unknown command 'lst'. Did you mean 'list' or 'ls'? Run `wsctl keys --help` for usage."],
+  [['keys', 'list', '--jsn'], "Error: unknown option '--jsn'. Did you mean '--json'? Run `wsctl keys list --help` for usage."],
+  [['--profile', 'local', 'api', '/x', '--bad'], "Error: unknown option '--bad'. Run `wsctl api --help` for usage."],
+  [['keys', 'create'], "Error: missing required argument 'name'. Run `wsctl keys create --help` for usage."],
+  [['keys', 'create', ' '], 'Error: The key name must not be empty.'],
+  [['keys', 'create', 'k', '--save-as', '-bad'], "Error: Invalid profile name '-bad': use letters, digits, '.', '_' or '-' (at most 64)."],
+  [['convo', 'show'], "Error: missing required argument 'conversation_id'. Run `wsctl convo show --help` for usage."],
+  [['convo', 'show', 'c', '--tail', 'x'], "Error: Invalid --tail 'x': give a whole number of messages."],
+  [['convo', 'show', ' '], 'Error: conversation_id must not be empty.'],
+  [['notes', 'import', 'p', '--to', 'a/../b'], "Error: Invalid --to 'a/../b': give folder names separated by '/', without '.' or '..'."],
+  [['conn', 'set-permission', 'gmail', 'pdc_gmail'], "Error: missing required argument 'permission'. Run `wsctl conn set-permission --help` for usage."],
+  [['conn', 'rm', 'gmail', ''], 'Error: pd_conn_id must not be empty.'],
+  [['byok', 'add'], 'Error: Missing required options --name, --provider-url, --format, --model. Run `wsctl byok add --help` for usage.'],
+  [['byok', 'add', '--name', 'x', '--format', 'openai'], 'Error: Missing required options --provider-url, --model. Run `wsctl byok add --help` for usage.'],
+  [['byok', 'add', '--name', 'x', '--provider-url', 'p', '--format', 'gpt', '--model', 'm'], "Error: option '--format <format>' argument 'gpt' is invalid. Allowed choices are openai, anthropic, groq. Run `wsctl byok add --help` for usage."],
+  [['byok', 'add', '--name', 'x', '--provider-url', 'ftp://p', '--format', 'groq', '--model', 'm'], "Error: Invalid --provider-url 'ftp://p': give an http:// or https:// URL."],
+  [['device', 'rm'], "Error: missing required argument 'device_id'. Run `wsctl device rm --help` for usage."],
+  [['device', 'rm', 'dev_x'], "Error: No terminal to ask on: pass --yes to remove device 'dev_x'."],
+  [['pub', 'rm', 'p', '--no-input'], "Error: Prompts are off (--no-input or WSCTL_NO_INPUT=1): pass --yes to unpublish 'p'."],
+  [['persona', 'versions', ''], 'Error: persona_id must not be empty.'],
+  [['persona', 'upload-avatar', '/nonexistent.png'], 'Error: Cannot read /nonexistent.png: no such file.'],
+  [['site', 'create', 'x', '--variant', 'nope'], "Error: option '--variant <variant>' argument 'nope' is invalid. Allowed choices are blank, blog, event, slides, data, marketing. Run `wsctl site create --help` for usage."],
+  [['site', 'create', 'x', '--parent', '/'], "Error: Invalid --parent '/': give folder names separated by '/', without '.' or '..'."],
+  [['api', '/x', '-X', 'TRACE'], "Error: Invalid method 'TRACE': use one of GET, POST, PUT, PATCH, DELETE, HEAD."],
+  [['api', '/x', '-f', 'novalue'], "Error: Invalid field 'novalue': use key=value."],
+  [['api', 'https://elsewhere.example/x'], 'Error: Give a path below the base URL, not a full URL.'],
+  [['completion', 'tcsh'], "Error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. Run `wsctl completion --help` for usage."],
+  [['keys', 'list', '--timeout', '0'], "Error: Invalid timeout '0': give a number of seconds above 0 and at most 86400."],
+  [['keys', 'list', '--timeout', '-1'], "Error: Invalid timeout '-1': give a number of seconds above 0 and at most 86400."],
+  [['keys', 'list', '--timeout', '1e9'], "Error: Invalid timeout '1e9': give a number of seconds above 0 and at most 86400."],
+  [['sandbox', 'serve', '--port', '70000'], "Error: Invalid port '70000': give 0-65535."],
+  [['profile', 'use', 'constructor'], "Error: No profile 'constructor'. There are no profiles yet. Create one with `wsctl auth login --profile constructor`."],
+];
+
+describe('argv → options, with no network', () => {
+  it.each(cases)('%j', async (args, message) => {
+    const r = await run(args, { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`${message}\n`);
+    expect(hits).toBe(0);
+  });
+
+  it('the same errors under --json are one JSON document on stderr, with nothing on stdout', async () => {
+    const r = await run(['key', 'list', '--json'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual({ error: { message: "unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage.", exit_code: 2 } });
+  });
+
+  it('help [command...] prints the same help as --help', async () => {
+    for (const words of [[], ['keys'], ['keys', 'create'], ['sandbox', 'serve']]) {
+      const viaHelp = await run(['help', ...words], { env });
+      const viaFlag = await run([...words, '--help'], { env });
+      expect(viaHelp.code, words.join(' ')).toBe(0);
+      expect(viaHelp.stdout).toBe(viaFlag.stdout);
+      expect(viaHelp.stdout).toContain(`Usage: wsctl ${words.join(' ')}`.trim());
+    }
+  });
+
+  it("a verb's help lists its own options first, then the global ones in a section of their own", async () => {
+    const r = await run(['byok', 'add', '--help'], { env: { ...env, COLUMNS: '80' } });
+    const text = r.stdout;
+    expect(text.indexOf('--provider-url')).toBeLessThan(text.indexOf('Global Options:'));
+    expect(text.indexOf('Global Options:')).toBeLessThan(text.indexOf('--no-input'));
+    expect(text).toMatch(/--name <name> +a name for the configuration \(required\)/);
+    expect(text).toContain('hidden prompt on a terminal');
+    for (const line of text.split('\n')) if (!line.trimStart().startsWith('$ ')) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('hints name the profile and source in use', () => {
+  it('--profile nope says the profile does not exist and lists the profiles', async () => {
+    const dir = tempDir();
+    await run(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'work'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: 'https://api.example.com' }, stdin: 'wsk_work_key_1234' });
+    const r = await run(['--profile', 'nope', 'keys', 'list'], { env: { WSCTL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe("Error: No profile 'nope'. Profiles: work. Create it with `wsctl auth login --profile nope --base-url <url>`.\n");
+  });
+
+  it('a first run with nothing configured mentions --sandbox once', async () => {
+    const r = await run(['keys', 'list'], { env: { WSCTL_CONFIG_DIR: tempDir() } });
+    expect(r.code).toBe(4);
+    expect(r.stderr.match(/--sandbox/g)).toHaveLength(1);
+  });
+});
