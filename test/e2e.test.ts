@@ -1,5 +1,5 @@
 // Every command end to end: the built bin/wsctl as a child process, as users and CI run it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -125,6 +125,32 @@ describe('the embedded sandbox', () => {
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+  });
+});
+
+describe('sandbox serve --detach and sandbox stop', () => {
+  it('eval "$(wsctl sandbox serve --detach)" exports the URL and key; a reset keeps the key; stop ends the server', async () => {
+    const home = tempDir();
+    const env = { PATH: process.env.PATH ?? '', HOME: home, WSCTL_CONFIG_DIR: join(home, 'config') };
+    const script = `set -e
+      wsctl() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }
+      eval "$(wsctl sandbox serve --detach)"
+      wsctl keys create before-reset >/dev/null
+      wsctl sandbox reset >/dev/null
+      wsctl keys list
+      echo "pid-$(wsctl sandbox stop --json | tr -d ' \n')"
+      wsctl keys list 2>&1 || echo "after-stop-exit-$?"
+      wsctl sandbox stop`;
+    const r = spawnSync('bash', ['-c', script], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\tsandbox\twsk_/);
+    expect(r.stdout).not.toContain('before-reset');
+    expect(r.stdout).toMatch(/pid-\{"stopped":true,"pid":\d+,"url":"http:\/\/127\.0\.0\.1:\d+"\}/);
+    expect(r.stdout).toContain('after-stop-exit-3');
+    const pid = Number(/"pid":(\d+)/.exec(r.stdout)?.[1]);
+    // Gone, or exited and waiting for a parent that reaps (here PID 1 may not).
+    const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] : 'gone';
+    expect(['gone', 'Z']).toContain(state);
   });
 });
 

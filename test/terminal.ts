@@ -9,8 +9,9 @@ export class Terminal {
   constructor(
     private readonly env: Record<string, string>,
     shell: string[] = ['bash', '--norc', '--noprofile'],
+    size: { cols: number; rows: number } = { cols: 160, rows: 40 },
   ) {
-    this.tmux('new-session', '-d', '-s', this.name, '-x', '160', '-y', '40', ...shell);
+    this.tmux('new-session', '-d', '-s', this.name, '-x', String(size.cols), '-y', String(size.rows), ...shell);
   }
 
   private tmux(...args: string[]): string {

@@ -8,7 +8,7 @@ export function register(command: Command, app: App): void {
     .addArgument(command.createArgument('<shell>', 'the shell').choices(shells))
     .addHelpText(
       'after',
-      examples('source <(wsctl completion bash)', 'wsctl completion zsh > ~/.zfunc/_wsctl', 'wsctl completion fish > ~/.config/fish/completions/wsctl.fish'),
+      examples('source <(wsctl completion bash)', 'mkdir -p ~/.zfunc && wsctl completion zsh > ~/.zfunc/_wsctl', 'mkdir -p ~/.config/fish/completions && wsctl completion fish > ~/.config/fish/completions/wsctl.fish'),
     )
     .action((shell: (typeof shells)[number], _flags: unknown, cmd: Command) =>
       app.run(cmd, async (ctx) => {

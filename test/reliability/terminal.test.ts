@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BIN, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { Terminal } from '../terminal.js';
@@ -69,4 +70,22 @@ describe.skipIf(!hasTmux && !process.env.CI)('in a real terminal', () => {
     const flag = await term.waitFor(/flag-42/, true);
     expect(flag.split('flag-42')[0]).not.toMatch(/\x1b\[1m/);
   });
+
+  it('Ctrl-C in the pager leaves less on the screen until it quits, then the shell gets exit 130', async () => {
+    const small = new Terminal(env, ['bash', '--norc', '--noprofile'], { cols: 80, rows: 12 });
+    try {
+      small.send("PS1='$ '", 'Enter');
+      small.send(`WSCTL_API_KEY=${sb.key} PAGER=less wsctl convo show conv_demo; echo "exit-$?"`, 'Enter');
+      await small.waitFor(/Plan the Lisbon team offsite/);
+      small.send('C-c');
+      await sleep(1500);
+      // wsctl waits for the pager, as git does: no shell prompt under a running less.
+      expect(small.screen()).not.toMatch(/exit-\d+/);
+      small.send('q');
+      await small.waitFor(/exit-130/);
+    } finally {
+      small.close();
+    }
+  });
 });
+

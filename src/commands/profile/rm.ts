@@ -9,7 +9,7 @@ export function register(profile: Command, app: App): void {
     .alias('remove')
     .description('Delete a profile and its stored key')
     .argument('<name>', 'profile name')
-    .addHelpText('after', examples('wsctl profile rm old-staging', 'wsctl profile rm ci --json'))
+    .addHelpText('after', examples('wsctl profile rm old-staging', 'wsctl profile rm work --json'))
     .action((name: string, _flags: unknown, command: Command) => app.run(command, (ctx) => run({ name }, ctx)));
 }
 

@@ -24,9 +24,14 @@ export function serverFile(configDir: string): string {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // An exited server that nobody has reaped yet (its parent is gone) still answers kill(0).
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
@@ -59,7 +64,7 @@ export async function detach(ctx: Ctx, opts: { port: number; host: string; state
     child.stdout?.on('data', (chunk: string) => {
       text += chunk;
       const got = text.split('\n');
-      if (got.length > 2) {
+      if (got.length > 3) {
         clearTimeout(timer);
         resolve(got.slice(0, 2));
       }

@@ -24,9 +24,16 @@ export function register(sandbox: Command, app: App): void {
     .option('--detach', 'leave the server running in the background and exit at once (stop it with `wsctl sandbox stop`)')
     .addHelpText(
       'after',
-      examples('eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop', 'wsctl sandbox serve --port 8787', 'wsctl sandbox serve --state /tmp/ws.json > /tmp/ws.env &'),
+      examples('eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop', 'wsctl sandbox serve --port 8787', 'wsctl sandbox serve --detach --state ./ws.json && wsctl sandbox stop'),
     )
     .action((flags: ServeOptions, command: Command) => app.run(command, (ctx) => run(flags, ctx)));
+}
+
+/** The two lines cli.md names, then an export, so that `eval "$(…)"` reaches the commands after it. */
+function printEnv(ctx: Ctx, url: string, key: string): void {
+  ctx.term.line(`WSCTL_BASE_URL=${url}`);
+  ctx.term.line(`WSCTL_API_KEY=${key}`);
+  ctx.term.line('export WSCTL_BASE_URL WSCTL_API_KEY');
 }
 
 export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
@@ -37,8 +44,7 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
   if (opts.detach) {
     const { detach } = await import('./detached.js');
     const server = await detach(ctx, { port, host: opts.host, statePath });
-    ctx.term.line(`WSCTL_BASE_URL=${server.url}`);
-    ctx.term.line(`WSCTL_API_KEY=${server.key}`);
+    printEnv(ctx, server.url, server.key);
     ctx.term.info(`Sandbox running in the background on ${server.url} (pid ${server.pid}, log ${server.log}). Stop it with \`wsctl sandbox stop\`.`);
     return;
   }
@@ -50,8 +56,7 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
     port,
     log: (line) => ctx.io.stderr.write(`${new Date().toISOString()} ${line}\n`),
   });
-  ctx.term.line(`WSCTL_BASE_URL=${server.url}`);
-  ctx.term.line(`WSCTL_API_KEY=${state.bootstrap_key}`);
+  printEnv(ctx, server.url, state.bootstrap_key);
   ctx.term.info(`Sandbox listening on ${server.url} (state ${statePath}). Ctrl-C stops it.`);
   await new Promise<void>((done) => {
     if (ctx.signal.aborted) return done();
