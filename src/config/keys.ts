@@ -26,8 +26,15 @@ export async function readStoredKey(config: ConfigStore, profile: string): Promi
   if (stored?.key_storage !== 'keyring') return { storage: null };
   try {
     const key = await (await credentialStore(config)).get(profile);
-    return key ? { key, storage: 'keyring' } : { storage: null };
+    // The store answers "nothing" both for a missing entry and for a store it cannot reach.
+    if (!key) {
+      throw new AuthError(
+        `Profile '${profile}' keeps its key in the credential store, but the store has no entry for it or cannot be reached. Unlock the store, or run \`wsctl auth login --profile ${profile}\` (add --insecure-storage where there is no store).`,
+      );
+    }
+    return { key, storage: 'keyring' };
   } catch (error) {
+    if (error instanceof AuthError) throw error;
     if (!(error instanceof KeyringUnavailable)) throw error;
     throw new AuthError(
       `The key of profile '${profile}' is in the credential store, but ${error.message}. Unlock the store, or run \`wsctl auth login --profile ${profile} --insecure-storage\`.`,
