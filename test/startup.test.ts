@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runBin } from './helpers.js';
+import { ROOT, runBin, startSandbox } from './helpers.js';
 
-const HEAVY = ['undici', 'zod', 'conf', 'ora', 'cli-table3', 'form-data', 'chalk'];
+const HEAVY = ['undici', 'zod', 'ora', 'form-data', 'chalk', 'keyring', 'jq-wasm', 'chunks/jq-', 'chunks/follow-'];
 
 describe('start-up', () => {
   it('the entry bundle holds commander and our command tree only', () => {
@@ -15,7 +15,7 @@ describe('start-up', () => {
     expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/main.ts', 'src/program.ts']);
   });
 
-  it.each([['--version'], ['--help'], ['keys', '--help']])('`wsctl %s` loads none of undici, zod, conf, ora, cli-table3, form-data, chalk', async (...args) => {
+  it.each([['--version'], ['--help'], ['keys', '--help']])('`wsctl %s` loads none of undici, zod, ora, form-data, chalk, the keyring, jq or the follow loop', async (...args) => {
     const r = await runBin(args, { env: { NODE_DEBUG: 'esm,module' } });
     expect(r.code).toBe(0);
     const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
@@ -23,5 +23,14 @@ describe('start-up', () => {
     if (args[0] !== 'keys') expect(loaded.filter((l) => l.includes('dist/lazy/'))).toEqual([]);
     // The trace does see lazy loads: a noun's help loads the commands module.
     else expect(loaded.some((l) => l.includes('dist/lazy/app.js'))).toBe(true);
+  });
+
+  it('a request with WSCTL_API_KEY loads neither the keyring module, nor the jq engine, nor the follow loop', async () => {
+    const sb = await startSandbox();
+    const r = await runBin(['keys', 'list'], { env: { ...sb.env, NODE_DEBUG: 'esm,module' } });
+    expect(r.code).toBe(0);
+    const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
+    expect(loaded.some((l) => l.includes('dist/lazy/chunks/')), 'the trace sees what loads').toBe(true);
+    for (const name of ['keyring', 'jq-wasm', 'chunks/jq-', 'chunks/dist-', 'chunks/follow-']) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
   });
 });

@@ -1,0 +1,154 @@
+// config.json under concurrent invocations and odd files: 20 writers of each kind lose nothing
+// and resurrect nothing; a symlink is never written through; stale temp files go; a config that
+// others can read is named; profiles are own keys only; a new key is never lost.
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+
+const N = 20;
+const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+const names = Array.from({ length: N }, (_, i) => `p${i}`);
+
+describe('concurrent writers of config.json', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  async function loginAll(dir: string) {
+    const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
+    return Promise.all(names.map((p) => runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { env, stdin: `wsk_key_of_${p}_123`, timeoutMs: 60_000 })));
+  }
+
+  it(`${N} parallel logins keep all ${N} profiles`, async () => {
+    const dir = tempDir();
+    for (const r of await loginAll(dir)) expect(r.code, r.stderr).toBe(0);
+    const profiles = config(dir).profiles;
+    expect(Object.keys(profiles).sort()).toEqual([...names].sort());
+    for (const p of names) expect(profiles[p].api_key).toBe(`wsk_key_of_${p}_123`);
+  }, 120_000);
+
+  it(`${N} parallel logouts forget exactly their own keys`, async () => {
+    const dir = tempDir();
+    await loginAll(dir);
+    const env = { WSCTL_CONFIG_DIR: dir };
+    const half = names.slice(0, N / 2);
+    for (const r of await Promise.all(half.map((p) => runBin(['auth', 'logout', '--profile', p], { env, timeoutMs: 60_000 })))) expect(r.code, r.stderr).toBe(0);
+    const profiles = config(dir).profiles;
+    for (const p of names) expect(!!profiles[p].api_key, p).toBe(!half.includes(p));
+    expect(Object.keys(profiles)).toHaveLength(N);
+  }, 120_000);
+
+  it('parallel profile rm and profile use: nothing removed comes back, current never names a removed profile', async () => {
+    const dir = tempDir();
+    await loginAll(dir);
+    const env = { WSCTL_CONFIG_DIR: dir };
+    const removed = names.filter((_, i) => i % 2 === 0);
+    const used = names.filter((_, i) => i % 2 === 1);
+    const runs = [
+      ...removed.map((p) => runBin(['profile', 'rm', p], { env, timeoutMs: 60_000 })),
+      ...used.map((p) => runBin(['profile', 'use', p], { env, timeoutMs: 60_000 })),
+      // Use a profile that is being removed: either it wins before the rm, or it fails; never resurrects.
+      ...removed.map((p) => runBin(['profile', 'use', p], { env, timeoutMs: 60_000 })),
+    ];
+    const results = await Promise.all(runs);
+    for (const r of results.slice(0, N)) expect(r.code, r.stderr).toBe(0);
+    const data = config(dir);
+    expect(Object.keys(data.profiles).sort()).toEqual([...used].sort());
+    expect(used).toContain(data.current_profile ?? used[0]);
+  }, 120_000);
+
+  it(`${N} parallel keys create --save-as save all ${N}, and the file always parses meanwhile`, async () => {
+    const dir = tempDir();
+    const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key };
+    let reads = 0;
+    let parsing = true;
+    const reader = (async () => {
+      while (parsing) {
+        if (existsSync(join(dir, 'config.json'))) {
+          JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+          reads++;
+        }
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
+    const results = await Promise.all(names.map((p) => runBin(['keys', 'create', `k-${p}`, '--save-as', p, '--insecure-storage'], { env, timeoutMs: 60_000 })));
+    parsing = false;
+    await reader;
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(config(dir).profiles).sort()).toEqual([...names].sort());
+    expect(reads).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('config edge cases', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  it('a symlink in place of config.json is replaced by a regular file, never written through', async () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const target = join(tempDir(), 'elsewhere.json');
+    writeFileSync(target, '{"profiles":{}}', { mode: 0o644 });
+    symlinkSync(target, join(dir, 'config.json'));
+    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url }, stdin: sb.key });
+    expect(r.code).toBe(0);
+    expect(lstatSync(join(dir, 'config.json')).isSymbolicLink()).toBe(false);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(target, 'utf8')).toBe('{"profiles":{}}');
+    expect(statSync(target).mode & 0o777).toBe(0o644);
+  });
+
+  it('temp files left by a killed writer are removed on the next write', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json.tmp-999999999-abc'), '{"profiles":{"x":{"api_key":"wsk_secret"}}}', { mode: 0o600 });
+    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url }, stdin: sb.key });
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('a config that others can read is named with a warning when it is read', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: sb.url, api_key: sb.key } } }));
+    chmodSync(join(dir, 'config.json'), 0o644);
+    chmodSync(dir, 0o755);
+    const r = await runBin(['keys', 'list'], { env: { WSCTL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`${join(dir, 'config.json')} is readable by others (file 0644, folder 0755)`);
+  });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('profile use %s is a profile like any other: exit 2, nothing set', async (name) => {
+    const dir = tempDir();
+    const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
+    await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'real'], { env, stdin: sb.key });
+    const r = await runBin(['profile', 'use', name], { env });
+    expect(r.code).toBe(2);
+    expect(config(dir).current_profile).toBe('real');
+  });
+
+  it('keys create --save-as over an existing profile refuses without --force and sends nothing; --force replaces it', async () => {
+    const dir = tempDir();
+    const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key };
+    await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'prod', '--base-url', 'https://prod.example.com'], { env: { WSCTL_CONFIG_DIR: dir }, stdin: 'wsk_prod_key_1234' });
+    const before = sb.requests.length;
+    const refused = await runBin(['keys', 'create', 't', '--save-as', 'prod'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe("Error: --save-as would replace profile 'prod' (https://prod.example.com, with a stored key): pass --force to replace it, or choose another name.\n");
+    expect(sb.requests.length).toBe(before);
+    const forced = await runBin(['keys', 'create', 't', '--save-as', 'prod', '--force', '--insecure-storage', '--json'], { env });
+    expect(forced.code).toBe(0);
+    expect(config(dir).profiles.prod).toEqual({ base_url: sb.url, api_key: JSON.parse(forced.stdout).key });
+  });
+
+  it('keys create --save-as with a config that cannot be written prints the new key first, then fails (exit 1)', async () => {
+    // sysfs: nothing to read there, and nothing can be written (even as root).
+    const dir = '/sys/kernel/wsctl-test-config';
+    const r = await runBin(['keys', 'create', 'k', '--save-as', 'p', '--insecure-storage'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^key\twsk_\w+$/m);
+    expect(r.stderr).toMatch(/^Error: .+/m);
+  });
+});
