@@ -4,7 +4,7 @@ import { cleanLine } from '../terminal/index.js';
 
 export function register(command: Command, app: App): void {
   command
-    .addHelpText('after', examples('wsctl settings', 'wsctl settings --json | jq -r .timezone'))
+    .addHelpText('after', examples('wsctl settings', "wsctl settings --jq '.timezone'"))
     .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
 }
 

@@ -29,6 +29,7 @@ export function register(byok: Command, app: App): void {
       examples(
         'wsctl byok add --name claude --provider-url https://api.anthropic.com --format anthropic --model claude-sonnet-4',
         'pass show openai | wsctl byok add --name gpt --provider-url https://api.openai.com/v1 --format openai --model gpt-4.1 --api-key-stdin',
+        "wsctl byok add --name fast --provider-url https://api.groq.com/openai/v1 --format groq --model llama-3.3-70b --jq '.id'",
       ),
     )
     .action((flags: Partial<AddOptions>, command: Command) =>

@@ -11,7 +11,7 @@ export function register(conn: Command, app: App): void {
     .argument('<app_slug>', 'the app, e.g. gmail')
     .argument('<pd_conn_id>', 'the connection id')
     .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', examples('wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes'))
+    .addHelpText('after', examples('wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes', "wsctl conn rm gmail pdc_gmail --yes --jq '.success'"))
     .action((appSlug: string, connId: string, flags: { yes?: boolean }, command: Command) =>
       app.run(command, (ctx) => run({ appSlug, connId, yes: !!flags.yes }, ctx)),
     );

@@ -16,7 +16,7 @@ export function register(conn: Command, app: App): void {
     .argument('<app_slug>', 'the app, e.g. gmail')
     .argument('<pd_conn_id>', 'the connection id')
     .argument('<permission>', 'the new permission, e.g. read or write')
-    .addHelpText('after', examples('wsctl conn set-permission gmail pdc_gmail write', 'wsctl conn set-permission notion pdc_notion read --json'))
+    .addHelpText('after', examples('wsctl conn set-permission gmail pdc_gmail write', "wsctl conn set-permission notion pdc_notion read --jq '.success'"))
     .action((appSlug: string, connId: string, permission: string, _flags: unknown, command: Command) =>
       app.run(command, (ctx) => run({ appSlug, connId, permission }, ctx)),
     );

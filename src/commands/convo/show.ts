@@ -21,7 +21,7 @@ export function register(convo: Command, app: App): void {
     .option('--markdown', 'print the transcript as Markdown')
     .option('--full', 'do not shorten long tool results')
     .option('--no-pager', 'do not page the output on a terminal')
-    .addHelpText('after', examples('wsctl convo show conv_demo', 'wsctl convo show conv_demo --tail 2 --full', 'wsctl convo show conv_demo --markdown > transcript.md'))
+    .addHelpText('after', examples('wsctl convo show conv_demo', 'wsctl convo show conv_live --follow', "wsctl convo show conv_demo --jq '.messages | length'", 'wsctl convo show conv_demo --markdown > transcript.md'))
     .action((id: string, flags: { tail?: string; markdown?: boolean; pager: boolean; full?: boolean }, command: Command) =>
       app.run(command, (ctx) => run({ id, tail: flags.tail, markdown: !!flags.markdown, pager: flags.pager, full: !!flags.full }, ctx)),
     );

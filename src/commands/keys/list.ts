@@ -7,7 +7,7 @@ export function register(keys: Command, app: App): void {
     .command('list')
     .alias('ls')
     .description('List API keys (metadata only, never a secret)')
-    .addHelpText('after', examples('wsctl keys list', 'wsctl keys list --json | jq -r ".keys[].name"'))
+    .addHelpText('after', examples('wsctl keys list', "wsctl keys list --jq '.keys[] | select(.last_used_at == null) | .id'"))
     .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
 }
 

@@ -13,7 +13,7 @@ export function register(persona: Command, app: App): void {
     .command('upload-avatar')
     .description('Upload a PNG, JPEG, GIF or WebP image as a persona avatar; prints its URL')
     .argument('<file>', 'the image file')
-    .addHelpText('after', examples('wsctl persona upload-avatar ./ada.png', 'wsctl persona upload-avatar avatar.webp --json | jq -r .url'))
+    .addHelpText('after', examples('wsctl persona upload-avatar ./ada.png', "wsctl persona upload-avatar ./ada.png --jq '.url'"))
     .action((file: string, _flags: unknown, command: Command) => app.run(command, (ctx) => run({ file }, ctx)));
 }
 

@@ -21,7 +21,7 @@ export function register(site: Command, app: App): void {
     .option('--parent <a/b>', 'folder to create it in, split on /')
     .option('--force', 'replace a site of the same name')
     .option('--display-name <text>', 'the name shown to visitors')
-    .addHelpText('after', examples('wsctl site create launch --variant marketing', 'wsctl site create notes --parent blogs/2027 --variant blog --display-name "Field notes"', 'wsctl site create launch --force --json'))
+    .addHelpText('after', examples('wsctl site create launch --variant marketing', 'wsctl site create notes --parent blogs/2027 --variant blog --display-name "Field notes"', "wsctl site create launch --force --jq '.data.path'"))
     .action((name: string, flags: Omit<CreateOptions, 'name'>, command: Command) => app.run(command, (ctx) => run({ name, ...flags }, ctx)));
 }
 

@@ -1,0 +1,90 @@
+// --jq: the jq 1.7 language on any JSON output, printed as gh prints it.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module shared with the benchmark
+import { largeConversation } from './bench/conversation.mjs';
+import { run, runBin, startSandbox, type TestSandbox } from './helpers.js';
+
+describe('--jq', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  it('prints each result on its own line: strings raw, everything else compact JSON', async () => {
+    const r = await run(['keys', 'list', '--jq', '.keys[0].name, .keys[0], (.keys | length), null, 1.5, true, [1, "a"]'], { env: sb.env });
+    expect(r.code).toBe(0);
+    const key = sb.state.keys[0]!;
+    const listed = { id: key.id, name: key.name, key_prefix: key.key_prefix, created_at: key.created_at, last_used_at: key.last_used_at };
+    expect(r.stdout.split('\n')).toEqual([key.name, JSON.stringify(JSON.parse(r.stdout.split('\n')[1]!)), String(sb.state.keys.length), 'null', '1.5', 'true', '[1,"a"]', '']);
+    expect(JSON.parse(r.stdout.split('\n')[1]!)).toMatchObject({ ...listed, last_used_at: expect.anything() });
+  });
+
+  it('select, test, map, join, dates, @tsv and @csv: the jq language itself', async () => {
+    const r = await run(
+      [
+        'caps',
+        '--jq',
+        '([.connected_apps[] | select(.app_slug | test("^g")) | .app_slug] | join(",")), (.connected_apps | map(.permission) | @csv), (.connected_apps[] | [.app_slug, .account_name] | @tsv), ("2026-01-02T03:04:05Z" | fromdateiso8601 | todate)',
+      ],
+      { env: sb.env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('gmail\n"read","write"\ngmail\tAlex Morgan\nnotion\tMorgan Studio\n2026-01-02T03:04:05Z\n');
+  });
+
+  it('an expression that does not compile exits 2 with jq\'s message and sends nothing', async () => {
+    const before = sb.requests.length;
+    const r = await run(['keys', 'list', '--jq', '.keys |||'], { env: sb.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr).error.message).toMatch(/^Invalid --jq expression: jq: error: syntax error, unexpected '\|'/);
+    expect(sb.requests.length).toBe(before);
+  });
+
+  it('an error at run time exits 2 with jq\'s message on one line', async () => {
+    const r = await run(['settings', '--jq', '.timezone | .[]'], { env: sb.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr).error).toEqual({ message: '--jq failed: jq: error: Cannot iterate over string ("Europe/Lis...)', exit_code: 2 });
+  });
+
+  it('an error response is reported as with --json, and --jq never runs on it', async () => {
+    const r = await run(['convo', 'show', 'conv_nope', '--jq', '.conversation.id'], { env: sb.env });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr).error).toMatchObject({ exit_code: 5, status: 404 });
+  });
+
+  it('api --jq, and expressions that start with a minus sign', async () => {
+    const api = await run(['api', '/settings/', '--jq', '.language'], { env: sb.env });
+    expect(api.stdout).toBe('en-GB\n');
+    const negative = await run(['api', '/settings/', '--jq', '-1'], { env: sb.env });
+    expect(negative.stdout).toBe('-1\n');
+  });
+
+  it('the local documents of auth status and profile list', async () => {
+    const status = await run(['auth', 'status', '--jq', '.key_source'], { env: sb.env });
+    expect(status.stdout).toBe('env\n');
+    const profiles = await run(['profile', 'list', '--jq', '.profiles | length'], { env: sb.env });
+    expect(profiles.stdout).toBe('0\n');
+  });
+
+  it('a 55,000-message conversation: .messages | length, end to end', async () => {
+    const big = JSON.stringify(largeConversation('conv_big', 55_000));
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(big);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await runBin(['convo', 'show', 'conv_big', '--jq', '.messages | length'], { env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_big_test_key' }, timeoutMs: 60_000 });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('55000\n');
+    } finally {
+      server.close();
+    }
+  }, 90_000);
+});
