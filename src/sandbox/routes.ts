@@ -4,6 +4,7 @@ import { byokFormats, connectionPermissions, websiteVariants } from '../enums.js
 import { IMAGE_EXTENSIONS, sniffImageType } from '../images.js';
 import type { SchemaName } from '../schemas.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
+import { LIVE_ID, liveStart, liveView } from './live.js';
 import { newKey, randomId, type SandboxState } from './seed.js';
 import type { Store } from './store.js';
 
@@ -169,6 +170,12 @@ export const routes: Route[] = [
     template: '/conversations/{conversation_id}',
     auth: true,
     async handle({ params, store }) {
+      const live = (await store.read()).conversations[LIVE_ID] as { started_at?: string | null } | undefined;
+      if (params.conversation_id === LIVE_ID && live) {
+        // The clock is written once, at the first read; later reads only look at it.
+        const startedAt = live.started_at ? Date.parse(live.started_at) : await store.transact((state) => liveStart(state));
+        return { status: 200, body: liveView(startedAt, Date.now()), schema: 'Conversation' };
+      }
       const conversation = (await store.read()).conversations[params.conversation_id as string];
       if (!conversation) return notFound('Conversation');
       const text = serialised.get(conversation);

@@ -1,5 +1,6 @@
 // The sandbox's seeded demo data, under the stable ids the README lists.
 import { randomBytes } from 'node:crypto';
+import { liveSeed } from './live.js';
 
 export interface StoredKey {
   id: string;
@@ -186,7 +187,7 @@ export function seedState(bootstrapKey?: string): SandboxState {
     version: 1,
     bootstrap_key: bootstrap.key,
     keys: [bootstrap, laptop],
-    conversations: { conv_demo: demoConversation() },
+    conversations: { conv_demo: demoConversation(), conv_live: liveSeed() },
     numbers: [
       { phone: '+14155550123', name: 'Personal line', description: 'Texts from you reach the assistant', is_owner: true, conversation_id: 'conv_demo' },
       { phone: '+14155550188', name: 'Front desk', description: 'Answers visitors on your behalf', is_owner: false, conversation_id: null },

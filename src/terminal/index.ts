@@ -87,6 +87,12 @@ export function rawField(value: Cell): string {
   return value === null || value === undefined ? '' : cleanLine(value);
 }
 
+export interface StatusLine {
+  set(text: string): void;
+  /** Removes the line, before a result is printed. */
+  clear(): void;
+}
+
 export interface TerminalOptions {
   json: boolean;
   noColor: boolean;
@@ -154,6 +160,13 @@ export class Terminal {
     }
     await sink.write('\n}\n');
     await sink.end();
+  }
+
+  /** One compact JSON line (newline-delimited output), or its --jq results. */
+  async printJsonLine(value: unknown): Promise<void> {
+    const text = JSON.stringify(value);
+    const lines = this.options.jq ? await this.options.jq.apply(text) : [text];
+    if (lines.length > 0) this.io.stdout.write(`${lines.join('\n')}\n`);
   }
 
   /** Tab-separated records, one a line: what piped output is made of. */
@@ -233,6 +246,23 @@ export class Terminal {
       if (ticker) clearInterval(ticker);
       spinner.stop();
     }
+  }
+
+  /** A one-line status on stderr while waiting (a spinner), only on a TTY with a size and outside CI. */
+  async statusLine(): Promise<StatusLine> {
+    const width = (this.io.stderr as { columns?: number }).columns ?? 0;
+    if (!this.io.stderrIsTTY || this.env.CI !== undefined || width <= 0) return { set: () => {}, clear: () => {} };
+    const { default: ora } = await import('ora');
+    const spinner = ora({ stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false });
+    return {
+      set(text) {
+        spinner.text = text;
+        if (!spinner.isSpinning) spinner.start();
+      },
+      clear() {
+        if (spinner.isSpinning) spinner.stop();
+      },
+    };
   }
 
   /** Where long output goes: the pager on a TTY unless turned off, else stdout. */

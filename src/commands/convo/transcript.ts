@@ -91,29 +91,42 @@ function stateLabel(state: string | null | undefined, paint: Painter): string {
   return state === 'running' ? paint.green(s) : state === 'stopping' ? paint.yellow(s) : paint.dim(s);
 }
 
-export async function renderTranscript(convo: Conversation, sink: Sink, style: Style): Promise<void> {
+/** Renders a conversation piece by piece: the header, each message as it comes, the totals. */
+export interface Renderer {
+  header(convo: Conversation): Promise<void>;
+  message(message: Message): Promise<void>;
+  end(count: number): Promise<void>;
+}
+
+function plainRenderer(sink: Sink, style: Style): Renderer {
   const { paint, tty } = style;
-  const c = convo.conversation;
-  if (tty) {
-    const meta = [cleanLine(c.id), cleanLine(c.type), stateLabel(convo.state, paint), c.created_at && `created ${relativeTime(c.created_at)}`, c.updated_at && `updated ${relativeTime(c.updated_at)}`];
-    await sink.write(`${paint.bold(cleanLine(c.title) || '(untitled)')}\n${meta.filter(Boolean).join(' · ')}\n`);
-    if (c.deleted_at) await sink.write(`${paint.red(`deleted ${relativeTime(c.deleted_at)}`)}\n`);
-  } else {
-    const fields: [string, unknown][] = [['title', c.title], ['id', c.id], ['type', c.type], ['state', convo.state], ['created_at', c.created_at], ['updated_at', c.updated_at]];
-    if (c.deleted_at) fields.push(['deleted_at', c.deleted_at]);
-    await sink.write(fields.map(([k, v]) => `${k}\t${cleanLine(v)}\n`).join(''));
-  }
   const totals: Totals = [0, 0, 0, 0];
-  for (const message of convo.messages) {
-    const counts = addTokens(totals, message);
-    const who = [cleanLine(message.persona_name), cleanLine(message.model_name)].filter(Boolean).join(' · ');
-    const head = [when(message.timestamp, tty), cleanLine(message.kind) || 'message', who].filter(Boolean).join(' · ');
-    const lines = [`\n${paint.bold(`▸ ${head}`)}`];
-    for (const part of message.parts ?? []) lines.push(renderPart(part, style));
-    if (counts.some((n) => n > 0)) lines.push(paint.dim(`  tokens: ${formatTokens(counts, tty)}`));
-    await sink.write(`${lines.join('\n')}\n`);
-  }
-  await sink.write(`\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${plural(convo.messages.length, 'message')})\n`);
+  return {
+    async header(convo) {
+      const c = convo.conversation;
+      if (tty) {
+        const meta = [cleanLine(c.id), cleanLine(c.type), stateLabel(convo.state, paint), c.created_at && `created ${relativeTime(c.created_at)}`, c.updated_at && `updated ${relativeTime(c.updated_at)}`];
+        await sink.write(`${paint.bold(cleanLine(c.title) || '(untitled)')}\n${meta.filter(Boolean).join(' · ')}\n`);
+        if (c.deleted_at) await sink.write(`${paint.red(`deleted ${relativeTime(c.deleted_at)}`)}\n`);
+      } else {
+        const fields: [string, unknown][] = [['title', c.title], ['id', c.id], ['type', c.type], ['state', convo.state], ['created_at', c.created_at], ['updated_at', c.updated_at]];
+        if (c.deleted_at) fields.push(['deleted_at', c.deleted_at]);
+        await sink.write(fields.map(([k, v]) => `${k}\t${cleanLine(v)}\n`).join(''));
+      }
+    },
+    async message(message) {
+      const counts = addTokens(totals, message);
+      const who = [cleanLine(message.persona_name), cleanLine(message.model_name)].filter(Boolean).join(' · ');
+      const head = [when(message.timestamp, tty), cleanLine(message.kind) || 'message', who].filter(Boolean).join(' · ');
+      const lines = [`\n${paint.bold(`▸ ${head}`)}`];
+      for (const part of message.parts ?? []) lines.push(renderPart(part, style));
+      if (counts.some((n) => n > 0)) lines.push(paint.dim(`  tokens: ${formatTokens(counts, tty)}`));
+      await sink.write(`${lines.join('\n')}\n`);
+    },
+    async end(count) {
+      await sink.write(`\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${plural(count, 'message')})\n`);
+    },
+  };
 }
 
 function fence(text: string, lang = ''): string {
@@ -122,30 +135,49 @@ function fence(text: string, lang = ''): string {
   return `${marks}${lang}\n${text}\n${marks}`;
 }
 
-export async function renderMarkdown(convo: Conversation, sink: Sink, style: Style): Promise<void> {
-  const c = convo.conversation;
-  const head = [`# ${cleanLine(c.title) || 'Untitled conversation'}`, ''];
-  const facts: [string, unknown][] = [['ID', c.id], ['Type', c.type], ['State', convo.state], ['Created', c.created_at], ['Updated', c.updated_at]];
-  if (c.deleted_at) facts.push(['Deleted', c.deleted_at]);
-  for (const [k, v] of facts) if (v) head.push(`- **${k}:** ${cleanLine(v)}`);
-  await sink.write(`${head.join('\n')}\n`);
+function markdownRenderer(sink: Sink, style: Style): Renderer {
   const totals: Totals = [0, 0, 0, 0];
-  for (const message of convo.messages) {
-    const counts = addTokens(totals, message);
-    const kind = cleanLine(message.kind) || 'message';
-    const who = message.persona_name ? `${cleanLine(message.persona_name)}${message.model_name ? ` (${cleanLine(message.model_name)})` : ''}` : cleanLine(message.model_name);
-    const title = [kind.charAt(0).toUpperCase() + kind.slice(1), who, cleanLine(message.timestamp)].filter(Boolean).join(' · ');
-    const blocks = [`\n## ${title}`];
-    for (const part of message.parts ?? []) {
-      const partKind = part.part_kind ?? '';
-      if (partKind === 'tool-call') blocks.push(`**Tool call:** \`${cleanLine(part.tool_name)}\`\n\n${fence(clean(formatArgs(part.args)), 'json')}`);
-      else if (isResult(partKind)) {
-        const { text, note } = shorten(clean(part.content), style.full);
-        blocks.push(`**Tool result:** \`${cleanLine(part.tool_name)}\`\n\n${fence(text)}${note ? `\n\n_${note}_` : ''}`);
-      } else blocks.push(clean(part.content));
-    }
-    if (counts.some((n) => n > 0)) blocks.push(`_Tokens: ${formatTokens(counts, false)}_`);
-    await sink.write(`${blocks.join('\n\n')}\n`);
-  }
-  await sink.write(`\n---\n\n**Totals:** ${formatTokens(totals, false)} (${plural(convo.messages.length, 'message')})\n`);
+  return {
+    async header(convo) {
+      const c = convo.conversation;
+      const head = [`# ${cleanLine(c.title) || 'Untitled conversation'}`, ''];
+      const facts: [string, unknown][] = [['ID', c.id], ['Type', c.type], ['State', convo.state], ['Created', c.created_at], ['Updated', c.updated_at]];
+      if (c.deleted_at) facts.push(['Deleted', c.deleted_at]);
+      for (const [k, v] of facts) if (v) head.push(`- **${k}:** ${cleanLine(v)}`);
+      await sink.write(`${head.join('\n')}\n`);
+    },
+    async message(message) {
+      const counts = addTokens(totals, message);
+      const kind = cleanLine(message.kind) || 'message';
+      const who = message.persona_name ? `${cleanLine(message.persona_name)}${message.model_name ? ` (${cleanLine(message.model_name)})` : ''}` : cleanLine(message.model_name);
+      const title = [kind.charAt(0).toUpperCase() + kind.slice(1), who, cleanLine(message.timestamp)].filter(Boolean).join(' · ');
+      const blocks = [`\n## ${title}`];
+      for (const part of message.parts ?? []) {
+        const partKind = part.part_kind ?? '';
+        if (partKind === 'tool-call') blocks.push(`**Tool call:** \`${cleanLine(part.tool_name)}\`\n\n${fence(clean(formatArgs(part.args)), 'json')}`);
+        else if (isResult(partKind)) {
+          const { text, note } = shorten(clean(part.content), style.full);
+          blocks.push(`**Tool result:** \`${cleanLine(part.tool_name)}\`\n\n${fence(text)}${note ? `\n\n_${note}_` : ''}`);
+        } else blocks.push(clean(part.content));
+      }
+      if (counts.some((n) => n > 0)) blocks.push(`_Tokens: ${formatTokens(counts, false)}_`);
+      await sink.write(`${blocks.join('\n\n')}\n`);
+    },
+    async end(count) {
+      await sink.write(`\n---\n\n**Totals:** ${formatTokens(totals, false)} (${plural(count, 'message')})\n`);
+    },
+  };
+}
+
+/** The transcript for people (TTY or plain) or as Markdown. */
+export function transcriptRenderer(sink: Sink, style: Style, markdown: boolean): Renderer {
+  return markdown ? markdownRenderer(sink, style) : plainRenderer(sink, style);
+}
+
+/** The whole conversation at once: `convo show` without --follow. */
+export async function renderConversation(convo: Conversation, sink: Sink, style: Style, markdown: boolean): Promise<void> {
+  const renderer = transcriptRenderer(sink, style, markdown);
+  await renderer.header(convo);
+  for (const message of convo.messages) await renderer.message(message);
+  await renderer.end(convo.messages.length);
 }

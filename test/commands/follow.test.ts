@@ -1,0 +1,147 @@
+// convo show --follow against a scripted server (each poll gets the next answer) and against the
+// sandbox's conv_live, in-process, as bin/wsctl, and on a sized terminal.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, run, runBin, tempDir } from '../helpers.js';
+import { crashed, runPty, tooWide } from '../terminal/pty.js';
+
+const message = (i: number, text: string) => ({ kind: i % 2 ? 'response' : 'request', timestamp: `2026-01-01T00:00:0${i}Z`, parts: [{ part_kind: 'text', content: text }], extra_field: i });
+const conversation = { id: 'c1', title: 'Scripted', type: 'chat', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' };
+
+type Answer = { status?: number; body?: unknown };
+let server: Server | undefined;
+afterEach(() => server?.close());
+
+/** Answers each GET with the next scripted answer (the last one again once they run out). */
+async function scripted(answers: Answer[]): Promise<{ url: string; polls: () => number }> {
+  let polls = 0;
+  server = createServer((_req, res) => {
+    const answer = answers[Math.min(polls, answers.length - 1)] as Answer;
+    polls++;
+    res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer.body ?? { detail: 'scripted' }));
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, polls: () => polls };
+}
+
+const env = (url: string) => ({ WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_follow_test_key', WSCTL_CONFIG_DIR: tempDir() });
+const FAST = ['--interval', '0.5'];
+
+describe('convo show --follow', () => {
+  it('running → running → idle: each message once, in order; a growing last message only when complete', async () => {
+    const s = await scripted([
+      { body: { conversation, state: 'running', messages: [message(0, 'hello'), message(1, 'Wor')] } },
+      { body: { conversation, state: 'running', messages: [message(0, 'hello'), message(1, 'World, growing')] } },
+      { body: { conversation, state: 'running', messages: [message(0, 'hello'), message(1, 'World, growing and done'), message(2, 'next')] } },
+      { body: { conversation, state: 'idle', messages: [message(0, 'hello'), message(1, 'World, growing and done'), message(2, 'next, final')] } },
+    ]);
+    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.polls()).toBe(4);
+    const bodies = r.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
+    expect(bodies).toEqual(['hello', 'World, growing and done', 'next, final']);
+    expect(r.stdout).toMatch(/^state\trunning$/m);
+    expect(r.stdout).toMatch(/\(3 messages\)\n$/);
+  });
+
+  it('idle at once: one request, the whole transcript, exit 0', async () => {
+    const s = await scripted([{ body: { conversation, messages: [message(0, 'a'), message(1, 'b')] } }]);
+    const r = await run(['convo', 'show', 'c1', '-f'], { env: env(s.url) });
+    expect(r.code).toBe(0);
+    expect(s.polls()).toBe(1);
+    expect(r.stdout).toContain('(2 messages)');
+  });
+
+  it('--json: a first {conversation, state} line, one compact line per message as sent, a last {"state": "idle"}', async () => {
+    const s = await scripted([
+      { body: { conversation, state: 'running', messages: [message(0, 'a'), message(1, 'b…')] } },
+      { body: { conversation, state: 'idle', messages: [message(0, 'a'), message(1, 'b, done')] } },
+    ]);
+    const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url) });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toEqual([{ conversation, state: 'running' }, message(0, 'a'), message(1, 'b, done'), { state: 'idle' }]);
+  });
+
+  it('--tail n keeps the last n messages of the first answer; --jq applies to each line', async () => {
+    const s = await scripted([{ body: { conversation, state: 'idle', messages: [message(0, 'a'), message(1, 'b'), message(2, 'c')] } }]);
+    const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '1', '--jq', '.parts[0].content // .state'], { env: env(s.url) });
+    expect(r.stdout).toBe('idle\nc\nidle\n');
+  });
+
+  it('a poll that keeps failing follows the retry policy, then exits with its code (404 → 5)', async () => {
+    const s = await scripted([{ body: { conversation, state: 'running', messages: [message(0, 'a')] } }, { status: 404 }]);
+    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^Error: Conversation 'c1' not found/m);
+  });
+
+  it('a 503 is retried and the follow goes on', async () => {
+    const s = await scripted([
+      { body: { conversation, state: 'running', messages: [message(0, 'a')] } },
+      { status: 503 },
+      { body: { conversation, state: 'idle', messages: [message(0, 'a'), message(1, 'b')] } },
+    ]);
+    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.polls()).toBe(3);
+    expect(r.stdout).toContain('(2 messages)');
+  });
+
+  it('--interval is checked: not a number, zero, or without --follow is exit 2', async () => {
+    for (const args of [['--follow', '--interval', 'x'], ['--follow', '--interval', '0'], ['--interval', '1']]) {
+      const r = await run(['convo', 'show', 'c1', ...args], { env: env('http://127.0.0.1:9') });
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+  });
+
+  it('Ctrl-C while waiting exits 130 within a second; piped output is flushed per message', async () => {
+    const s = await scripted([{ body: { conversation, state: 'running', messages: [message(0, 'first'), message(1, 'second')] } }]);
+    const child = spawn(process.execPath, [BIN, 'convo', 'show', 'c1', '--follow', '--interval', '5'], { env: { PATH: process.env.PATH, HOME: tempDir(), ...env(s.url) } });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // The first message is complete (a later one exists) and must arrive while wsctl still runs.
+    for (let waited = 0; !out.includes('first') && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(out).toContain('first');
+    expect(out).not.toContain('second');
+    const interrupted = Date.now();
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(Date.now() - interrupted).toBeLessThan(1000);
+  });
+});
+
+describe('conv_live in the sandbox', () => {
+  it('--sandbox convo show conv_live --follow: at least five messages in about a second each, then idle; reset starts it over', async () => {
+    const dir = tempDir();
+    const started = Date.now();
+    const human = await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--follow', '--interval', '0.5'], { env: { WSCTL_CONFIG_DIR: dir }, timeoutMs: 30_000 });
+    expect(human.code, human.stderr).toBe(0);
+    expect(Date.now() - started).toBeGreaterThan(4000);
+    expect(human.stdout.match(/^▸ /gm)?.length).toBeGreaterThanOrEqual(5);
+    expect(human.stdout).toContain('→ search_venues(');
+    expect(human.stdout).toMatch(/Done: Casa do Largo is held .* to finance\.\n/);
+    // Finished now: a second follow is one request and the same messages.
+    const again = await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--follow', '--json'], { env: { WSCTL_CONFIG_DIR: dir } });
+    const lines = again.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ state: 'idle' });
+    expect(lines.at(-1)).toEqual({ state: 'idle' });
+    expect(lines.length - 2).toBe(human.stdout.match(/^▸ /gm)?.length);
+    expect((await runBin(['--sandbox', 'sandbox', 'reset'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
+    const restarted = JSON.parse((await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--json'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout);
+    expect(restarted.state).toBe('running');
+  }, 40_000);
+
+  it('on an 80-column terminal: the status line, the transcript within the width, no crash', async () => {
+    const r = await runPty(['--sandbox', 'convo', 'show', 'conv_live', '-f', '--interval', '0.5'], { cols: 80, env: { WSCTL_CONFIG_DIR: tempDir() }, timeoutS: 30 });
+    expect(r.code).toBe(0);
+    expect(crashed(r.output)).toBe(false);
+    expect(r.output).toMatch(/running · \d+ s since the last message/);
+    expect(tooWide(r.text, 80)).toEqual([]);
+    expect(r.text).toMatch(/Totals .*\(6 messages\)/);
+  }, 40_000);
+});
