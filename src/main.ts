@@ -68,10 +68,9 @@ async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Pro
     if (known && error.requestId) doc.request_id = error.requestId;
     if (known && error.details !== undefined) doc.details = error.details;
     stderr.write(`${JSON.stringify({ error: doc }, null, 2)}\n`);
-  } else if (error instanceof CancelledError) {
+  } else if (error instanceof CancelledError || error instanceof InterruptedError) {
+    // Not errors of the tool: the person said no, or pressed Ctrl-C.
     stderr.write(`${message}\n`);
-  } else if (error instanceof InterruptedError) {
-    // Ctrl-C: the person knows; the shell shows the exit status.
   } else {
     const requestId = known && error.requestId ? ` (request id ${cleanErrorMessage(error.requestId)})` : '';
     stderr.write(`Error: ${message}${requestId}\n`);

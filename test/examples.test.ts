@@ -31,8 +31,8 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
     const child = spawn('bash', ['-c', script], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
-    // A server that runs until interrupted gets its Ctrl-C.
-    const timer = setTimeout(() => child.kill('SIGINT'), 4000);
+    // A server that runs until interrupted gets its Ctrl-C; a follow runs for conv_live's six seconds.
+    const timer = setTimeout(() => child.kill('SIGINT'), script.includes('--follow') ? 15_000 : 4000);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stderr });

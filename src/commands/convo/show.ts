@@ -33,7 +33,7 @@ export function register(convo: Command, app: App): void {
     .option('--no-pager', 'do not page the output on a terminal')
     .option('-f, --follow', 'while the conversation runs, print each message as it completes (never paged)')
     .option('--interval <seconds>', 'with --follow, seconds between polls (default 2, at least 0.5)')
-    .addHelpText('after', examples('wsctl convo show conv_demo', 'wsctl convo show conv_live --follow', "wsctl convo show conv_demo --jq '.messages | length'", 'wsctl convo show conv_demo --markdown > transcript.md'))
+    .addHelpText('after', examples('wsctl convo show conv_demo --tail 2', 'wsctl convo show conv_live --follow', "wsctl convo show conv_demo --jq '.messages | length'"))
     .action((id: string, flags: { tail?: string; markdown?: boolean; pager: boolean; full?: boolean; follow?: boolean; interval?: string }, command: Command) =>
       app.run(command, (ctx) => run({ id, tail: flags.tail, markdown: !!flags.markdown, pager: flags.pager, full: !!flags.full, follow: !!flags.follow, interval: flags.interval }, ctx)),
     );
