@@ -330,7 +330,13 @@ _wsctl_values() {
   case "$src" in
     words:*) COMPREPLY=($(compgen -W "${src#words:}" -- "$cur")) ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
-    profiles) COMPREPLY=($(compgen -W "$(wsctl __complete profiles 2>/dev/null)" -- "$cur")) ;;
+    profiles)
+      # Names are data: compgen -W would expand $(...) inside them, so match and quote them here.
+      local name
+      COMPREPLY=()
+      while IFS= read -r name; do
+        [[ $name == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+      done < <(wsctl __complete profiles 2>/dev/null) ;;
     *) COMPREPLY=() ;;
   esac
 }

@@ -79,7 +79,10 @@ const MAX_TRIES = 3;
 const MAX_RETRY_AFTER_S = 10;
 const MAX_REDIRECTS = 5;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const SECRET_FIELDS = new Set(['key', 'api_key', 'apikey', 'token', 'secret', 'password']);
+// Any field whose name ends in key, token, secret or password: api_key, secret_key, access_token,
+// client_secret, private_key … (key_prefix and key_storage are not secrets).
+const SECRET_NAME = /(key|token|secret|password)$/i;
+const SECRET_IN_TEXT = /("[A-Za-z0-9_-]*(?:key|token|secret|password)"\s*:\s*")(?:[^"\\]|\\.)*("?)/gi;
 const REDACTED = '[redacted]';
 
 /** A path with every interpolated value percent-encoded, dots too, so an id never leaves its segment. */
@@ -128,22 +131,74 @@ function join(base: URL, relative: string): Target {
   return { origin: base.origin, path, href: base.origin + path };
 }
 
+const MAX_DEPTH = 512;
+const DEPTH_WALK_LIMIT = 4 * 1024 * 1024;
+
+/** zod's verdict, or 'too deep' where validating overflowed the stack. */
+function safeParseShallow(schema: SchemaName, value: unknown): ReturnType<(typeof responseSchemas)[SchemaName]['safeParse']> | 'too deep' {
+  try {
+    return responseSchemas[schema].safeParse(value);
+  } catch (error) {
+    if (error instanceof RangeError) return 'too deep';
+    throw error;
+  }
+}
+
+/** Whether a parsed JSON value nests deeper than limit; iterative, so it cannot overflow itself. */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Where a redirect points, if wsctl may follow it there: http(s) only, plain http only to loopback. */
+function redirectTarget(location: string, from: string, status: number): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw new NetworkError(`The service redirected (HTTP ${status}) to a location that is not a URL ('${cleanLine(location).slice(0, 200)}').`);
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+    throw new NetworkError(`The service redirected (HTTP ${status}) to a ${cleanLine(next.protocol)} location; wsctl follows http(s) only.`);
+  }
+  if (next.protocol === 'http:' && !isLoopback(next.hostname)) {
+    throw new NetworkError(`Refusing a redirect to plain http:// at ${cleanLine(next.host)}.`);
+  }
+  return next;
+}
+
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.has(k.toLowerCase()) && typeof v === 'string' ? REDACTED : redact(v)]),
+      Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k.replace(/[-_]/g, '')) && typeof v === 'string' ? REDACTED : redact(v)]),
     );
   }
   return value;
 }
 
-function redactText(text: string): string {
+/** Text for a --debug trace: secrets redacted, JSON or not (a truncated body too), on one line. */
+export function redactText(text: string): string {
+  let redacted: string;
   try {
-    return JSON.stringify(redact(JSON.parse(text)));
+    redacted = JSON.stringify(redact(JSON.parse(text)));
   } catch {
-    return text;
+    redacted = text.replace(SECRET_IN_TEXT, `$1${REDACTED}$2`).replace(/\b(wsk|sk)[-_][A-Za-z0-9_-]{6,}/g, REDACTED);
   }
+  return cleanLine(redacted);
+}
+
+/** A header value for a --debug trace. */
+function traceHeader(name: string, value: string): string {
+  if (name === 'authorization' || name === 'proxy-authorization') return `${value.split(' ')[0]} ${REDACTED}`;
+  if (SECRET_NAME.test(name.replace(/[-_]/g, '')) || name === 'cookie' || name === 'set-cookie') return REDACTED;
+  return cleanLine(value);
 }
 
 /** Seconds to wait from a Retry-After header (seconds or HTTP date), or undefined. */
@@ -273,12 +328,13 @@ export class Api {
 
     const safeToRepeat = spec.method === 'GET' || spec.method === 'HEAD' || spec.method === 'DELETE' || !!spec.idempotent;
     let method = spec.method;
+    let body: string | Upload | undefined = spec.upload ?? json;
     let redirects = 0;
     let lastError: Error | undefined;
     for (let tryNo = 1; tryNo <= MAX_TRIES; tryNo++) {
       let attempt: Attempt;
       try {
-        attempt = await this.send(method, target, headers, spec.upload ?? json);
+        attempt = await this.send(method, target, headers, body);
       } catch (error) {
         if (s.signal.aborted) throw new InterruptedError();
         if (error instanceof NetworkError) throw error;
@@ -297,12 +353,20 @@ export class Api {
       if (attempt.status >= 300 && attempt.status < 400 && attempt.headers.location && redirects < MAX_REDIRECTS) {
         redirects++;
         tryNo--;
-        const next = new URL(attempt.headers.location, target.href);
-        if (next.protocol === 'http:' && !isLoopback(next.hostname)) {
-          throw new NetworkError(`Refusing a redirect to plain http:// at ${next.host}.`);
+        const next = redirectTarget(attempt.headers.location, target.href, attempt.status);
+        // 303 means "see other": fetch it with GET, without the body.
+        if (attempt.status === 303) {
+          method = 'GET';
+          body = undefined;
+          delete headers['content-type'];
         }
-        if (next.origin !== target.origin) delete headers.authorization;
-        if (attempt.status === 303) method = 'GET';
+        if (next.origin !== target.origin) {
+          // A body may hold secrets (byok add's provider key): it never goes to another origin.
+          if (body !== undefined) {
+            throw new NetworkError(`The service redirected ${method} ${target.path} to another origin (${cleanLine(next.origin)}); wsctl does not re-send a request body there.`, this.info(attempt));
+          }
+          delete headers.authorization;
+        }
         target = { origin: next.origin, path: next.pathname + next.search, href: next.href };
         continue;
       }
@@ -310,8 +374,9 @@ export class Api {
       if (RETRY_STATUSES.has(attempt.status)) {
         const wait = retryAfterSeconds(attempt.headers['retry-after']);
         if (wait !== undefined && wait > MAX_RETRY_AFTER_S) {
-          const when = new Date(Date.now() + wait * 1000).toISOString();
-          throw new ApiError(`The service is busy (HTTP ${attempt.status}) and asks to retry after ${Math.ceil(wait)} s (at ${when}). Try again then.`, this.info(attempt));
+          const at = new Date(Date.now() + wait * 1000);
+          const when = Number.isNaN(at.getTime()) || wait > 10 * 365 * 86_400 ? 'much later' : `at ${at.toISOString()}`;
+          throw new ApiError(`The service is busy (HTTP ${attempt.status}) and asks to retry after ${wait > 1e9 ? 'a very long time' : `${Math.ceil(wait)} s`} (${when}). Try again then.`, this.info(attempt));
         }
         if (safeToRepeat && tryNo < MAX_TRIES) {
           await this.backoff(tryNo, wait);
@@ -344,6 +409,13 @@ export class Api {
     if ((error as Error).name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new NetworkError(`No answer from ${where} within ${this.settings.timeoutMs / 1000} s. Check the service, or raise --timeout.`);
     }
+    // undici's tunnel through a proxy: the proxy's own answer to CONNECT.
+    const tunnel = /Proxy response \((\d+)\)/.exec((error as Error).message ?? '');
+    if (tunnel) {
+      const proxy = this.proxyFor(target) ?? 'the proxy';
+      if (tunnel[1] === '407') return new NetworkError(`The proxy ${proxy} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`);
+      return new NetworkError(`The proxy ${proxy} refused to connect to ${where} (HTTP ${tunnel[1]}).`);
+    }
     if (!code) return undefined;
     const reasons: Record<string, string> = {
       ECONNREFUSED: 'connection refused',
@@ -353,8 +425,26 @@ export class Api {
       UND_ERR_SOCKET: 'connection closed unexpectedly',
       ETIMEDOUT: 'connection timed out',
     };
-    const reason = (code && reasons[code]) ?? (code?.startsWith('ERR_TLS') || code?.includes('CERT') ? `TLS failure (${code})` : (error as Error).message);
+    const reason = (code && reasons[code]) ?? (code?.startsWith('ERR_TLS') || code?.includes('CERT') ? `TLS failure (${code})` : cleanLine((error as Error).message));
+    const proxy = this.proxyFor(target);
+    if (proxy) return new NetworkError(`Cannot reach ${where} through the proxy ${proxy}: ${reason}. Check the proxy and HTTPS_PROXY, HTTP_PROXY or NO_PROXY.`);
     return new NetworkError(`Cannot reach ${where}: ${reason}. Check the base URL and your network.`);
+  }
+
+  /** The proxy a request to target goes through (credentials hidden), if any. */
+  private proxyFor(target: Target): string | undefined {
+    const proxy = this.settings.proxy;
+    const raw = target.origin.startsWith('https:') ? proxy?.https || proxy?.http : proxy?.http;
+    if (!raw) return undefined;
+    const host = new URL(target.origin).hostname;
+    const bypass = (proxy?.noProxy ?? '').split(',').map((p) => p.trim().replace(/^\*?\./, '')).filter(Boolean);
+    if (bypass.some((p) => p === '*' || host === p || host.endsWith(`.${p}`))) return undefined;
+    try {
+      const url = new URL(raw);
+      return `${url.protocol}//${url.host}`;
+    } catch {
+      return cleanLine(raw);
+    }
   }
 
   private async send(method: Method, target: Target, headers: Record<string, string>, body: string | Upload | undefined): Promise<Attempt> {
@@ -371,8 +461,8 @@ export class Api {
       Object.assign(sent, opened.headers);
     }
     if (s.debug) {
-      s.trace(`> ${method} ${target.href}`);
-      for (const [k, v] of Object.entries(sent)) s.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${REDACTED}` : v}`);
+      s.trace(`> ${method} ${cleanLine(target.href)}`);
+      for (const [k, v] of Object.entries(sent)) s.trace(`> ${k}: ${traceHeader(k, v)}`);
       if (typeof body === 'string') s.trace(`> ${redactText(body).slice(0, 4096)}`);
     }
     const started = Date.now();
@@ -391,7 +481,7 @@ export class Api {
       const attempt = { status: response.statusCode, headers: flat, text, ms: Date.now() - started };
       if (s.debug) {
         s.trace(`< ${attempt.status} (${attempt.ms} ms)`);
-        for (const [k, v] of Object.entries(flat)) s.trace(`< ${k}: ${v}`);
+        for (const [k, v] of Object.entries(flat)) s.trace(`< ${cleanLine(k)}: ${traceHeader(k, v)}`);
         if (text) s.trace(`< ${redactText(text).slice(0, 4096)}`);
       }
       return attempt;
@@ -427,6 +517,8 @@ export class Api {
     let parsed: unknown;
     let isJson = false;
     const empty = attempt.text.trim() === '';
+    // A deep body is small (100,000 levels take 200 KB): only small bodies are walked for depth.
+    const walkDepth = attempt.text.length < DEPTH_WALK_LIMIT;
     if (!empty) {
       try {
         parsed = JSON.parse(attempt.text);
@@ -435,6 +527,11 @@ export class Api {
       } catch {
         parsed = attempt.text;
       }
+    }
+    // JSON.parse takes any depth; printing, validating or reporting it recurses and would overflow.
+    if (isJson && walkDepth && nestedDeeperThan(parsed, MAX_DEPTH)) {
+      const what = `The service sent JSON nested more than ${MAX_DEPTH} levels deep (HTTP ${attempt.status}); wsctl cannot handle it.`;
+      throw new NetworkError(what, { status: attempt.status, requestId: this.info(attempt).requestId });
     }
     const { status } = attempt;
     if (status >= 400 || (status >= 300 && status < 400)) throw this.statusError(spec, attempt, parsed);
@@ -446,7 +543,8 @@ export class Api {
         throw new NetworkError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, this.info(attempt));
       }
       if (spec.schema) {
-        const result = responseSchemas[spec.schema].safeParse(parsed);
+        const result = safeParseShallow(spec.schema, parsed);
+        if (result === 'too deep') throw new NetworkError(`The service sent JSON nested too deeply to handle (HTTP ${status}).`, this.info(attempt));
         if (!result.success) {
           const issue = result.error.issues[0];
           const where = issue?.path.length ? issue.path.join('.') : 'body';
@@ -469,6 +567,10 @@ export class Api {
     // Service text goes into a one-line message: it must not forge extra lines.
     const said = cleanLine(describeStatus(status, body)).slice(0, 500);
     const suffix = said ? `: ${said}` : '';
+    if (status === 407) {
+      const proxy = this.proxyFor({ origin: this.base.origin, path: '', href: '' }) ?? 'the proxy';
+      return new NetworkError(`The proxy ${proxy} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`, this.info(attempt));
+    }
     if (status === 401 || status === 403) {
       const hint = this.settings.authHint ?? 'Run `wsctl auth login` or check WSCTL_API_KEY.';
       return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). ${hint}`, this.info(attempt));

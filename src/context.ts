@@ -109,6 +109,8 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     }
     let baseUrl = globals.baseUrl || env.WSCTL_BASE_URL || undefined;
     const envKey = env.WSCTL_API_KEY || undefined;
+    // A key pasted with its line ending would fail as a bad header, far from the cause.
+    if (envKey && /[\s\x00-\x1f\x7f]/.test(envKey)) throw new UsageError('WSCTL_API_KEY contains whitespace or control characters (a trailing \\r or newline?); set it to the key alone.');
     if (baseUrl && envKey) {
       return { profile: globals.profile || env.WSCTL_PROFILE || DEFAULT_PROFILE, baseUrl, apiKey: envKey, keySource: 'env' };
     }

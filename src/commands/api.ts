@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import type { Command } from 'commander';
 import type { Method } from '../api.js';
 import { examples, type App, type Ctx, type Result } from '../command.js';
 import { UsageError } from '../errors.js';
-import { clean } from '../terminal/index.js';
-import { readStdin } from '../terminal/prompt.js';
+import { clean, cleanLine } from '../terminal/index.js';
+import { readAll, readStdin } from '../terminal/prompt.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -27,6 +27,31 @@ export function register(command: Command, app: App): void {
     );
 }
 
+/**
+ * The path as sent: below the base URL, dot segments resolved (never above the base), the
+ * fragment dropped (it is not part of a request), no whitespace or control characters.
+ */
+export function normalizePath(raw: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) throw new UsageError('Give a path below the base URL, not a full URL.');
+  if (/[\s\x00-\x1f\x7f]/.test(raw)) throw new UsageError(`Invalid path '${cleanLine(raw)}': it contains whitespace or control characters; percent-encode them (%20).`);
+  const withoutFragment = raw.split('#', 1)[0] as string;
+  const at = withoutFragment.indexOf('?');
+  const pathPart = at < 0 ? withoutFragment : withoutFragment.slice(0, at);
+  const query = at < 0 ? '' : withoutFragment.slice(at);
+  const segments: string[] = [];
+  for (const segment of pathPart.split('/').slice(pathPart.startsWith('/') ? 1 : 0)) {
+    const plainSegment = segment.replace(/%2e/gi, '.');
+    if (plainSegment === '.') continue;
+    if (plainSegment === '..') {
+      if (segments.length === 0) throw new UsageError(`Invalid path '${cleanLine(raw)}': it climbs above the base URL.`);
+      segments.pop();
+      continue;
+    }
+    segments.push(segment);
+  }
+  return `/${segments.join('/')}${query}`;
+}
+
 function parseFields(fields: string[]): Record<string, string> {
   const body: Record<string, string> = {};
   for (const field of fields) {
@@ -37,17 +62,26 @@ function parseFields(fields: string[]): Record<string, string> {
   return body;
 }
 
+async function readInputFile(file: string): Promise<string> {
+  const stream = createReadStream(file);
+  try {
+    return await readAll(stream, `The file ${file}`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
+  }
+}
+
 export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(opts.path)) throw new UsageError('Give a path below the base URL, not a full URL.');
+  const path = normalizePath(opts.path);
   if (opts.fields.length > 0 && opts.input !== undefined) throw new UsageError('Use -f fields or --input, not both.');
   const method = (opts.method ?? (opts.fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET')).toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`Invalid method '${opts.method}': use one of ${METHODS.join(', ')}.`);
   let body: unknown;
   if (opts.fields.length > 0) body = parseFields(opts.fields);
   if (opts.input !== undefined) {
-    const text = opts.input === '-' ? await readStdin(ctx.io.stdin) : await readFile(opts.input, 'utf8').catch((e: Error) => {
-      throw new UsageError(`Cannot read ${opts.input}: ${e.message}`);
-    });
+    // One cap for stdin and files (/dev/urandom included), checked while reading.
+    const text = opts.input === '-' ? await readStdin(ctx.io.stdin) : await readInputFile(opts.input);
     try {
       body = JSON.parse(text);
     } catch {
@@ -55,7 +89,7 @@ export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
     }
   }
   const api = await ctx.api();
-  const response = await ctx.term.spin(`${method} ${opts.path}`, api.request({ method: method as Method, path: opts.path.startsWith('/') ? opts.path : `/${opts.path}`, body, anyBody: true }));
+  const response = await ctx.term.spin(`${method} ${path}`, api.request({ method: method as Method, path, body, anyBody: true }));
   return {
     json: response.isJson ? response.body : { body: response.body ?? '' },
     human(out) {

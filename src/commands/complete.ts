@@ -9,7 +9,8 @@ export function register(command: Command, app: App): void {
 async function run(what: string, ctx: Ctx): Promise<void> {
   if (what !== 'profiles') return;
   try {
-    for (const name of Object.keys(ctx.config.read().profiles)) ctx.term.line(name);
+    // One name a line: a name with a line break or control character cannot be completed safely.
+    for (const name of Object.keys(ctx.config.read().profiles)) if (!/[\x00-\x1f\x7f]/.test(name)) ctx.term.line(name);
   } catch {
     // A broken config completes nothing; the next real command reports it.
   }

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { redactText } from '../api.js';
 import { responseSchemas } from '../schemas.js';
 import { takeFault, type Fault } from './faults.js';
 import { findRoute, type Reply } from './routes.js';
@@ -141,6 +142,13 @@ async function applyFault(fault: Fault, res: ServerResponse, reply: () => Promis
   return false;
 }
 
+/** A recorded request as the control route shows it: no key, no secret in its body. */
+function redactRecorded(request: RecordedRequest): RecordedRequest {
+  const headers = { ...request.headers };
+  if (typeof headers.authorization === 'string') headers.authorization = headers.authorization.replace(/^(\S+)\s.*$/, '$1 [redacted]');
+  return { ...request, headers, body: redactText(request.body) };
+}
+
 export async function startSandboxServer(options: ServerOptions): Promise<SandboxServer> {
   const { store } = options;
   const faults: Fault[] = [];
@@ -156,7 +164,12 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
     const requestId = `req_${randomId(16)}`;
     const headers = { 'x-request-id': requestId };
 
-    if (rawPath.startsWith('/__sandbox/')) return control(method, rawPath, body, res);
+    if (rawPath.startsWith('/__sandbox/')) {
+      // Anyone on the machine can connect: the control routes want the bootstrap key.
+      const bootstrap = (await store.read()).bootstrap_key;
+      if (req.headers.authorization !== `Bearer ${bootstrap}`) return send(res, 401, { detail: 'The sandbox control routes need the bootstrap key' }, { 'www-authenticate': 'Bearer' });
+      return control(method, rawPath, body, res);
+    }
     const bodyText = body === 'too large' ? '<too large>' : body.toString('utf8');
     const record: RecordedRequest = { method, path: req.url ?? '/', headers: { ...req.headers }, body: bodyText.length > 65536 ? `<${bodyText.length} bytes>` : bodyText, at: new Date().toISOString() };
     requests.push(record);
@@ -203,7 +216,12 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
 
   function control(method: string, path: string, body: Buffer | 'too large', res: ServerResponse): void {
     if (path === '/__sandbox/faults' && method === 'POST' && body !== 'too large') {
-      const parsed = JSON.parse(body.toString('utf8') || '{}') as Fault | { faults: Fault[] };
+      let parsed: Fault | { faults: Fault[] };
+      try {
+        parsed = JSON.parse(body.toString('utf8') || '{}') as Fault | { faults: Fault[] };
+      } catch {
+        return send(res, 422, { detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] });
+      }
       const added = 'faults' in parsed ? parsed.faults : [parsed];
       faults.push(...added);
       return send(res, 200, { faults });
@@ -212,7 +230,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
       faults.length = 0;
       return send(res, 200, { faults });
     }
-    if (path === '/__sandbox/requests' && method === 'GET') return send(res, 200, { requests });
+    if (path === '/__sandbox/requests' && method === 'GET') return send(res, 200, { requests: requests.map(redactRecorded) });
     if (path === '/__sandbox/requests' && method === 'DELETE') {
       requests.length = 0;
       return send(res, 200, { requests });

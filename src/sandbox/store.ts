@@ -27,6 +27,19 @@ export class MemoryStore implements Store {
   }
 }
 
+const LISTS = ['keys', 'numbers', 'addresses', 'prompts', 'connections', 'byok', 'devices', 'publications', 'websites', 'imports'] as const;
+const MAPS = ['conversations', 'settings', 'personas', 'pages', 'uploads'] as const;
+
+/** What a state file lacks that every route relies on, or undefined when it is whole. */
+function missingCollection(state: unknown): string | undefined {
+  if (!state || typeof state !== 'object' || Array.isArray(state)) return 'not an object';
+  const s = state as Record<string, unknown>;
+  if (typeof s.bootstrap_key !== 'string') return "no 'bootstrap_key'";
+  for (const name of LISTS) if (!Array.isArray(s[name])) return `no '${name}' list`;
+  for (const name of MAPS) if (!s[name] || typeof s[name] !== 'object' || Array.isArray(s[name])) return `no '${name}' map`;
+  return undefined;
+}
+
 export class FileStore implements Store {
   private cache?: { mtimeMs: number; size: number; state: SandboxState };
 
@@ -78,10 +91,11 @@ export class FileStore implements Store {
     let state: SandboxState;
     try {
       state = JSON.parse(text) as SandboxState;
-      if (!state || typeof state !== 'object' || !Array.isArray(state.keys)) throw new Error('shape');
     } catch {
       throw new ConfigError(`Sandbox state ${this.path} is not valid JSON. Run \`wsctl sandbox reset\` to start over; it was left untouched.`);
     }
+    const missing = missingCollection(state);
+    if (missing) throw new ConfigError(`Sandbox state ${this.path} is damaged (${missing}). Run \`wsctl sandbox reset\` to start over; it was left untouched.`);
     this.cache = { mtimeMs: stat.mtimeMs, size: stat.size, state };
     return state;
   }

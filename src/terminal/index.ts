@@ -4,7 +4,7 @@
 // reads on a TTY, piped, or as JSON. Heavy libraries (chalk, ora) load only when used.
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { cleanLine } from './sanitize.js';
+import { cleanErrorMessage, cleanLine } from './sanitize.js';
 import { label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
 import type { JqFilter } from './jq.js';
@@ -215,15 +215,17 @@ export class Terminal {
 
   /** A confirmation that is the command's result; the check mark only on a TTY. */
   done(message: string): void {
-    this.line(this.tty ? `${this.paint.green('✓')} ${message}` : message);
+    const text = cleanLine(message);
+    this.line(this.tty ? `${this.paint.green('✓')} ${text}` : text);
   }
 
+  /** Talk on stderr; whatever it quotes cannot drive the terminal. */
   info(message: string): void {
-    this.io.stderr.write(`${message}\n`);
+    this.io.stderr.write(`${cleanErrorMessage(message)}\n`);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`${this.paintErr.yellow('!')} ${message}\n`);
+    this.io.stderr.write(`${this.paintErr.yellow('!')} ${cleanErrorMessage(message)}\n`);
   }
 
   /** A dim line on stderr (debug traces). */

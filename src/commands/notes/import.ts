@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { examples, requireId, splitPath, type App, type Ctx, type Result } from '../../command.js';
+import { cleanLine } from '../../terminal/index.js';
 
 export interface ImportOptions {
   pageId: string;
@@ -33,6 +34,6 @@ export async function run(opts: ImportOptions, ctx: Ctx): Promise<Result> {
   );
   return {
     json: imported,
-    human: (out) => (out.tty ? out.done(`Imported '${opts.pageId}' as ${imported.filename}`) : out.tsv([[imported.filename]])),
+    human: (out) => (out.tty ? out.done(`Imported '${opts.pageId}' as ${cleanLine(imported.filename)}`) : out.tsv([[imported.filename]])),
   };
 }
