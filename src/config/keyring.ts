@@ -34,7 +34,7 @@ async function bounded<T>(what: string, call: (signal: AbortSignal) => Promise<T
     return await Promise.race([call(controller.signal), timeout]);
   } catch (error) {
     if (error instanceof KeyringUnavailable) throw error;
-    const said = ((error as Error).message ?? String(error)).split('\n')[0];
+    const said = ((error as Error).message ?? String(error)).split('\n')[0]?.slice(0, 160);
     throw new KeyringUnavailable(`the credential store cannot be reached (${what}: ${said})`);
   } finally {
     clearTimeout(timer);
@@ -49,7 +49,9 @@ export async function openCredentialStore(configDir: string, timeoutMs = KEYRING
     throw new KeyringUnavailable(`the credential store module did not load (${(error as Error).message.split('\n')[0]})`);
   }
   const service = serviceName(configDir);
-  const entry = (profile: string) => new AsyncEntry(service, profile);
+  // On Linux the library would fall back to the kernel keyring, which forgets every key at
+  // reboot: the Secret Service or nothing (then config.json, with a warning).
+  const entry = (profile: string) => new AsyncEntry(service, profile, { linux: { store: 'secret-service' } });
   return {
     get: (profile) => bounded('read', (signal) => entry(profile).getPassword(signal), timeoutMs).then((v) => v ?? null),
     set: (profile, key) => bounded('write', (signal) => entry(profile).setPassword(key, signal), timeoutMs),

@@ -26,11 +26,8 @@ export async function readStoredKey(config: ConfigStore, profile: string): Promi
   if (stored?.key_storage !== 'keyring') return { storage: null };
   try {
     const key = await (await credentialStore(config)).get(profile);
-    // The store answers "nothing" both for a missing entry and for a store it cannot reach.
     if (!key) {
-      throw new AuthError(
-        `Profile '${profile}' keeps its key in the credential store, but the store has no entry for it or cannot be reached. Unlock the store, or run \`wsctl auth login --profile ${profile}\` (add --insecure-storage where there is no store).`,
-      );
+      throw new AuthError(`Profile '${profile}' keeps its key in the credential store, but the store has no entry for it. Run \`wsctl auth login --profile ${profile}\`.`);
     }
     return { key, storage: 'keyring' };
   } catch (error) {
