@@ -1,9 +1,11 @@
-// Zod schemas of the service's resources (service-interface.md §2, §4). The client checks every
-// response with them and the sandbox checks its own replies with them, so the two cannot drift.
+// Zod schemas of the service's resources and request bodies (service-interface.md §2, §4). The
+// client checks every response with them and builds every body to them; the sandbox checks its
+// own replies and every body it receives with the same schemas, so the two cannot drift.
 // Every field the interface does not promise is nullish. Fields the schemas do not name are
 // allowed, and kept: wsctl prints and uses the body as received, not zod's (stripped) copy.
 // zod/mini: the same validation as zod's full build at a fraction of its load time.
 import * as z from 'zod/mini';
+import { byokFormats, websiteVariants } from './enums.js';
 
 const text = z.string();
 const timestamp = z.string();
@@ -163,6 +165,55 @@ export const responseSchemas = {
   WebsiteCreated,
   ImageUploaded,
 };
+
+// Request bodies (endpoints 1, 5, 7, 8 and 11).
+const nonEmpty = z.string().check(z.refine((v) => v.trim() !== '', { message: 'String should have at least 1 character', params: { type: 'string_too_short' } }));
+const httpUrl = z.string().check(z.refine((v) => /^https?:\/\/[^\s/]+/.test(v), { message: 'Input should be a valid URL', params: { type: 'url_parsing' } }));
+
+export const CreateKeyBody = z.object({ name: nonEmpty.check(z.maxLength(64)) });
+export const NotesImportBody = z.object({ page_id: nonEmpty, title: z.optional(z.string()), target_path: z.optional(z.array(z.string())), account_id: z.optional(z.string()) });
+export const PermissionBody = z.object({ permission: nonEmpty });
+export const ByokBody = z.object({ name: nonEmpty, base_url: httpUrl, api_key: nonEmpty, format: z.enum(byokFormats), model_id: nonEmpty });
+export const CreateWebsiteBody = z.object({
+  name: nonEmpty,
+  variant: z.optional(z.enum(websiteVariants)),
+  parent_path_parts: z.nullish(z.array(z.string())),
+  force: z.optional(z.boolean()),
+  display_name: z.nullish(z.string()),
+});
+
+export type CreateKeyBody = z.infer<typeof CreateKeyBody>;
+export type NotesImportBody = z.infer<typeof NotesImportBody>;
+export type PermissionBody = z.infer<typeof PermissionBody>;
+export type ByokBody = z.infer<typeof ByokBody>;
+export type CreateWebsiteBody = z.infer<typeof CreateWebsiteBody>;
+
+export interface Detail {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+/** zod's issues as the service's 422 entries (FastAPI's wording), located in the body. */
+export function validationDetails(issues: readonly z.core.$ZodIssue[], input: unknown): Detail[] {
+  return issues.map((issue) => {
+    const loc = ['body', ...issue.path.map(String)];
+    const value = issue.path.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined), input);
+    if (issue.code === 'invalid_type') {
+      if (issue.path.length === 0) return { loc, msg: 'Input should be a valid JSON object', type: 'model_attributes_type' };
+      if (value === undefined || value === null) return { loc, msg: 'Field required', type: 'missing' };
+      const expected = issue.expected === 'array' ? 'list' : String(issue.expected);
+      return { loc, msg: `Input should be a valid ${expected}`, type: `${expected}_type` };
+    }
+    if (issue.code === 'invalid_value') {
+      const list = issue.values.map((v) => `'${String(v)}'`);
+      return { loc, msg: `Input should be ${list.slice(0, -1).join(', ')} or ${list.at(-1)}`, type: 'enum' };
+    }
+    if (issue.code === 'too_big') return { loc, msg: `String should have at most ${String(issue.maximum)} characters`, type: 'string_too_long' };
+    const type = issue.code === 'custom' && typeof issue.params?.type === 'string' ? issue.params.type : issue.code;
+    return { loc, msg: issue.message, type };
+  });
+}
 
 export type SchemaName = keyof typeof responseSchemas;
 export type Response<N extends SchemaName> = z.infer<(typeof responseSchemas)[N]>;

@@ -1,8 +1,9 @@
 // The sandbox's implementation of the 14 endpoints of service-interface.md, with the
 // validation (422), not-found (404) and state changes a real service would have.
-import { byokFormats, connectionPermissions, websiteVariants } from '../enums.js';
+import type * as z from 'zod/mini';
+import { connectionPermissions } from '../enums.js';
 import { IMAGE_EXTENSIONS, sniffImageType } from '../images.js';
-import type { SchemaName } from '../schemas.js';
+import { ByokBody, CreateKeyBody, CreateWebsiteBody, NotesImportBody, PermissionBody, validationDetails, type Detail, type SchemaName } from '../schemas.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { LIVE_ID, liveStart, liveView } from './live.js';
 import { newKey, randomId, type SandboxState } from './seed.js';
@@ -34,11 +35,6 @@ export interface Route {
   handle(input: RouteInput): Promise<Reply>;
 }
 
-interface Detail {
-  loc: string[];
-  msg: string;
-  type: string;
-}
 
 export function notFound(what: string): Reply {
   return { status: 404, body: { detail: `${what} not found` } };
@@ -48,71 +44,10 @@ function invalid(details: Detail[]): Reply {
   return { status: 422, body: { detail: details } };
 }
 
-/** Checks a JSON body field by field, collecting FastAPI-style detail entries. */
-class BodyCheck {
-  readonly details: Detail[] = [];
-  readonly body: Record<string, unknown>;
-
-  constructor(json: unknown) {
-    if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-      this.details.push({ loc: ['body'], msg: 'Input should be a valid JSON object', type: 'model_attributes_type' });
-      this.body = {};
-    } else this.body = json as Record<string, unknown>;
-  }
-
-  string(field: string, required: boolean): string | undefined {
-    const value = this.body[field];
-    if (value === undefined || value === null) {
-      if (required) this.details.push({ loc: ['body', field], msg: 'Field required', type: 'missing' });
-      return undefined;
-    }
-    if (typeof value !== 'string') {
-      this.details.push({ loc: ['body', field], msg: 'Input should be a valid string', type: 'string_type' });
-      return undefined;
-    }
-    if (required && value.trim() === '') {
-      this.details.push({ loc: ['body', field], msg: 'String should have at least 1 character', type: 'string_too_short' });
-    }
-    return value;
-  }
-
-  oneOf(field: string, allowed: readonly string[], required: boolean): string | undefined {
-    const value = this.string(field, required);
-    if (value !== undefined && !allowed.includes(value)) {
-      const list = allowed.map((a) => `'${a}'`);
-      const msg = `Input should be ${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
-      this.details.push({ loc: ['body', field], msg, type: 'enum' });
-    }
-    return value;
-  }
-
-  url(field: string): string | undefined {
-    const value = this.string(field, true);
-    if (value && !/^https?:\/\/[^\s/]+/.test(value)) {
-      this.details.push({ loc: ['body', field], msg: 'Input should be a valid URL', type: 'url_parsing' });
-    }
-    return value;
-  }
-
-  strings(field: string): string[] | undefined {
-    const value = this.body[field];
-    if (value === undefined || value === null) return undefined;
-    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
-      this.details.push({ loc: ['body', field], msg: 'Input should be a valid list of strings', type: 'list_type' });
-      return undefined;
-    }
-    return value as string[];
-  }
-
-  boolean(field: string): boolean | undefined {
-    const value = this.body[field];
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'boolean') {
-      this.details.push({ loc: ['body', field], msg: 'Input should be a valid boolean', type: 'bool_type' });
-      return undefined;
-    }
-    return value;
-  }
+/** The body checked with the client's own request schema, or the 422 the service would send. */
+function checked<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } } }, json: unknown): { body: T } | { reply: Reply } {
+  const result = schema.safeParse(json);
+  return result.success ? { body: result.data } : { reply: invalid(validationDetails(result.error.issues, json)) };
 }
 
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -145,11 +80,9 @@ export const routes: Route[] = [
     template: '/api-keys',
     auth: true,
     async handle({ json, store }) {
-      const check = new BodyCheck(json);
-      const name = check.string('name', true);
-      if (name && name.length > 64) check.details.push({ loc: ['body', 'name'], msg: 'String should have at most 64 characters', type: 'string_too_long' });
-      if (check.details.length || name === undefined) return invalid(check.details);
-      const key = newKey(name);
+      const input = checked(CreateKeyBody, json);
+      if ('reply' in input) return input.reply;
+      const key = newKey(input.body.name);
       await store.transact((s) => void s.keys.push(key));
       const { last_used_at: _unused, ...created } = key;
       return { status: 201, body: created, schema: 'ApiKeyCreated' };
@@ -197,12 +130,9 @@ export const routes: Route[] = [
     template: '/connections/notes/import',
     auth: true,
     async handle({ json, store }) {
-      const check = new BodyCheck(json);
-      const pageId = check.string('page_id', true);
-      const title = check.string('title', false);
-      const targetPath = check.strings('target_path');
-      check.string('account_id', false);
-      if (check.details.length || pageId === undefined) return invalid(check.details);
+      const input = checked(NotesImportBody, json);
+      if ('reply' in input) return input.reply;
+      const { page_id: pageId, title, target_path: targetPath } = input.body;
       return store.transact((s) => {
         const page = s.pages[pageId];
         if (!page) return notFound('Page');
@@ -226,9 +156,9 @@ export const routes: Route[] = [
     template: '/connections/{app_slug}/{pd_conn_id}/permission',
     auth: true,
     async handle({ params, json, store }) {
-      const check = new BodyCheck(json);
-      const permission = check.string('permission', true);
-      if (check.details.length || permission === undefined) return invalid(check.details);
+      const input = checked(PermissionBody, json);
+      if ('reply' in input) return input.reply;
+      const { permission } = input.body;
       return store.transact((s) => {
         const conn = s.connections.find((c) => c.app_slug === params.app_slug && c.pd_conn_id === params.pd_conn_id);
         if (!conn) return notFound('Connection');
@@ -244,15 +174,10 @@ export const routes: Route[] = [
     template: '/byok',
     auth: true,
     async handle({ json, store }) {
-      const check = new BodyCheck(json);
-      const name = check.string('name', true);
-      const baseUrl = check.url('base_url');
-      const apiKey = check.string('api_key', true);
-      const format = check.oneOf('format', byokFormats, true);
-      const modelId = check.string('model_id', true);
-      if (check.details.length) return invalid(check.details);
+      const input = checked(ByokBody, json);
+      if ('reply' in input) return input.reply;
       const now = new Date().toISOString();
-      const config = { id: `byok_${randomId(10)}`, name, base_url: baseUrl, api_key: apiKey, format, model_id: modelId, created_at: now, updated_at: now };
+      const config = { id: `byok_${randomId(10)}`, ...input.body, created_at: now, updated_at: now };
       await store.transact((s) => void s.byok.push(config));
       return { status: 201, body: config, schema: 'ByokConfig' };
     },
@@ -287,13 +212,10 @@ export const routes: Route[] = [
     template: '/user-services/create-website',
     auth: true,
     async handle({ json, store }) {
-      const check = new BodyCheck(json);
-      const name = check.string('name', true);
-      const variant = check.oneOf('variant', websiteVariants, false) ?? 'blank';
-      const parent = check.strings('parent_path_parts') ?? [];
-      const force = check.boolean('force') ?? false;
-      const displayName = check.string('display_name', false) ?? null;
-      if (check.details.length || name === undefined) return invalid(check.details);
+      const input = checked(CreateWebsiteBody, json);
+      if ('reply' in input) return input.reply;
+      const { name, variant = 'blank', force = false, display_name: displayName = null } = input.body;
+      const parent = input.body.parent_path_parts ?? [];
       if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(name)) {
         return { status: 200, body: { data: null, error: { message: `Invalid site name '${name}': use lowercase letters, digits and '-'.`, kind: 'error', code: 'invalid_name' } }, schema: 'WebsiteCreated' };
       }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
+import type { ByokBody } from '../../schemas.js';
 import { mask, relativeTime } from '../../terminal/index.js';
 import { readFirstLine } from '../../terminal/prompt.js';
 
@@ -94,7 +95,7 @@ export async function run(opts: AddOptions, ctx: Ctx): Promise<Result> {
     api.request({
       method: 'POST',
       path: '/byok/',
-      body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format, model_id: opts.model },
+      body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format as ByokBody['format'], model_id: opts.model } satisfies ByokBody,
       schema: 'ByokConfig',
     }),
   );

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { path } from '../../api.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { connectionPermissions } from '../../enums.js';
+import type { PermissionBody } from '../../schemas.js';
 
 export interface SetPermissionOptions {
   appSlug: string;
@@ -32,7 +33,7 @@ export async function run(opts: SetPermissionOptions, ctx: Ctx): Promise<Result>
     api.request({
       method: 'PATCH',
       path: path`/connections/${opts.appSlug}/${opts.connId}/permission`,
-      body: { permission: opts.permission },
+      body: { permission: opts.permission } satisfies PermissionBody,
       schema: 'Success',
       idempotent: true,
       what: `connection ${opts.appSlug}/${opts.connId}`,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { examples, requireId, splitPath, type App, type Ctx, type Result } from '../../command.js';
+import type { NotesImportBody } from '../../schemas.js';
 import { cleanLine } from '../../terminal/index.js';
 
 export interface ImportOptions {
@@ -23,7 +24,7 @@ export function register(notes: Command, app: App): void {
 
 export async function run(opts: ImportOptions, ctx: Ctx): Promise<Result> {
   requireId(opts.pageId, 'page_id');
-  const body: Record<string, unknown> = { page_id: opts.pageId };
+  const body: NotesImportBody = { page_id: opts.pageId };
   if (opts.title !== undefined) body.title = opts.title;
   if (opts.to !== undefined) body.target_path = splitPath(opts.to, '--to');
   if (opts.account !== undefined) body.account_id = requireId(opts.account, '--account');

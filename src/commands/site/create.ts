@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { examples, splitPath, type App, type Ctx, type Result } from '../../command.js';
 import { websiteVariants } from '../../enums.js';
 import { UsageError } from '../../errors.js';
+import type { CreateWebsiteBody } from '../../schemas.js';
 import { clean, cleanLine } from '../../terminal/index.js';
 
 export interface CreateOptions {
@@ -27,8 +28,8 @@ export function register(site: Command, app: App): void {
 
 export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
   if (opts.name.trim() === '') throw new UsageError('The site name must not be empty.');
-  const body: Record<string, unknown> = { name: opts.name };
-  if (opts.variant !== undefined) body.variant = opts.variant;
+  const body: CreateWebsiteBody = { name: opts.name };
+  if (opts.variant !== undefined) body.variant = opts.variant as CreateWebsiteBody['variant'];
   if (opts.parent !== undefined) body.parent_path_parts = splitPath(opts.parent, '--parent');
   if (opts.force) body.force = true;
   if (opts.displayName !== undefined) body.display_name = opts.displayName;
