@@ -1,6 +1,6 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // main.ts builds the real one; tests build the same thing around their own streams.
-import { Api, type DryRunRequest } from './api.js';
+import { Api, type DryRunRequest } from './http/index.js';
 import { ConfigStore, DEFAULT_PROFILE, configDir, profileOf, type Profile } from './config/index.js';
 import { readStoredKey, type KeyStorage, type StoredKey } from './config/keys.js';
 import { AuthError, UsageError } from './errors.js';

@@ -108,6 +108,8 @@ export function invokedNoun(argv: string[]): string | undefined {
   return undefined;
 }
 
+const registered = new WeakSet<Command>();
+
 /** Adds the verbs, arguments and actions of the named nouns (or all) to their commands. */
 export async function loadCommands(program: Command, app: App, which: string | undefined | 'all'): Promise<void> {
   const wanted = nouns.filter((n) => which === 'all' || n.name === which);
@@ -115,7 +117,8 @@ export async function loadCommands(program: Command, app: App, which: string | u
   const commands = await import('./app.js');
   for (const noun of wanted) {
     const command = program.commands.find((c) => c.name() === noun.name) as Command;
-    if (command.commands.length > 0 || command.registeredArguments.length > 0 || (command as unknown as { _actionHandler: unknown })._actionHandler) continue;
+    if (registered.has(command)) continue;
+    registered.add(command);
     noun.register(commands)(command, app);
   }
 }

@@ -189,7 +189,7 @@ describe('HTTP layer', () => {
   });
 
   it('encodes path parameters so that an id cannot reach another route', async () => {
-    const { path } = await import('../src/api.js');
+    const { path } = await import('../src/http/index.js');
     expect(path`/devices/${'a/b?c#d%e'}`).toBe('/devices/a%2Fb%3Fc%23d%25e');
     expect(path`/devices/${'..'}`).toBe('/devices/%2E%2E');
   });

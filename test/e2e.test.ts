@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { visibleSubcommands } from '../src/visible.js';
 import { BIN, noStackTrace, ROOT, runBin, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
 const fixture = (name: string) => join(ROOT, 'test', 'fixtures', name);
@@ -161,8 +162,7 @@ describe('help', () => {
     const program = buildProgram('0.0.0', { writeOut: (t) => (text += t), writeErr: () => {}, onUsageError: () => {} });
     await loadCommands(program, { run: async () => {}, loadAll: async () => {} }, 'all');
     const visit = (command: typeof program, path: string): void => {
-      for (const sub of command.commands) {
-        if ((sub as unknown as { _hidden: boolean })._hidden) continue;
+      for (const sub of visibleSubcommands(command)) {
         text = '';
         sub.outputHelp();
         const examples = /Examples:\n((?: {2}\$ .+\n)+)\s*$/.exec(text)?.[1]?.trim().split("\n") ?? [];

@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { visibleSubcommands } from '../src/visible.js';
 import { BIN, noStackTrace, ROOT, startSandbox, tempDir } from './helpers.js';
 
 async function helpExamples(): Promise<string[]> {
@@ -18,7 +19,7 @@ async function helpExamples(): Promise<string[]> {
     text = '';
     command.outputHelp();
     for (const match of text.matchAll(/^ {2}\$ (.+)$/gm)) found.push(match[1] as string);
-    for (const sub of command.commands) if (!(sub as unknown as { _hidden: boolean })._hidden) visit(sub);
+    for (const sub of visibleSubcommands(command)) visit(sub);
   };
   visit(program);
   return [...new Set(found)];

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Command } from 'commander';
-import type { Method } from '../api.js';
+import type { Method } from '../http/index.js';
 import { examples, type App, type Ctx, type Result } from '../command.js';
 import { UsageError } from '../errors.js';
 import { clean, cleanLine } from '../terminal/index.js';

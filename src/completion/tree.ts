@@ -2,6 +2,7 @@
 // options and the values its arguments take. Generated from commander, so a new command or
 // flag shows up in completion without anyone editing a script.
 import type { Command, Option } from 'commander';
+import { visibleSubcommands } from '../visible.js';
 
 export type Values = { kind: 'choices'; values: string[] } | { kind: 'files' } | { kind: 'profiles' } | { kind: 'any' };
 
@@ -56,7 +57,7 @@ export function commandTree(program: Command): Tree {
   const globals = [...program.options.map(optionSpec), HELP];
   const nodes: Node[] = [];
   const visit = (command: Command, path: string) => {
-    const visible = command.commands.filter((c) => !(c as unknown as { _hidden: boolean })._hidden);
+    const visible = visibleSubcommands(command);
     const first = command.registeredArguments[0];
     const key = path.replace(/^wsctl ?/, '');
     const argument = ARGUMENT_VALUES[key] ?? (first?.argChoices ? { kind: 'choices', values: first.argChoices } : first ? { kind: 'any' } : undefined);

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { redactText } from '../api.js';
+import { redactText } from '../http/index.js';
 import { responseSchemas } from '../schemas.js';
 import { takeFault, type Fault } from './faults.js';
 import { findRoute, type Reply } from './routes.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkBaseUrl } from '../../api.js';
+import { checkBaseUrl } from '../../http/index.js';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { checkProfileName } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';

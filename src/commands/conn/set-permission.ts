@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { path } from '../../api.js';
+import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { connectionPermissions } from '../../enums.js';
 import type { PermissionBody } from '../../schemas.js';

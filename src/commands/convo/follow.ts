@@ -2,7 +2,7 @@
 // order, as soon as it is complete (a later message exists, or the state is no longer running or
 // stopping); then the totals, or with --json newline-delimited JSON. Loaded only with --follow.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { path } from '../../api.js';
+import { path } from '../../http/index.js';
 import type { Ctx } from '../../command.js';
 import { InterruptedError } from '../../errors.js';
 import { bufferedSink } from '../../terminal/pager.js';

@@ -1,9 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { PassThrough, Transform } from 'node:stream';
 import type { Command } from 'commander';
-import type { Upload } from '../../api.js';
+import { filePart } from '../../http/index.js';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sniffImageType } from '../../images.js';
@@ -42,26 +40,10 @@ async function inspect(file: string): Promise<{ size: number; contentType: strin
 export async function run(opts: { file: string }, ctx: Ctx): Promise<Result> {
   const { size, contentType } = await inspect(opts.file);
   const filename = basename(opts.file);
-  const { default: FormData } = await import('form-data');
-  let sent = 0;
-  const upload: Upload = {
-    describe: { file: `${opts.file} (${contentType}, ${size} bytes)` },
-    open() {
-      const form = new FormData();
-      form.append('file', createReadStream(opts.file), { filename, contentType, knownLength: size });
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          sent += chunk.length;
-          done(null, chunk);
-        },
-      });
-      const stream = new PassThrough();
-      form.pipe(counter).pipe(stream);
-      return { stream, headers: { ...form.getHeaders(), 'content-length': String(form.getLengthSync()) } };
-    },
-  };
+  const upload = await filePart('file', { path: opts.file, filename, contentType, size });
   const api = await ctx.api();
   const request = api.request({ method: 'POST', path: '/personas/upload-image', upload, schema: 'ImageUploaded' });
-  const { body } = await ctx.term.spin(`Uploading ${filename}`, request, () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((sent / size) * 100))}%` : undefined));
+  const progress = () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((upload.sent() / size) * 100))}%` : undefined);
+  const { body } = await ctx.term.spin(`Uploading ${filename}`, request, progress);
   return { json: body, human: (out) => out.tsv([[body.url]]) };
 }

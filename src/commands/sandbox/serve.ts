@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { isLoopback } from '../../api.js';
+import { isLoopback } from '../../http/index.js';
 import { examples, type App, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';

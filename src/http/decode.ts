@@ -1,0 +1,136 @@
+// Decoding: the body parsed and validated with the response schema, depth bounded, and each
+// status turned into the typed error of cli.md §4.
+import { ApiError, AuthError, NetworkError, NotFoundError, UsageError, type ErrorInfo } from '../errors.js';
+import { responseSchemas, type SchemaName } from '../schemas.js';
+import { cleanLine } from '../terminal/sanitize.js';
+import type { Attempt } from './transport.js';
+
+const MAX_DEPTH = 512;
+// A deep body is small (100,000 levels take 200 KB): only bodies under this are walked for depth.
+const DEPTH_WALK_LIMIT = 4 * 1024 * 1024;
+
+export interface Decoded {
+  body: unknown;
+  isJson: boolean;
+}
+
+export interface DecodeOptions {
+  schema?: SchemaName;
+  anyBody?: boolean;
+  method: string;
+  path: string;
+  /** Names what a 404 refers to: "device 'dev_phone'". */
+  what?: string;
+  /** The next step when the service rejects the key. */
+  authHint: string;
+  proxy?: string;
+}
+
+export function errorInfo(attempt: Attempt, details?: unknown): ErrorInfo {
+  const requestId = attempt.headers['x-request-id'] ?? attempt.headers['request-id'];
+  return { status: attempt.status, requestId, details };
+}
+
+/** Whether a parsed JSON value nests deeper than limit; iterative, so it cannot overflow itself. */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** zod's verdict, or 'too deep' where validating overflowed the stack. */
+function validate(schema: SchemaName, value: unknown): ReturnType<(typeof responseSchemas)[SchemaName]['safeParse']> | 'too deep' {
+  try {
+    return responseSchemas[schema].safeParse(value);
+  } catch (error) {
+    if (error instanceof RangeError) return 'too deep';
+    throw error;
+  }
+}
+
+function describeStatus(body: unknown): string {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    if (typeof b.detail === 'string') return b.detail;
+    if (b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string') return (b.error as { message: string }).message;
+    if (typeof b.message === 'string') return b.message;
+  }
+  return '';
+}
+
+/** "a.b: msg" lines of a 422 detail array, each on one line, or undefined when the body has none. */
+export function validationLines(body: unknown): string[] | undefined {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (!Array.isArray(detail)) return undefined;
+  return detail.map((entry) => {
+    const e = entry as { loc?: unknown; msg?: unknown };
+    const loc = Array.isArray(e.loc) ? cleanLine(e.loc.join('.')) : '';
+    const msg = cleanLine(typeof e.msg === 'string' ? e.msg : JSON.stringify(entry)).slice(0, 500);
+    return loc ? `${loc}: ${msg}` : msg;
+  });
+}
+
+function statusError(options: DecodeOptions, attempt: Attempt, body: unknown): Error {
+  const { status } = attempt;
+  // Service text goes into a one-line message: it must not forge extra lines.
+  const said = cleanLine(describeStatus(body)).slice(0, 500);
+  const suffix = said ? `: ${said}` : '';
+  if (status === 407) return new NetworkError(`The proxy ${options.proxy ?? ''} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`.replace('proxy  ', 'proxy '), errorInfo(attempt));
+  if (status === 401 || status === 403) return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). ${options.authHint}`, errorInfo(attempt));
+  if (status === 404) {
+    const what = options.what ? `${options.what.charAt(0).toUpperCase()}${options.what.slice(1)} not found` : `Not found: ${options.method} ${options.path}`;
+    return new NotFoundError(`${what} (HTTP 404${suffix}).`, errorInfo(attempt));
+  }
+  if (status === 422) {
+    const lines = validationLines(body);
+    const message = lines ? `The service rejected the input (HTTP 422):\n${lines.map((l) => `  ${l}`).join('\n')}` : `The service rejected the input (HTTP 422${suffix}).`;
+    return new UsageError(message, errorInfo(attempt, (body as { detail?: unknown } | undefined)?.detail));
+  }
+  if (status >= 300 && status < 400) return new ApiError(`Too many redirects (HTTP ${status}).`, errorInfo(attempt));
+  return new ApiError(`The service answered HTTP ${status}${suffix}.`, errorInfo(attempt, typeof body === 'object' ? body : undefined));
+}
+
+/** The body of a final attempt, or the typed error its status or shape means. */
+export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
+  let parsed: unknown;
+  let isJson = false;
+  const empty = attempt.text.trim() === '';
+  const walkDepth = attempt.text.length < DEPTH_WALK_LIMIT;
+  if (!empty) {
+    try {
+      parsed = JSON.parse(attempt.text);
+      isJson = true;
+      attempt.text = ''; // a large body is parsed now: let its text go before validation
+    } catch {
+      parsed = attempt.text;
+    }
+  }
+  const { status } = attempt;
+  // JSON.parse takes any depth; printing, validating or reporting it recurses and would overflow.
+  if (isJson && walkDepth && nestedDeeperThan(parsed, MAX_DEPTH)) {
+    throw new NetworkError(`The service sent JSON nested more than ${MAX_DEPTH} levels deep (HTTP ${status}); wsctl cannot handle it.`, errorInfo(attempt));
+  }
+  if (status >= 300) throw statusError(options, attempt, parsed);
+  if (options.anyBody) return { body: parsed, isJson };
+  if (!isJson) {
+    const type = attempt.headers['content-type'] ?? 'no content type';
+    const what = empty ? 'an empty body' : `a body that is not JSON (${cleanLine(type)})`;
+    throw new NetworkError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, errorInfo(attempt));
+  }
+  if (options.schema) {
+    const result = validate(options.schema, parsed);
+    if (result === 'too deep') throw new NetworkError(`The service sent JSON nested too deeply to handle (HTTP ${status}).`, errorInfo(attempt));
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const where = issue?.path.length ? issue.path.join('.') : 'body';
+      const what = issue && 'expected' in issue ? `expected ${String(issue.expected)}` : (issue?.message ?? 'invalid');
+      throw new NetworkError(`The service sent JSON of an unexpected shape (${cleanLine(where)}: ${what}).`, errorInfo(attempt));
+    }
+  }
+  return { body: parsed, isJson };
+}

@@ -1,0 +1,178 @@
+// The one HTTP client (cli.md §7), composed of small layers: the request and --dry-run (here and
+// ./url.ts), policy (./policy.ts: retries, Retry-After, redirects, what may cross an origin),
+// transport (./transport.ts: undici), decoding and status → typed error (./decode.ts).
+// undici loads on the first request.
+import { DryRunComplete, InterruptedError, NetworkError } from '../errors.js';
+import type { Response, SchemaName } from '../schemas.js';
+import { decode, errorInfo } from './decode.js';
+import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, type Hop } from './policy.js';
+import { redact, REDACTED } from './redact.js';
+import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
+import { checkBaseUrl, joinUrl } from './url.js';
+
+export { filePart } from './multipart.js';
+export { redactText } from './redact.js';
+export type { Upload } from './transport.js';
+export { checkBaseUrl, isLoopback, path } from './url.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+export interface RequestSpec<N extends SchemaName | undefined = undefined> {
+  method: Method;
+  /** Path below the base URL; build it with `path` so that parameters are encoded. */
+  path: string;
+  body?: unknown;
+  upload?: Upload;
+  schema?: N;
+  /** A repeat is safe even though the method is not GET or DELETE (PATCH of a permission). */
+  idempotent?: boolean;
+  /** Accept any 2xx body, JSON or not (device rm, api). */
+  anyBody?: boolean;
+  /** Names what a 404 refers to: "device 'dev_phone'". */
+  what?: string;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Record<string, string>;
+  /** The parsed JSON body (validated when a schema was given), or the raw text with anyBody. */
+  body: T;
+  isJson: boolean;
+  requestId?: string;
+}
+
+export interface DryRunRequest {
+  method: Method;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface ApiSettings {
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs: number;
+  debug: boolean;
+  dryRun: boolean;
+  userAgent: string;
+  signal: AbortSignal;
+  trace: (line: string) => void;
+  printDryRun: (request: DryRunRequest) => void | Promise<void>;
+  /** The next step when the service rejects the key: names the profile or variable in use. */
+  authHint?: string;
+  /** Milliseconds of the first retry delay; doubled each time, with jitter. */
+  backoffMs?: number;
+  /** The largest response body read, in bytes. */
+  maxBodyBytes?: number;
+  /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY as the environment gives them. */
+  proxy?: { http?: string; https?: string; noProxy?: string };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new InterruptedError());
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }
+    function abort() {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    }
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+export class Api {
+  private readonly base: URL;
+  private readonly transport: Transport;
+
+  constructor(private readonly settings: ApiSettings) {
+    this.base = checkBaseUrl(settings.baseUrl);
+    this.transport = new Transport({
+      timeoutMs: settings.timeoutMs,
+      signal: settings.signal,
+      maxBodyBytes: settings.maxBodyBytes ?? 256 * 1024 * 1024,
+      trace: settings.debug ? settings.trace : undefined,
+      proxy: settings.proxy,
+    });
+  }
+
+  get baseUrl(): string {
+    return this.settings.baseUrl;
+  }
+
+  async request<N extends SchemaName | undefined = undefined>(spec: RequestSpec<N>): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
+    const s = this.settings;
+    const json = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': s.userAgent };
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    if (s.apiKey) headers.authorization = `Bearer ${s.apiKey}`;
+    let hop: Hop = { method: spec.method, target: joinUrl(this.base, spec.path), body: spec.upload ?? json, headers };
+
+    if (s.dryRun) {
+      await s.printDryRun({
+        method: spec.method,
+        url: hop.target.href,
+        headers: { ...headers, ...(s.apiKey ? { authorization: `Bearer ${REDACTED}` } : {}) },
+        body: spec.upload ? spec.upload.describe : redact(spec.body),
+      });
+      throw new DryRunComplete();
+    }
+
+    const repeatable = safeToRepeat(spec.method, !!spec.idempotent);
+    let redirects = 0;
+    let lastError: Error | undefined;
+    for (let tryNo = 1; tryNo <= MAX_TRIES; tryNo++) {
+      let attempt: Attempt;
+      try {
+        attempt = await this.transport.send(hop.method, hop.target, hop.headers, hop.body as string | Upload | undefined);
+      } catch (error) {
+        if (s.signal.aborted) throw new InterruptedError();
+        if (error instanceof NetworkError) throw error;
+        const failure = this.transport.failure(error, hop.target);
+        if (!failure) throw error;
+        lastError = failure;
+        if ((repeatable || nothingSent(errorCode(error))) && tryNo < MAX_TRIES) {
+          await this.wait(tryNo, undefined);
+          continue;
+        }
+        throw failure;
+      }
+      const { location } = attempt.headers;
+      if (attempt.status >= 300 && attempt.status < 400 && location && redirects < MAX_REDIRECTS) {
+        redirects++;
+        tryNo--;
+        hop = followRedirect(hop, attempt.status, location, errorInfo(attempt));
+        continue;
+      }
+      const decision = onStatus(attempt.status, attempt.headers['retry-after'], repeatable, tryNo, errorInfo(attempt));
+      if (decision.retry) {
+        await this.wait(tryNo, decision.retryAfter);
+        continue;
+      }
+      const { body, isJson } = decode(attempt, {
+        schema: spec.schema,
+        anyBody: spec.anyBody,
+        method: spec.method,
+        path: spec.path,
+        what: spec.what,
+        authHint: s.authHint ?? 'Run `wsctl auth login` or check WSCTL_API_KEY.',
+        proxy: this.transport.proxyFor(this.base.origin),
+      });
+      return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, requestId: errorInfo(attempt).requestId };
+    }
+    throw lastError ?? new NetworkError('The request failed.');
+  }
+
+  private async wait(tryNo: number, retryAfter: number | undefined): Promise<void> {
+    const ms = backoffMs(tryNo, this.settings.backoffMs ?? 300, retryAfter);
+    if (this.settings.debug) this.settings.trace(`* retrying in ${Math.round(ms)} ms`);
+    await sleep(ms, this.settings.signal);
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+}

@@ -1,0 +1,177 @@
+// Transport: one attempt over undici, with a timeout, a bounded body read and --debug traces;
+// and what a failed attempt means, as a typed network error that names the proxy when there is one.
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { NetworkError } from '../errors.js';
+import { cleanLine } from '../terminal/sanitize.js';
+import { liftoffOnly, undiciParts } from '../tricks.js';
+import { redactText, traceHeader } from './redact.js';
+import type { Target } from './url.js';
+
+export interface Upload {
+  /** A fresh multipart body for each attempt. */
+  open(): { stream: Readable; headers: Record<string, string> };
+  describe: Record<string, string>;
+}
+
+export interface Attempt {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  ms: number;
+}
+
+export interface TransportSettings {
+  timeoutMs: number;
+  signal: AbortSignal;
+  maxBodyBytes: number;
+  /** A --debug trace line, or undefined without --debug. */
+  trace?: (line: string) => void;
+  proxy?: { http?: string; https?: string; noProxy?: string };
+}
+
+interface Client {
+  dispatcher: Dispatcher;
+  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+}
+
+async function createClient(proxy: NonNullable<TransportSettings['proxy']>): Promise<Client> {
+  if (proxy.http || proxy.https) {
+    // The proxy agent needs the whole of undici (its CONNECT support comes from the index).
+    const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+    const { EnvHttpProxyAgent } = undici.default ?? undici;
+    const dispatcher = new EnvHttpProxyAgent({ httpProxy: proxy.http ?? '', httpsProxy: proxy.https ?? '', noProxy: proxy.noProxy ?? '', allowH2: false });
+    return { dispatcher, request: (options) => dispatcher.request(options) };
+  }
+  await liftoffOnly();
+  const { Agent, request } = await undiciParts();
+  // HTTP/1.1 on purpose: the build replaces node:http2 (see scripts/no-http2.cjs).
+  const dispatcher = new Agent({ allowH2: false });
+  return { dispatcher, request: (options) => request.call(dispatcher, options) };
+}
+
+/** The first error code in an error's cause chain. */
+export function errorCode(error: unknown): string | undefined {
+  let current = error as { code?: string; cause?: unknown } | undefined;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (typeof current.code === 'string' && !current.code.startsWith('UND_ERR_ABORTED')) return current.code;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed',
+  UND_ERR_SOCKET: 'connection closed unexpectedly',
+  ETIMEDOUT: 'connection timed out',
+};
+
+export class Transport {
+  private client?: Client;
+
+  constructor(private readonly settings: TransportSettings) {}
+
+  /** The proxy a request to target goes through (credentials hidden), if any. */
+  proxyFor(origin: string): string | undefined {
+    const proxy = this.settings.proxy;
+    const raw = origin.startsWith('https:') ? proxy?.https || proxy?.http : proxy?.http;
+    if (!raw) return undefined;
+    const host = new URL(origin).hostname;
+    const bypass = (proxy?.noProxy ?? '').split(',').map((p) => p.trim().replace(/^\*?\./, '')).filter(Boolean);
+    if (bypass.some((p) => p === '*' || host === p || host.endsWith(`.${p}`))) return undefined;
+    try {
+      const url = new URL(raw);
+      return `${url.protocol}//${url.host}`;
+    } catch {
+      return cleanLine(raw);
+    }
+  }
+
+  /** One attempt: status, headers and the whole body as text (bounded). */
+  async send(method: string, target: Target, headers: Record<string, string>, body: string | Upload | undefined): Promise<Attempt> {
+    const s = this.settings;
+    this.client ??= await createClient(s.proxy ?? {});
+    const timeout = AbortSignal.timeout(s.timeoutMs);
+    const signal = AbortSignal.any([s.signal, timeout]);
+    let payload: string | Readable | undefined;
+    const sent = { ...headers };
+    if (typeof body === 'string') payload = body;
+    else if (body) {
+      const opened = body.open();
+      payload = opened.stream;
+      Object.assign(sent, opened.headers);
+    }
+    if (s.trace) {
+      s.trace(`> ${method} ${cleanLine(target.href)}`);
+      for (const [k, v] of Object.entries(sent)) s.trace(`> ${k}: ${traceHeader(k, v)}`);
+      if (typeof body === 'string') s.trace(`> ${redactText(body).slice(0, 4096)}`);
+    }
+    const started = Date.now();
+    try {
+      const response = await this.client.request({ origin: target.origin, path: target.path, method: method as Dispatcher.HttpMethod, headers: sent, body: payload, signal });
+      const text = await this.readBody(response.body, target);
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+      const attempt = { status: response.statusCode, headers: flat, text, ms: Date.now() - started };
+      if (s.trace) {
+        s.trace(`< ${attempt.status} (${attempt.ms} ms)`);
+        for (const [k, v] of Object.entries(flat)) s.trace(`< ${cleanLine(k)}: ${traceHeader(k, v)}`);
+        if (text) s.trace(`< ${redactText(text).slice(0, 4096)}`);
+      }
+      return attempt;
+    } catch (error) {
+      if (timeout.aborted && !s.signal.aborted) {
+        const e = new Error('timeout');
+        e.name = 'TimeoutError';
+        throw e;
+      }
+      throw error;
+    }
+  }
+
+  /** Decoded as it arrives: a large body is never held as bytes and as text at once. */
+  private async readBody(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target): Promise<string> {
+    const limit = this.settings.maxBodyBytes;
+    const decoder = new TextDecoder();
+    const parts: string[] = [];
+    let size = 0;
+    for await (const chunk of stream) {
+      size += chunk.length;
+      if (size > limit) {
+        stream.destroy();
+        throw new NetworkError(`The response from ${target.origin} is larger than ${Math.round(limit / 1048576)} MiB; wsctl stopped reading it.`);
+      }
+      parts.push(decoder.decode(chunk, { stream: true }));
+    }
+    parts.push(decoder.decode());
+    return parts.join('');
+  }
+
+  /** The network error behind a failed attempt, or undefined when it was not the network (a bug). */
+  failure(error: unknown, target: Target): NetworkError | undefined {
+    const code = errorCode(error);
+    const where = target.origin;
+    if ((error as Error).name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return new NetworkError(`No answer from ${where} within ${this.settings.timeoutMs / 1000} s. Check the service, or raise --timeout.`);
+    }
+    // undici's tunnel through a proxy: the proxy's own answer to CONNECT.
+    const tunnel = /Proxy response \((\d+)\)/.exec((error as Error).message ?? '');
+    if (tunnel) {
+      const proxy = this.proxyFor(target.origin) ?? 'the proxy';
+      if (tunnel[1] === '407') return new NetworkError(`The proxy ${proxy} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`);
+      return new NetworkError(`The proxy ${proxy} refused to connect to ${where} (HTTP ${tunnel[1]}).`);
+    }
+    if (!code) return undefined;
+    const reason = REASONS[code] ?? (code.startsWith('ERR_TLS') || code.includes('CERT') ? `TLS failure (${code})` : cleanLine((error as Error).message));
+    const proxy = this.proxyFor(target.origin);
+    if (proxy) return new NetworkError(`Cannot reach ${where} through the proxy ${proxy}: ${reason}. Check the proxy and HTTPS_PROXY, HTTP_PROXY or NO_PROXY.`);
+    return new NetworkError(`Cannot reach ${where}: ${reason}. Check the base URL and your network.`);
+  }
+
+  async close(): Promise<void> {
+    await this.client?.dispatcher.close().catch(() => {});
+  }
+}

@@ -1,0 +1,49 @@
+// Building the request's address: the base URL checked (cli.md §7: http only to loopback),
+// paths joined below it, interpolated ids percent-encoded so they never leave their segment.
+import { UsageError } from '../errors.js';
+
+export interface Target {
+  origin: string;
+  path: string;
+  href: string;
+}
+
+/** A path with every interpolated value percent-encoded, dots too, so an id never leaves its segment. */
+export function path(strings: TemplateStringsArray, ...values: string[]): string {
+  return strings.reduce((out, part, i) => {
+    if (i === 0) return part;
+    const value = values[i - 1] ?? '';
+    const encoded = /^\.+$/.test(value) ? value.replace(/\./g, '%2E') : encodeURIComponent(value);
+    return out + encoded + part;
+  }, '');
+}
+
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Parses a base URL and enforces cli.md §7: http only to loopback hosts. */
+export function checkBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`Invalid base URL '${raw}': give a full URL such as https://api.example.com.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`Invalid base URL '${raw}': only http:// and https:// are supported.`);
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new UsageError(`Refusing plain http:// to ${url.hostname}: use https://, or http:// only to a loopback host.`);
+  }
+  if (url.username || url.password) throw new UsageError('The base URL must not contain credentials.');
+  return url;
+}
+
+export function joinUrl(base: URL, relative: string): Target {
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const rest = relative.startsWith('/') ? relative : `/${relative}`;
+  const joined = prefix + rest;
+  return { origin: base.origin, path: joined, href: base.origin + joined };
+}

@@ -1,0 +1,87 @@
+// The speed tricks of src/tricks.ts and scripts/ (STYLE.md 14), each checked against the built
+// bundle: these tests fail loudly when a pinned dependency moves under them.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, runBin, startSandbox, tempDir } from './helpers.js';
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+describe('speed tricks', () => {
+  it('the packages the tricks lean on are pinned to exact versions', () => {
+    for (const name of ['undici', 'commander', 'jq-wasm']) expect(pkg.dependencies[name], name).toMatch(/^\d+\.\d+\.\d+(-[\w.-]+)?$/);
+  });
+
+  it("undici's deep imports have the shapes wsctl uses: an Agent without HTTP/2 and request()", async () => {
+    const [{ default: request }, { default: Agent }] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/dispatcher/agent.js')]);
+    expect(typeof request).toBe('function');
+    const server = createServer((_req, res) => res.end('{"ok":true}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agent = new Agent({ allowH2: false });
+    try {
+      const response = await (request as (this: unknown, o: object) => Promise<{ statusCode: number; body: { json(): Promise<unknown> } }>).call(agent, {
+        origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        path: '/',
+        method: 'GET',
+      });
+      expect(response.statusCode).toBe(200);
+      expect(await response.body.json()).toEqual({ ok: true });
+    } finally {
+      await agent.close();
+      server.close();
+    }
+  });
+
+  it('--liftoff-only is set before undici compiles its parser: no wasm function is compiled with TurboFan', async () => {
+    // A sandbox in its own process: spawnSync blocks this one.
+    const home = tempDir();
+    const started = spawnSync(process.execPath, [BIN, 'sandbox', 'serve', '--detach'], { env: { PATH: process.env.PATH, HOME: home, WSCTL_CONFIG_DIR: join(home, 'c') }, encoding: 'utf8' });
+    const env = Object.fromEntries(started.stdout.split('\n').slice(0, 2).map((l) => l.split('=')));
+    try {
+      const r = spawnSync(process.execPath, ['--trace-wasm-compilation-times', BIN, 'keys', 'list'], { env: { PATH: process.env.PATH, HOME: home, ...env }, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const out = r.stdout + r.stderr;
+      expect(out).toMatch(/using Liftoff/);
+      expect(out).not.toMatch(/using TurboFan/);
+    } finally {
+      spawnSync(process.execPath, [BIN, 'sandbox', 'stop'], { env: { PATH: process.env.PATH, HOME: home, WSCTL_CONFIG_DIR: join(home, 'c') } });
+    }
+  });
+
+  it('a proxied request works: the path that loads all of undici with the node:http2 stand-in', async () => {
+    const sb = await startSandbox();
+    let tunnels = 0;
+    const proxy = createServer();
+    proxy.on('connect', (req, client, head) => {
+      tunnels++;
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await runBin(['keys', 'list', '--json'], { env: { ...sb.env, HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).keys.length).toBeGreaterThan(0);
+      expect(tunnels).toBeGreaterThan(0);
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  });
+
+  it("commander's node:child_process stand-in still gives the real module when asked", () => {
+    const r = spawnSync(process.execPath, ['-e', "const cp = require(process.argv[1]); console.log(typeof cp.spawn, typeof cp.execFileSync)", join(ROOT, 'scripts/lazy-child-process.cjs')], { encoding: 'utf8' });
+    expect(r.stdout.trim()).toBe('function function');
+  });
+});
