@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { noStackTrace, run, startSandbox, type TestSandbox } from './helpers.js';
+import { noStackTrace, run, startConnectProxy, startSandbox, type TestSandbox } from './helpers.js';
 
 describe('HTTP layer', () => {
   let sb: TestSandbox;
@@ -160,32 +160,11 @@ describe('HTTP layer', () => {
   });
 
   it('honours HTTP_PROXY', async () => {
-    // A real forward proxy: undici tunnels through it with CONNECT.
-    const seen: string[] = [];
-    const proxy = createServer();
-    proxy.on('connect', (req, client, head) => {
-      seen.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (proxy.address() as AddressInfo).port;
-      const r = await run(['keys', 'list', '--json'], { env: { ...sb.env, HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '' } });
-      expect(r.code).toBe(0);
-      expect(seen).toEqual([new URL(sb.url).host]);
-      expect(sb.requests).toHaveLength(1);
-    } finally {
-      proxy.closeAllConnections();
-      proxy.close();
-    }
+    const proxy = await startConnectProxy();
+    const r = await run(['keys', 'list', '--json'], { env: { ...sb.env, HTTP_PROXY: proxy.url, NO_PROXY: '' } });
+    expect(r.code).toBe(0);
+    expect(proxy.tunnels).toEqual([new URL(sb.url).host]);
+    expect(sb.requests).toHaveLength(1);
   });
 
   it('encodes path parameters so that an id cannot reach another route', async () => {

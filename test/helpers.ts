@@ -136,3 +136,29 @@ export const noStackTrace = (text: string) => !/\n\s+at .+:\d+:\d+/.test(text);
 
 /** Text without ANSI colour codes. */
 export const strip = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+
+/** A real forward proxy on 127.0.0.1: undici tunnels through it with CONNECT; `tunnels` lists the targets. */
+export async function startConnectProxy(): Promise<{ url: string; tunnels: string[] }> {
+  const { createServer } = await import('node:http');
+  const { connect } = await import('node:net');
+  const tunnels: string[] = [];
+  const proxy = createServer();
+  proxy.on('connect', (req, client, head) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => {
+    proxy.closeAllConnections();
+    proxy.close();
+  });
+  return { url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`, tunnels };
+}

@@ -3,10 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, runBin, startSandbox, tempDir } from './helpers.js';
+import { BIN, ROOT, runBin, startConnectProxy, startSandbox, tempDir } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
@@ -53,31 +53,12 @@ describe('speed tricks', () => {
 
   it('a proxied request works: the path that loads all of undici with the node:http2 stand-in', async () => {
     const sb = await startSandbox();
-    let tunnels = 0;
-    const proxy = createServer();
-    proxy.on('connect', (req, client, head) => {
-      tunnels++;
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    try {
-      const r = await runBin(['keys', 'list', '--json'], { env: { ...sb.env, HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout).keys.length).toBeGreaterThan(0);
-      expect(tunnels).toBeGreaterThan(0);
-    } finally {
-      proxy.closeAllConnections();
-      proxy.close();
-    }
+    const proxy = await startConnectProxy();
+    const r = await runBin(['keys', 'list', '--json'], { env: { ...sb.env, HTTP_PROXY: proxy.url } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).keys.length).toBeGreaterThan(0);
+    expect(proxy.tunnels).toEqual([new URL(sb.url).host]);
   });
 
   it("commander's node:child_process stand-in still gives the real module when asked", () => {
