@@ -1,6 +1,4 @@
 // The shared HTTP layer, driven through real commands against the sandbox's fault injection.
-import { createServer } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { noStackTrace, run, startConnectProxy, startSandbox, type TestSandbox } from './helpers.js';
 
