@@ -93,7 +93,7 @@ export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
   return {
     json: response.isJson ? response.body : { body: response.body ?? '' },
     human(out) {
-      if (response.isJson) return out.printJson(response.body);
+      if (response.isJson) return out.printJsonText(response.body);
       else if (typeof response.body === 'string') out.line(clean(response.body).replace(/\n$/, ''));
     },
   };

@@ -4,7 +4,7 @@
 // reads on a TTY, piped, or as JSON. Heavy libraries (chalk, ora) load only when used.
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { cleanErrorMessage, cleanLine } from './sanitize.js';
+import { cleanErrorMessage, cleanLine, escapeInvisible } from './sanitize.js';
 import { label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
 import type { JqFilter } from './jq.js';
@@ -160,6 +160,11 @@ export class Terminal {
     }
     await sink.write('\n}\n');
     await sink.end();
+  }
+
+  /** A JSON document for people (api without --json): also C1, bidi and zero-width characters escaped, so it cannot drive a terminal. */
+  printJsonText(value: unknown): void {
+    this.io.stdout.write(`${escapeInvisible(JSON.stringify(value, null, 2))}\n`);
   }
 
   /** One compact JSON line (newline-delimited output), or its --jq results. */

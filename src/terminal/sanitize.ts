@@ -30,3 +30,8 @@ export function cleanLine(text: unknown): string {
 export function cleanErrorMessage(message: string): string {
   return message.split('\n').map(cleanLine).join('\n');
 }
+
+/** JSON text with the characters JSON leaves raw but a terminal acts on written as \u escapes. */
+export function escapeInvisible(json: string): string {
+  return json.replace(/[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
