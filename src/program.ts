@@ -77,7 +77,7 @@ export function buildProgram(version: string, output: ProgramOutput): Command {
     })
     .addHelpText(
       'after',
-      '\nExamples:\n  $ wsctl --sandbox keys list\n  $ wsctl auth login --base-url https://api.example.com\n  $ wsctl convo show conv_demo --tail 5\n',
+      '\nExamples:\n  $ wsctl --sandbox keys list\n  $ wsctl auth login --base-url https://api.example.com\n  $ wsctl --sandbox convo show conv_live --follow\n\nThe examples in each command\'s help use the sandbox\'s\nids (conv_demo, dev_phone, …): add --sandbox to try them.\n',
     );
   for (const option of globalOptions()) program.addOption(option);
   program.helpCommand(false);
