@@ -1,6 +1,6 @@
 // Every command end to end: the built bin/wsctl as a child process, as users and CI run it.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +152,23 @@ describe('sandbox serve --detach and sandbox stop', () => {
     // Gone, or exited and waiting for a parent that reaps (here PID 1 may not).
     const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] : 'gone';
     expect(['gone', 'Z']).toContain(state);
+  });
+});
+
+describe('sandbox stop and a pid file that lies', () => {
+  it('never signals a process that is not the sandbox server it recorded (a reused pid)', async () => {
+    const dir = tempDir();
+    const bystander = spawn('sleep', ['30']);
+    try {
+      writeFileSync(join(dir, 'sandbox-serve.json'), JSON.stringify({ pid: bystander.pid, url: 'http://127.0.0.1:9', key: 'wsk_x', log: 'x' }));
+      const r = await runBin(['sandbox', 'stop'], { env: { WSCTL_CONFIG_DIR: dir } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('No sandbox server was running.');
+      expect(bystander.exitCode).toBeNull();
+      expect(() => process.kill(bystander.pid as number, 0)).not.toThrow();
+    } finally {
+      bystander.kill();
+    }
   });
 });
 

@@ -153,6 +153,8 @@ describe('prompts on a terminal', () => {
       [['device', 'rm', 'dev_laptop', '--no-input'], {}, /--yes/],
       [['device', 'rm', 'dev_laptop'], { WSCTL_NO_INPUT: '1' }, /--yes/],
       [['auth', 'login', '--no-input'], { WSCTL_BASE_URL: sb.url }, /--with-key/],
+      // stdin is the terminal: reading the key there would echo it.
+      [['auth', 'login', '--with-key', '--no-input'], { WSCTL_BASE_URL: sb.url }, /pipe the key in with --with-key/],
       [['byok', 'add', '--name', 'x', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--no-input'], {}, /--api-key-stdin.*WSCTL_BYOK_API_KEY/],
     ];
     for (const [args, extra, named] of cases) {

@@ -35,8 +35,9 @@ export function register(auth: Command, app: App): void {
 }
 
 async function readKey(opts: LoginOptions, ctx: Ctx): Promise<string> {
-  // --with-key on a terminal would echo the key as it is typed: ask with input hidden instead.
-  if (opts.withKey && !(ctx.io.stdinIsTTY && ctx.term.canPrompt)) return (await readFirstLine(ctx.io.stdin)).replace(/\r$/, '');
+  // --with-key on a terminal would echo the key as it is typed: ask with input hidden instead
+  // (and where prompts are off, say how to pipe it).
+  if (opts.withKey && !ctx.io.stdinIsTTY) return (await readFirstLine(ctx.io.stdin)).replace(/\r$/, '');
   return ctx.term.secret('Paste your API key (input hidden): ', 'pipe the key in with --with-key, e.g. `echo "$KEY" | wsctl auth login --with-key`');
 }
 

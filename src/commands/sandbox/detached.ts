@@ -35,17 +35,25 @@ function alive(pid: number): boolean {
   }
 }
 
-export function runningServer(configDir: string): Detached | undefined {
+/** The server the file names, if its process lives and it answers with its own key (a pid can be reused). */
+export async function runningServer(configDir: string): Promise<Detached | undefined> {
+  let server: Detached;
   try {
-    const server = JSON.parse(readFileSync(serverFile(configDir), 'utf8')) as Detached;
-    return Number.isInteger(server.pid) && alive(server.pid) ? server : undefined;
+    server = JSON.parse(readFileSync(serverFile(configDir), 'utf8')) as Detached;
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(server.pid) || !alive(server.pid)) return undefined;
+  try {
+    const answer = await fetch(`${server.url}/api-keys/`, { headers: { authorization: `Bearer ${server.key}` }, signal: AbortSignal.timeout(2000) });
+    return answer.ok ? server : undefined;
   } catch {
     return undefined;
   }
 }
 
 export async function detach(ctx: Ctx, opts: { port: number; host: string; statePath: string }): Promise<Detached> {
-  const running = runningServer(ctx.config.dir);
+  const running = await runningServer(ctx.config.dir);
   if (running) return running;
   ctx.config.secureDir();
   const log = join(ctx.config.dir, 'sandbox-serve.log');
@@ -89,7 +97,7 @@ export async function detach(ctx: Ctx, opts: { port: number; host: string; state
 
 /** Stops the detached server: Ctrl-C's signal first, then a kill after 5 s. */
 export async function stop(configDir: string): Promise<Detached | undefined> {
-  const server = runningServer(configDir);
+  const server = await runningServer(configDir);
   rmSync(serverFile(configDir), { force: true });
   if (!server) return undefined;
   process.kill(server.pid, 'SIGINT');
