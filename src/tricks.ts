@@ -4,10 +4,10 @@
 import type { Dispatcher } from 'undici';
 
 /**
- * undici parses HTTP with a WebAssembly module; V8's optimising tier-up of it would hold the
- * process ~140-230 ms at exit, for a parser that only reads a few responses. Liftoff only: the
- * flag must be set before the module is compiled, which is why it runs before undici loads
- * (test/tricks.test.ts proves the order). Node documents run-time V8 flags as unsupported: the
+ * undici parses HTTP with a WebAssembly module, and --jq's engine is one; V8's optimising tier-up
+ * of them would hold the process ~140-230 ms at exit (for --jq, 1.9× → 1.5× of --json on Node 20).
+ * Liftoff only: the flag must be set before a module is compiled, which is why it runs before
+ * undici or the jq engine loads (test/tricks.test.ts proves the order). Node documents run-time V8 flags as unsupported: the
  * test also checks that the flag took effect.
  */
 export async function liftoffOnly(): Promise<void> {

@@ -35,17 +35,20 @@ describe('speed tricks', () => {
     }
   });
 
-  it('--liftoff-only is set before undici compiles its parser: no wasm function is compiled with TurboFan', async () => {
+  it('--liftoff-only is set before undici or the jq engine compiles: no wasm function is compiled with TurboFan', async () => {
     // A sandbox in its own process: spawnSync blocks this one.
     const home = tempDir();
     const started = spawnSync(process.execPath, [BIN, 'sandbox', 'serve', '--detach'], { env: { PATH: process.env.PATH, HOME: home, WSCTL_CONFIG_DIR: join(home, 'c') }, encoding: 'utf8' });
     const env = Object.fromEntries(started.stdout.split('\n').slice(0, 2).map((l) => l.split('=')));
     try {
-      const r = spawnSync(process.execPath, ['--trace-wasm-compilation-times', BIN, 'keys', 'list'], { env: { PATH: process.env.PATH, HOME: home, ...env }, encoding: 'utf8' });
-      expect(r.status, r.stderr).toBe(0);
-      const out = r.stdout + r.stderr;
-      expect(out).toMatch(/using Liftoff/);
-      expect(out).not.toMatch(/using TurboFan/);
+      // undici's parser, and with --jq the jq engine too (compiled before any request).
+      for (const extra of [[], ['--jq', '.keys[].id']]) {
+        const r = spawnSync(process.execPath, ['--trace-wasm-compilation-times', BIN, 'keys', 'list', ...extra], { env: { PATH: process.env.PATH, HOME: home, ...env }, encoding: 'utf8' });
+        expect(r.status, r.stderr).toBe(0);
+        const out = r.stdout + r.stderr;
+        expect(out).toMatch(/using Liftoff/);
+        expect(out, extra.join(' ')).not.toMatch(/using TurboFan/);
+      }
     } finally {
       spawnSync(process.execPath, [BIN, 'sandbox', 'stop'], { env: { PATH: process.env.PATH, HOME: home, WSCTL_CONFIG_DIR: join(home, 'c') } });
     }

@@ -2,6 +2,7 @@
 // only when --jq is given. Output as gh prints it: each result on its own line, strings raw,
 // every other value as compact JSON.
 import { UsageError } from '../errors.js';
+import { liftoffOnly } from '../tricks.js';
 
 export interface JqFilter {
   /** The lines to print for this document (given as JSON text). */
@@ -24,6 +25,8 @@ const asArgument = (expression: string) => ` ${expression}`;
 
 /** Compiles the expression (nothing is evaluated) so that a typo fails before any request is sent. */
 export async function compileJq(expression: string): Promise<JqFilter> {
+  // Before the engine's WebAssembly is compiled: its optimising tier-up would hold the process at exit.
+  await liftoffOnly();
   const loaded = (await import('jq-wasm')) as Engine & { default?: Engine };
   const engine = loaded.default ?? loaded; // a CommonJS module
   // Module directives must come first; such an expression is checked when it runs.
