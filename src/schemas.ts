@@ -151,7 +151,7 @@ export const WebsiteCreated = z.object({
 
 export const ImageUploaded = z.object({ url: text });
 
-/** The response schemas by name: api.ts loads this module only when a response arrives. */
+/** The response schemas by name, for src/http/decode.ts. */
 export const responseSchemas = {
   ApiKeyCreated,
   ApiKeyList,

@@ -25,7 +25,7 @@ export function cleanLine(text: unknown): string {
   return clean(text).replace(/[\t\n]+/g, ' ');
 }
 
-/** An error message, line by line: service text inside it is already one line (src/api.ts), so
+/** An error message, line by line: service text inside it is already one line (src/http/decode.ts), so
  *  the only line breaks are the ones wsctl puts there (a 422's details). */
 export function cleanErrorMessage(message: string): string {
   return message.split('\n').map(cleanLine).join('\n');
