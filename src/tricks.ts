@@ -13,6 +13,9 @@ import type { Dispatcher } from 'undici';
 export async function liftoffOnly(): Promise<void> {
   const v8 = await import('node:v8');
   v8.setFlagsFromString('--liftoff-only');
+  // V8 applies a flag's implications only at start-up: on Node 24+ tier-up stays on unless said.
+  v8.setFlagsFromString('--no-wasm-tier-up');
+  v8.setFlagsFromString('--no-wasm-dynamic-tiering');
 }
 
 export interface UndiciParts {
