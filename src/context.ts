@@ -56,6 +56,8 @@ export interface Ctx extends BaseCtx {
   profileName(): string;
   /** Base URL and key in effect, by the precedence of cli.md §1; reads config.json only if needed. */
   target(): Promise<Target>;
+  /** What stops a request to this target (no base URL, or no key when one is needed), or undefined. */
+  missing(t: Target, needsKey?: boolean): string | undefined;
   /** The HTTP client for the target; throws exit 4 when no base URL or key is configured. */
   api(options?: { apiKey?: string; baseUrl?: string; needsKey?: boolean }): Promise<Api>;
   close(): Promise<void>;
@@ -72,6 +74,11 @@ export function timeoutMs(globals: Globals, env: Env): number {
     throw new UsageError(`Invalid timeout '${raw}': give a number of seconds above 0 and at most ${MAX_TIMEOUT_S}.`);
   }
   return Math.max(1, Math.round(seconds * 1000));
+}
+
+/** What to do when a profile has no key. */
+export function noKey(profile: string): string {
+  return `No API key for profile '${profile}'. Run \`wsctl auth login --profile ${profile}\` or set WSCTL_API_KEY.`;
 }
 
 /** What to do when the service rejects the key, for where the key came from. */
@@ -137,16 +144,18 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     return `No base URL for profile '${profile}'. Pass --base-url, set WSCTL_BASE_URL, or run \`wsctl auth login --profile ${profile} --base-url <url>\`.${offline}`;
   }
 
-  function missingKey(profile: string): string {
-    return `No API key for profile '${profile}'. Run \`wsctl auth login --profile ${profile}\` or set WSCTL_API_KEY.`;
+  function missing(t: Target, needsKey = true): string | undefined {
+    if (!t.baseUrl) return missingBaseUrl(t.profile);
+    if (!t.apiKey && needsKey) return noKey(t.profile);
+    return undefined;
   }
 
   async function api(options: { apiKey?: string; baseUrl?: string; needsKey?: boolean } = {}): Promise<Api> {
     const t = await target();
     const baseUrl = options.baseUrl ?? t.baseUrl;
     const apiKey = options.apiKey ?? t.apiKey;
-    if (!baseUrl) throw new AuthError(missingBaseUrl(t.profile));
-    if (!apiKey && !dryRun && options.needsKey !== false) throw new AuthError(missingKey(t.profile));
+    const problem = missing({ ...t, baseUrl, apiKey }, !dryRun && options.needsKey !== false);
+    if (problem || !baseUrl) throw new AuthError(problem ?? missingBaseUrl(t.profile));
     const client = new Api({
       baseUrl,
       apiKey,
@@ -186,6 +195,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     sandbox,
     profileName,
     target,
+    missing,
     api,
     async close() {
       await Promise.all(clients.map((c) => c.close()));

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runBin, startSandbox } from './helpers.js';
+import { ROOT, runBin, startSandbox, tempDir } from './helpers.js';
 
 const HEAVY = ['undici', 'zod', 'ora', 'form-data', 'chalk', 'keyring', 'jq-wasm', 'chunks/jq-', 'chunks/follow-'];
 
@@ -32,5 +32,11 @@ describe('start-up', () => {
     const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
     expect(loaded.some((l) => l.includes('dist/lazy/chunks/')), 'the trace sees what loads').toBe(true);
     for (const name of ['keyring', 'jq-wasm', 'chunks/jq-', 'chunks/dist-', 'chunks/follow-']) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
+  });
+
+  it('auth login --insecure-storage never loads the keyring module', async () => {
+    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--base-url', 'http://127.0.0.1:9'], { env: { NODE_DEBUG: 'esm,module', WSCTL_CONFIG_DIR: tempDir() }, stdin: 'wsk_startup_test_key\n' });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l) && l.includes('keyring'))).toEqual([]);
   });
 });

@@ -12,11 +12,13 @@ export interface StoredKey {
   storage: KeyStorage | null;
 }
 
-let opened: Promise<CredentialStore> | undefined;
+// One handle per config folder: each folder has its own entries (service `wsctl:<folder>`).
+const opened = new Map<string, Promise<CredentialStore>>();
 
 function credentialStore(config: ConfigStore): Promise<CredentialStore> {
-  opened ??= openCredentialStore(config.dir);
-  return opened;
+  let store = opened.get(config.dir);
+  if (!store) opened.set(config.dir, (store = openCredentialStore(config.dir)));
+  return store;
 }
 
 /** The profile's stored key and where it lives. A key in a store that cannot be reached is exit 4. */
@@ -31,7 +33,6 @@ export async function readStoredKey(config: ConfigStore, profile: string): Promi
     }
     return { key, storage: 'keyring' };
   } catch (error) {
-    if (error instanceof AuthError) throw error;
     if (!(error instanceof KeyringUnavailable)) throw error;
     throw new AuthError(
       `The key of profile '${profile}' is in the credential store, but ${error.message}. Unlock the store, or run \`wsctl auth login --profile ${profile} --insecure-storage\`.`,
@@ -56,14 +57,15 @@ export async function storeKey(
       warn(`No credential store: ${error.message}. The key is stored in ${config.path} (mode 0600) instead; --insecure-storage chooses the file without this warning.`);
     }
   }
+  let wasInStore = false;
   await config.update((data) => {
-    const before = profileOf(data, profile) ?? {};
-    const { api_key: _oldKey, key_storage: _oldStorage, ...rest } = before;
+    const { api_key: _oldKey, key_storage: oldStorage, ...rest } = profileOf(data, profile) ?? {};
+    wasInStore = oldStorage === 'keyring';
     data.profiles[profile] = storage === 'keyring' ? { ...rest, base_url: values.baseUrl, key_storage: 'keyring' } : { ...rest, base_url: values.baseUrl, api_key: values.key };
     if (values.makeCurrent) data.current_profile ??= profile;
   });
-  // A key that moved to the file leaves no copy in the store.
-  if (storage === 'file') await forgetInStore(config, profile).catch(() => undefined);
+  // A key that moved from the store to the file leaves no copy behind; otherwise the store is not touched.
+  if (storage === 'file' && wasInStore) await forgetInStore(config, profile).catch(() => undefined);
   return storage;
 }
 

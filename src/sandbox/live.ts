@@ -40,13 +40,10 @@ const SCRIPT: Scripted[] = [
   },
 ];
 
+/** The stored record: what a first read would show, and a clock that the first read starts. */
 export function liveSeed(): StoredConversation & { started_at: string | null } {
-  return {
-    conversation: { id: LIVE_ID, user_id: 'user_demo', host_id: 'host_demo', title: 'Book the offsite venue', type: 'chat', created_at: new Date().toISOString(), updated_at: new Date().toISOString(), deleted_at: null, metadata: {} },
-    messages: [],
-    state: 'running',
-    started_at: null,
-  };
+  const now = Date.now();
+  return { ...liveView(now, now), started_at: null };
 }
 
 const persona = { persona_id: 'persona_demo', persona_name: 'Ada', persona_image: 'https://sandbox.invalid/avatars/ada.png' };

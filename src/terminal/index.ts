@@ -238,12 +238,17 @@ export class Terminal {
     this.io.stderr.write(`${this.paintErr.dim(message)}\n`);
   }
 
+  /** Spinners and status lines: stderr is a terminal with a size (ora cannot draw without one), outside CI. */
+  private get animated(): boolean {
+    const width = (this.io.stderr as { columns?: number }).columns ?? 0;
+    return this.io.stderrIsTTY && this.env.CI === undefined && width > 0;
+  }
+
   /** Runs work under a spinner on stderr, only on a TTY with a size and outside CI. */
   async spin<T>(text: string, work: Promise<T>, progress?: () => string | undefined): Promise<T> {
     // Handled now: the work may fail while the spinner module is still loading.
     work.catch(() => {});
-    const width = (this.io.stderr as { columns?: number }).columns ?? 0;
-    if (!this.io.stderrIsTTY || this.env.CI !== undefined || width <= 0) return work;
+    if (!this.animated) return work;
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false }).start();
     const ticker = progress && setInterval(() => (spinner.text = progress() ?? text), 100);
@@ -257,8 +262,7 @@ export class Terminal {
 
   /** A one-line status on stderr while waiting (a spinner), only on a TTY with a size and outside CI. */
   async statusLine(): Promise<StatusLine> {
-    const width = (this.io.stderr as { columns?: number }).columns ?? 0;
-    if (!this.io.stderrIsTTY || this.env.CI !== undefined || width <= 0) return { set: () => {}, clear: () => {} };
+    if (!this.animated) return { set: () => {}, clear: () => {} };
     const { default: ora } = await import('ora');
     const spinner = ora({ stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false });
     return {

@@ -14,11 +14,9 @@ export function register(auth: Command, app: App): void {
 export async function run(ctx: Ctx): Promise<Result> {
   const t = await ctx.target();
   let valid = false;
-  let problem: string | undefined;
+  let problem = ctx.missing(t);
   const envKey = t.keySource === 'env';
-  if (!t.baseUrl) problem = `No base URL for profile '${t.profile}'. Pass --base-url, set WSCTL_BASE_URL, or run \`wsctl auth login --profile ${t.profile} --base-url <url>\`.`;
-  else if (!t.apiKey) problem = `No API key for profile '${t.profile}'. Run \`wsctl auth login --profile ${t.profile}\` or set WSCTL_API_KEY.`;
-  else {
+  if (!problem) {
     const api = await ctx.api();
     try {
       await ctx.term.spin('Checking the key', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx } from '../../command.js';
+import { noKey } from '../../context.js';
 import { AuthError } from '../../errors.js';
 
 export function register(auth: Command, app: App): void {
@@ -13,6 +14,6 @@ export function register(auth: Command, app: App): void {
 /** The key alone on stdout: no JSON document, no decoration, whatever --json says. */
 export async function run(ctx: Ctx): Promise<void> {
   const t = await ctx.target();
-  if (!t.apiKey) throw new AuthError(`No API key for profile '${t.profile}'. Run \`wsctl auth login --profile ${t.profile}\` or set WSCTL_API_KEY.`);
+  if (!t.apiKey) throw new AuthError(noKey(t.profile));
   ctx.term.line(t.apiKey);
 }

@@ -7,7 +7,7 @@ import type { Ctx } from '../../command.js';
 import { InterruptedError } from '../../errors.js';
 import { bufferedSink } from '../../terminal/pager.js';
 import type { Conversation } from '../../schemas.js';
-import { transcriptRenderer } from './transcript.js';
+import { styleFor, transcriptRenderer } from './transcript.js';
 
 export interface FollowOptions {
   id: string;
@@ -31,7 +31,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
   const term = ctx.term;
   // Every write goes out at once, so `| grep --line-buffered` sees each message as it completes.
   const sink = bufferedSink(ctx.io.stdout, undefined, 0);
-  const renderer = ctx.json ? undefined : transcriptRenderer(sink, { tty: term.tty, paint: term.paint, width: term.width, full: opts.full }, opts.markdown);
+  const renderer = ctx.json ? undefined : transcriptRenderer(sink, styleFor(term, opts.full), opts.markdown);
 
   let convo = await fetch();
   const stateOf = (c: Conversation) => c.state ?? 'idle';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { renderConversation } from './transcript.js';
+import { renderConversation, styleFor } from './transcript.js';
 
 export interface ShowOptions {
   id: string;
@@ -65,8 +65,7 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
     json: tail === undefined ? body : shown,
     async human(out) {
       const sink = await out.pager(opts.pager);
-      const style = { tty: out.tty, paint: out.paint, width: out.width, full: opts.full };
-      await renderConversation(shown, sink, style, opts.markdown);
+      await renderConversation(shown, sink, styleFor(out, opts.full), opts.markdown);
       await sink.end();
     },
   };

@@ -1,6 +1,6 @@
 // Renders a conversation for people: a transcript (TTY or plain) or Markdown. Writes message by
 // message into a sink so that a 50 MB conversation never becomes one giant string.
-import { clean, cleanLine, plural, relativeTime, wrap, type Painter, type Sink } from '../../terminal/index.js';
+import { clean, cleanLine, plural, relativeTime, wrap, type Painter, type Sink, type Terminal } from '../../terminal/index.js';
 import type { Conversation, Message, MessagePart } from '../../schemas.js';
 
 export interface Style {
@@ -89,6 +89,11 @@ function stateLabel(state: string | null | undefined, paint: Painter): string {
   if (!state) return '';
   const s = cleanLine(state);
   return state === 'running' ? paint.green(s) : state === 'stopping' ? paint.yellow(s) : paint.dim(s);
+}
+
+/** How the terminal wants a transcript drawn; full keeps long tool results whole. */
+export function styleFor(term: Terminal, full: boolean): Style {
+  return { tty: term.tty, paint: term.paint, width: term.width, full };
 }
 
 /** Renders a conversation piece by piece: the header, each message as it comes, the totals. */
