@@ -1,6 +1,7 @@
 // Decoding: the body parsed and validated with the response schema, depth bounded, and each
 // status turned into the typed error of cli.md §4.
 import { ApiError, AuthError, NetworkError, NotFoundError, UsageError, type ErrorInfo } from '../errors.js';
+import type * as z from 'zod/mini';
 import { responseSchemas, type SchemaName } from '../schemas.js';
 import { cleanLine } from '../terminal/sanitize.js';
 import type { Attempt } from './transport.js';
@@ -41,16 +42,6 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
     for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
-}
-
-/** zod's verdict, or 'too deep' where validating overflowed the stack. */
-function validate(schema: SchemaName, value: unknown): ReturnType<(typeof responseSchemas)[SchemaName]['safeParse']> | 'too deep' {
-  try {
-    return responseSchemas[schema].safeParse(value);
-  } catch (error) {
-    if (error instanceof RangeError) return 'too deep';
-    throw error;
-  }
 }
 
 function describeStatus(body: unknown): string {
@@ -122,15 +113,30 @@ export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
     const what = empty ? 'an empty body' : `a body that is not JSON (${cleanLine(type)})`;
     throw new NetworkError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, errorInfo(attempt));
   }
-  if (options.schema) {
-    const result = validate(options.schema, parsed);
-    if (result === 'too deep') throw new NetworkError(`The service sent JSON nested too deeply to handle (HTTP ${status}).`, errorInfo(attempt));
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const where = issue?.path.length ? issue.path.join('.') : 'body';
-      const what = issue && 'expected' in issue ? `expected ${String(issue.expected)}` : (issue?.message ?? 'invalid');
-      throw new NetworkError(`The service sent JSON of an unexpected shape (${cleanLine(where)}: ${what}).`, errorInfo(attempt));
-    }
-  }
+  if (options.schema) checkShape(responseSchemas[options.schema], parsed, [], errorInfo(attempt));
   return { body: parsed, isJson };
+}
+
+/** Throws the exit-3 error when value does not fit schema; `at` is where value sits in the body. */
+export function checkShape(schema: z.ZodMiniType, value: unknown, at: (string | number)[], info: ErrorInfo): void {
+  let result: ReturnType<z.ZodMiniType['safeParse']>;
+  try {
+    result = schema.safeParse(value);
+  } catch (error) {
+    if (error instanceof RangeError) throw new NetworkError(`The service sent JSON nested too deeply to handle (HTTP ${info.status}).`, info);
+    throw error;
+  }
+  if (result.success) return;
+  const issue = result.error.issues[0];
+  const path = [...at, ...(issue?.path ?? [])];
+  const where = path.length ? path.join('.') : 'body';
+  const what = issue && 'expected' in issue ? `expected ${String(issue.expected)}` : (issue?.message ?? 'invalid');
+  throw new NetworkError(`The service sent JSON of an unexpected shape (${cleanLine(where)}: ${what}).`, info);
+}
+
+/** A body that is not the JSON expected, taken apart as it arrived (Api.stream). */
+export function notJson(status: number, headers: Record<string, string>, reason: string, info: ErrorInfo): NetworkError {
+  if (reason === 'the body is empty') return new NetworkError(`The service sent an empty body where JSON was expected (HTTP ${status}).`, info);
+  const type = headers['content-type'] ?? 'no content type';
+  return new NetworkError(`The service sent a body that is not JSON (${cleanLine(type)}) where JSON was expected (HTTP ${status}): ${cleanLine(reason)}.`, info);
 }

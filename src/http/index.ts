@@ -2,9 +2,9 @@
 // ./url.ts), policy (./policy.ts: retries, Retry-After, redirects, what may cross an origin),
 // transport (./transport.ts: undici), decoding and status → typed error (./decode.ts).
 // undici loads on the first request.
-import { DryRunComplete, InterruptedError, NetworkError } from '../errors.js';
+import { DryRunComplete, InterruptedError, NetworkError, WsctlError } from '../errors.js';
 import type { Response, SchemaName } from '../schemas.js';
-import { decode, errorInfo } from './decode.js';
+import { decode, errorInfo, type DecodeOptions } from './decode.js';
 import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, type Hop } from './policy.js';
 import { redact, REDACTED } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
@@ -39,6 +39,14 @@ export interface ApiResponse<T> {
   body: T;
   isJson: boolean;
   requestId?: string;
+}
+
+/** A 2xx body as it arrives (Api.stream). */
+export interface StreamedBody {
+  status: number;
+  headers: Record<string, string>;
+  requestId?: string;
+  chunks: AsyncIterable<Buffer>;
 }
 
 export interface DryRunRequest {
@@ -104,6 +112,39 @@ export class Api {
   }
 
   async request<N extends SchemaName | undefined = undefined>(spec: RequestSpec<N>): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
+    const attempt = await this.exchange(spec, false, { tries: 0 });
+    const { body, isJson } = decode(attempt, this.decodeOptions(spec));
+    return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, requestId: errorInfo(attempt).requestId };
+  }
+
+  /**
+   * A GET whose 2xx body is handed to `consume` as it arrives (any other status is the error it
+   * means, as with request()). A body that fails part-way is asked for again, within the same
+   * three tries, only while `restartable()` says nothing of it has been shown yet.
+   */
+  async stream<T>(spec: RequestSpec, consume: (body: StreamedBody) => Promise<T>, restartable: () => boolean): Promise<T> {
+    const count = { tries: 0 };
+    for (;;) {
+      const attempt = await this.exchange(spec, true, count);
+      if (!attempt.chunks) {
+        decode(attempt, this.decodeOptions(spec)); // throws: the status is an error
+        throw new NetworkError(`The service sent no body (HTTP ${attempt.status}).`, errorInfo(attempt));
+      }
+      try {
+        return await consume({ status: attempt.status, headers: attempt.headers, requestId: errorInfo(attempt).requestId, chunks: attempt.chunks });
+      } catch (error) {
+        if (this.settings.signal.aborted) throw new InterruptedError();
+        if (error instanceof WsctlError) throw error;
+        const failure = this.transport.failure(error, joinUrl(this.base, spec.path));
+        if (!failure) throw error;
+        if (!restartable() || count.tries >= MAX_TRIES) throw failure;
+        await this.wait(count.tries, undefined);
+      }
+    }
+  }
+
+  /** The final attempt: redirects followed, retries made where a repeat is safe. */
+  private async exchange(spec: RequestSpec<SchemaName | undefined>, stream: boolean, count: { tries: number }): Promise<Attempt> {
     const s = this.settings;
     const json = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': s.userAgent };
@@ -124,10 +165,11 @@ export class Api {
     const repeatable = safeToRepeat(spec.method, !!spec.idempotent);
     let redirects = 0;
     let lastError: Error | undefined;
-    for (let tryNo = 1; tryNo <= MAX_TRIES; tryNo++) {
+    while (count.tries < MAX_TRIES) {
+      const tryNo = ++count.tries;
       let attempt: Attempt;
       try {
-        attempt = await this.transport.send(hop.method, hop.target, hop.headers, hop.body as string | Upload | undefined);
+        attempt = await this.transport.send(hop.method, hop.target, hop.headers, hop.body as string | Upload | undefined, stream);
       } catch (error) {
         if (s.signal.aborted) throw new InterruptedError();
         if (error instanceof NetworkError) throw error;
@@ -143,7 +185,7 @@ export class Api {
       const { location } = attempt.headers;
       if (attempt.status >= 300 && attempt.status < 400 && location && redirects < MAX_REDIRECTS) {
         redirects++;
-        tryNo--;
+        count.tries--;
         hop = followRedirect(hop, attempt.status, location, errorInfo(attempt));
         continue;
       }
@@ -152,18 +194,21 @@ export class Api {
         await this.wait(tryNo, decision.retryAfter);
         continue;
       }
-      const { body, isJson } = decode(attempt, {
-        schema: spec.schema,
-        anyBody: spec.anyBody,
-        method: spec.method,
-        path: spec.path,
-        what: spec.what,
-        authHint: s.authHint ?? 'Run `wsctl auth login` or check WSCTL_API_KEY.',
-        proxy: this.transport.proxyFor(this.base.origin),
-      });
-      return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, requestId: errorInfo(attempt).requestId };
+      return attempt;
     }
     throw lastError ?? new NetworkError('The request failed.');
+  }
+
+  private decodeOptions(spec: RequestSpec<SchemaName | undefined>): DecodeOptions {
+    return {
+      schema: spec.schema,
+      anyBody: spec.anyBody,
+      method: spec.method,
+      path: spec.path,
+      what: spec.what,
+      authHint: this.settings.authHint ?? 'Run `wsctl auth login` or check WSCTL_API_KEY.',
+      proxy: this.transport.proxyFor(this.base.origin),
+    };
   }
 
   private async wait(tryNo: number, retryAfter: number | undefined): Promise<void> {

@@ -17,7 +17,10 @@ export interface Upload {
 export interface Attempt {
   status: number;
   headers: Record<string, string>;
+  /** The whole body; empty when it is streamed. */
   text: string;
+  /** A 2xx body as it arrives, when the caller asked for it streamed. */
+  chunks?: AsyncIterable<Buffer>;
   ms: number;
 }
 
@@ -69,6 +72,18 @@ const REASONS: Record<string, string> = {
   ETIMEDOUT: 'connection timed out',
 };
 
+function tooLarge(target: Target, limit: number): NetworkError {
+  return new NetworkError(`The response from ${target.origin} is larger than ${Math.round(limit / 1048576)} MiB; wsctl stopped reading it.`);
+}
+
+/** The attempt's own timeout, told apart from Ctrl-C. */
+function timedOut(timeout: AbortSignal, interrupt: AbortSignal): Error | undefined {
+  if (!timeout.aborted || interrupt.aborted) return undefined;
+  const e = new Error('timeout');
+  e.name = 'TimeoutError';
+  return e;
+}
+
 export class Transport {
   private client?: Client;
 
@@ -90,8 +105,8 @@ export class Transport {
     }
   }
 
-  /** One attempt: status, headers and the whole body as text (bounded). */
-  async send(method: string, target: Target, headers: Record<string, string>, body: string | Upload | undefined): Promise<Attempt> {
+  /** One attempt: status, headers and the whole body as text (bounded), or a 2xx body as it arrives when `stream`. */
+  async send(method: string, target: Target, headers: Record<string, string>, body: string | Upload | undefined, stream = false): Promise<Attempt> {
     const s = this.settings;
     this.client ??= await createClient(s.proxy ?? {});
     const timeout = AbortSignal.timeout(s.timeoutMs);
@@ -112,23 +127,38 @@ export class Transport {
     const started = Date.now();
     try {
       const response = await this.client.request({ origin: target.origin, path: target.path, method: method as Dispatcher.HttpMethod, headers: sent, body: payload, signal });
-      const text = await this.readBody(response.body, target);
+      const streamed = stream && response.statusCode >= 200 && response.statusCode < 300;
+      const text = streamed ? '' : await this.readBody(response.body, target);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
-      const attempt = { status: response.statusCode, headers: flat, text, ms: Date.now() - started };
+      const attempt: Attempt = { status: response.statusCode, headers: flat, text, ms: Date.now() - started };
+      if (streamed) attempt.chunks = this.bounded(response.body, target, timeout);
       if (s.trace) {
         s.trace(`< ${attempt.status} (${attempt.ms} ms)`);
         for (const [k, v] of Object.entries(flat)) s.trace(`< ${cleanLine(k)}: ${traceHeader(k, v)}`);
         if (text) s.trace(`< ${redactText(text).slice(0, 4096)}`);
+        if (streamed) s.trace('< (body read as it arrives)');
       }
       return attempt;
     } catch (error) {
-      if (timeout.aborted && !s.signal.aborted) {
-        const e = new Error('timeout');
-        e.name = 'TimeoutError';
-        throw e;
+      throw timedOut(timeout, s.signal) ?? error;
+    }
+  }
+
+  /** A streamed body, within the size bound and the attempt's timeout. */
+  private async *bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target, timeout: AbortSignal): AsyncIterable<Buffer> {
+    const limit = this.settings.maxBodyBytes;
+    let size = 0;
+    try {
+      for await (const chunk of stream) {
+        size += chunk.length;
+        if (size > limit) throw tooLarge(target, limit);
+        yield chunk;
       }
-      throw error;
+    } catch (error) {
+      throw timedOut(timeout, this.settings.signal) ?? error;
+    } finally {
+      stream.destroy();
     }
   }
 
@@ -142,7 +172,7 @@ export class Transport {
       size += chunk.length;
       if (size > limit) {
         stream.destroy();
-        throw new NetworkError(`The response from ${target.origin} is larger than ${Math.round(limit / 1048576)} MiB; wsctl stopped reading it.`);
+        throw tooLarge(target, limit);
       }
       parts.push(decoder.decode(chunk, { stream: true }));
     }

@@ -7,6 +7,8 @@ import { UsageError } from '../errors.js';
 import { cleanErrorMessage, cleanLine, escapeInvisible } from './sanitize.js';
 import { label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
+import { heldSink, type HeldSink } from './spool.js';
+import { JsonObjectWriter } from './json.js';
 import type { JqFilter } from './jq.js';
 import type { Prompt } from './prompt.js';
 import { renderTable } from './table.js';
@@ -14,6 +16,8 @@ import { renderTable } from './table.js';
 export { clean, cleanLine } from './sanitize.js';
 export { mask, plural, relativeTime, wrap } from './format.js';
 export type { Sink } from './pager.js';
+export { Spool, type HeldSink } from './spool.js';
+export { JsonObjectWriter } from './json.js';
 
 export interface IO {
   stdin: Readable;
@@ -145,20 +149,18 @@ export class Terminal {
     }
     // The same text as JSON.stringify(value, null, 2), without holding all of it at once.
     const sink = bufferedSink(this.io.stdout);
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined && typeof v !== 'function');
-    await sink.write('{');
-    for (const [i, [key, item]] of entries.entries()) {
-      await sink.write(`${i ? ',' : ''}\n  ${JSON.stringify(key)}: `);
-      if (Array.isArray(item) && item.length > 0) {
-        await sink.write('[');
-        for (const [j, element] of item.entries()) {
-          const text = JSON.stringify(element === undefined ? null : element, null, 2) ?? 'null';
-          await sink.write(`${j ? ',' : ''}\n    ${text.replace(/\n/g, '\n    ')}`);
-        }
-        await sink.write('\n  ]');
-      } else await sink.write(JSON.stringify(item, null, 2).replace(/\n/g, '\n  '));
+    const writer = new JsonObjectWriter(sink);
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      if (item === undefined || typeof item === 'function') continue;
+      if (!Array.isArray(item)) {
+        await writer.field(key, item);
+        continue;
+      }
+      await writer.arrayStart(key);
+      for (const element of item) await writer.item(element === undefined ? null : element);
+      await writer.arrayEnd();
     }
-    await sink.write('\n}\n');
+    await writer.end();
     await sink.end();
   }
 
@@ -169,9 +171,14 @@ export class Terminal {
 
   /** One compact JSON line (newline-delimited output), or its --jq results. */
   async printJsonLine(value: unknown): Promise<void> {
+    this.io.stdout.write(await this.jsonLine(value));
+  }
+
+  /** The text printJsonLine prints: the line, or the --jq results a line each (empty when none). */
+  async jsonLine(value: unknown): Promise<string> {
     const text = JSON.stringify(value);
     const lines = this.options.jq ? await this.options.jq.apply(text) : [text];
-    if (lines.length > 0) this.io.stdout.write(`${lines.join('\n')}\n`);
+    return lines.length > 0 ? `${lines.join('\n')}\n` : '';
   }
 
   /** Tab-separated records, one a line: what piped output is made of. */
@@ -281,6 +288,27 @@ export class Terminal {
     const command = (this.env.WSCTL_PAGER ?? this.env.PAGER ?? 'less -FRX').trim();
     if (!wanted || !this.tty || command === '' || command === 'cat') return bufferedSink(this.io.stdout);
     return openPager({ command, env: this.env, onStart: this.io.onPager });
+  }
+
+  /**
+   * Where a long answer goes as it arrives: held, under a spinner, until it is complete or passes
+   * 1 MiB (so a small answer that fails shows nothing), then the pager (when wanted) or stdout.
+   */
+  streamOutput(spinnerText: string, pager: boolean): HeldSink {
+    let stop = () => {};
+    const spinning = this.spin(spinnerText, new Promise<void>((resolve) => (stop = resolve)));
+    const stopSpinner = async () => {
+      stop();
+      await spinning;
+    };
+    return heldSink(
+      async () => {
+        await stopSpinner();
+        return this.pager(pager);
+      },
+      1 << 20,
+      stopSpinner,
+    );
   }
 
   /** Asks for a secret with input hidden; without a terminal (or with --no-input) names what answers it instead. */

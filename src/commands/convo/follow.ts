@@ -5,9 +5,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { path } from '../../http/index.js';
 import type { Ctx } from '../../command.js';
 import { InterruptedError } from '../../errors.js';
+import type { Message } from '../../schemas.js';
+import { Spool } from '../../terminal/index.js';
 import { bufferedSink } from '../../terminal/pager.js';
-import type { Conversation } from '../../schemas.js';
-import { styleFor, transcriptRenderer } from './transcript.js';
+import { readConversation } from './stream.js';
+import { styleFor, transcriptRenderer, type Head } from './transcript.js';
 
 export interface FollowOptions {
   id: string;
@@ -26,46 +28,105 @@ function since(ms: number): string {
 
 export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
   const api = await ctx.api();
-  const fetch = async (): Promise<Conversation> =>
-    (await api.request({ method: 'GET', path: path`/conversations/${opts.id}`, schema: 'Conversation', what: `conversation '${opts.id}'` })).body;
   const term = ctx.term;
   // Every write goes out at once, so `| grep --line-buffered` sees each message as it completes.
   const sink = bufferedSink(ctx.io.stdout, undefined, 0);
-  const renderer = ctx.json ? undefined : transcriptRenderer(sink, styleFor(term, opts.full), opts.markdown);
+  const renderer = ctx.json ? undefined : transcriptRenderer(styleFor(term, opts.full), opts.markdown);
+  const show = {
+    header: (head: Head) => (renderer ? renderer.header(head) : term.jsonLine({ conversation: head.conversation, state: head.state ?? 'idle' })),
+    message: (message: Message) => (renderer ? renderer.message(message) : term.jsonLine(message)),
+    end: (count: number) => (renderer ? renderer.end(count) : term.jsonLine({ state: 'idle' })),
+  };
 
-  let convo = await fetch();
-  const stateOf = (c: Conversation) => c.state ?? 'idle';
-  if (renderer) await renderer.header(convo);
-  else await term.printJsonLine({ conversation: convo.conversation, state: stateOf(convo) });
-
-  let printed = opts.tail === undefined ? 0 : Math.max(0, convo.messages.length - opts.tail);
+  let printed = 0; // messages printed so far: later polls skip them undecoded
+  let headerShown = false;
   let lastMessageAt = Date.now();
   const status = await term.statusLine();
+  const spool = new Spool(); // messages of the first answer that arrive before its state
+
+  const write = async (text: string) => {
+    if (!headerShown) return spool.write(text);
+    status.clear();
+    await sink.write(text);
+  };
+  const print = async (message: Message) => {
+    await write(await show.message(message));
+    printed++;
+    lastMessageAt = Date.now();
+  };
+
+  /** One poll: prints each message once a later one exists; returns the state and the message count. */
+  const poll = async (first: boolean) =>
+    api.stream(
+      { method: 'GET', path: path`/conversations/${opts.id}`, what: `conversation '${opts.id}'` },
+      async (body) => {
+        const head: Partial<Head> = {};
+        let stateKnown = false;
+        let pending: Message | undefined;
+        let count = 0;
+        // --tail applies to the first answer: its messages wait until the count is known.
+        const kept: Message[] | undefined = first && opts.tail !== undefined ? [] : undefined;
+        const showHeader = async () => {
+          headerShown = true;
+          await sink.write(await show.header(head as Head));
+          await spool.drainInto(sink);
+        };
+        const next = async (message: Message) => {
+          if (pending) await print(pending);
+          pending = message;
+        };
+        await readConversation(
+          body,
+          {
+            async field(key, value) {
+              if (key === 'conversation') head.conversation = value as Head['conversation'];
+              else if (key === 'state') {
+                head.state = value as Head['state'];
+                stateKnown = true;
+              }
+              if (!headerShown && head.conversation && stateKnown && !kept) await showHeader();
+            },
+            messagesStart() {},
+            async message(_index, message) {
+              if (!message) return;
+              if (!kept) return next(message);
+              kept.push(message);
+              if (kept.length > (opts.tail as number)) kept.shift();
+            },
+            async messagesEnd(total) {
+              count = total;
+              if (!kept) return;
+              printed = total - kept.length;
+              for (const message of kept) await next(message);
+            },
+          },
+          printed,
+        );
+        if (!headerShown) await showHeader();
+        const state = head.state ?? 'idle';
+        // The last message of a running conversation may still be growing: the next poll reads it again.
+        if (pending && !ACTIVE.has(state)) await print(pending);
+        return { state, count };
+      },
+      () => true, // what was printed is skipped when the answer is asked for again
+    );
+
   try {
-    for (;;) {
-      const active = ACTIVE.has(stateOf(convo));
-      // The last message of a running conversation may still be growing: it waits for a later one.
-      const complete = active ? convo.messages.length - 1 : convo.messages.length;
-      if (complete > printed) status.clear();
-      for (; printed < complete; printed++) {
-        const message = convo.messages[printed];
-        if (renderer) await renderer.message(message as Conversation['messages'][number]);
-        else await term.printJsonLine(message);
-        lastMessageAt = Date.now();
-      }
-      if (!active) break;
-      status.set(`${stateOf(convo)} · ${since(Date.now() - lastMessageAt)} since the last message`);
+    let answer = await poll(true);
+    while (ACTIVE.has(answer.state)) {
+      status.set(`${answer.state} · ${since(Date.now() - lastMessageAt)} since the last message`);
       try {
         await sleep(opts.intervalMs, undefined, { signal: ctx.signal });
       } catch {
         throw new InterruptedError();
       }
-      convo = await fetch();
+      answer = await poll(false);
     }
+    status.clear();
+    await sink.write(await show.end(answer.count));
+    await sink.end();
   } finally {
     status.clear();
+    await spool.close();
   }
-  if (renderer) await renderer.end(convo.messages.length);
-  else await term.printJsonLine({ state: 'idle' });
-  await sink.end();
 }

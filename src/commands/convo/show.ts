@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { renderConversation, styleFor } from './transcript.js';
+import type { Message } from '../../schemas.js';
+import { JsonObjectWriter, Spool, type Sink } from '../../terminal/index.js';
+import { readConversation, type ConversationVisitor } from './stream.js';
+import { styleFor, transcriptRenderer, type Head, type Renderer } from './transcript.js';
 
 export interface ShowOptions {
   id: string;
@@ -55,18 +58,119 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
     return follow({ id: opts.id, tail, intervalMs, markdown: opts.markdown, full: opts.full }, ctx);
   }
   const api = await ctx.api();
-  const { body } = await ctx.term.spin(
-    'Loading conversation',
-    api.request({ method: 'GET', path: path`/conversations/${opts.id}`, schema: 'Conversation', what: `conversation '${opts.id}'` }),
-  );
-  const messages = tail === undefined ? body.messages : tail === 0 ? [] : body.messages.slice(-tail);
-  const shown = { ...body, messages };
+  const spec = { method: 'GET', path: path`/conversations/${opts.id}`, what: `conversation '${opts.id}'` } as const;
+  if (ctx.globals.jq !== undefined) {
+    // jq needs the whole document.
+    const { body } = await ctx.term.spin('Loading conversation', api.request({ ...spec, schema: 'Conversation' }));
+    return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };
+  }
+  // The body is printed as it arrives (issue 14, P3).
+  const out = ctx.term.streamOutput('Loading conversation', opts.pager && !ctx.json);
+  try {
+    await api.stream(
+      spec,
+      async (body) => {
+        out.restart();
+        const printer = ctx.json ? jsonPrinter(out, tail) : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail);
+        await readConversation(body, printer);
+        await printer.done();
+      },
+      () => !out.shown,
+    );
+  } catch (error) {
+    await out.abandon();
+    throw error;
+  }
+  await out.end();
+}
+
+/** Keeps the last n of what it is given (all of it when n is undefined). */
+function lastOf<T>(n: number | undefined): { add(item: T): boolean; items(): T[] } {
+  const kept: T[] = [];
   return {
-    json: tail === undefined ? body : shown,
-    async human(out) {
-      const sink = await out.pager(opts.pager);
-      await renderConversation(shown, sink, styleFor(out, opts.full), opts.markdown);
-      await sink.end();
+    /** false when there is no tail: the item goes straight on. */
+    add(item) {
+      if (n === undefined) return false;
+      if (n > 0) kept.push(item);
+      if (kept.length > n) kept.shift();
+      return true;
+    },
+    items: () => kept,
+  };
+}
+
+/**
+ * --json as the body arrives: the fields in the order the service sent them, each message as it
+ * comes (with --tail, the last n once the array ends).
+ */
+function jsonPrinter(out: Sink, tail: number | undefined): ConversationVisitor & { done(): Promise<void> } {
+  const writer = new JsonObjectWriter(out);
+  const kept = lastOf<Message>(tail);
+  return {
+    field: (key, value) => writer.field(key, value),
+    messagesStart: () => writer.arrayStart('messages'),
+    message(_index, message) {
+      if (!kept.add(message as Message)) return writer.item(message);
+    },
+    async messagesEnd() {
+      for (const message of kept.items()) await writer.item(message);
+      await writer.arrayEnd();
+    },
+    done: async () => writer.end(),
+  };
+}
+
+/**
+ * The transcript as the body arrives. The header shows the state, which the service may send
+ * after the messages: until both the conversation and its state are known, rendered messages
+ * wait in a spool (memory, then a temporary file), not as objects.
+ */
+function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefined): ConversationVisitor & { done(): Promise<void> } {
+  const head: Partial<Head> = {};
+  let stateKnown = false;
+  let headerShown = false;
+  let count = 0;
+  const spool = new Spool();
+  const kept = lastOf<Message>(tail);
+
+  const showHeader = async () => {
+    headerShown = true;
+    await out.write(renderer.header(head as Head));
+    await spool.drainInto(out);
+  };
+  const print = async (message: Message) => {
+    const text = renderer.message(message);
+    await (headerShown ? out.write(text) : spool.write(text));
+  };
+  return {
+    async field(key, value) {
+      if (key === 'conversation') head.conversation = value as Head['conversation'];
+      else if (key === 'state') {
+        head.state = value as Head['state'];
+        stateKnown = true;
+      } else return;
+      if (!headerShown && head.conversation && stateKnown) await showHeader();
+    },
+    messagesStart() {},
+    async message(_index, message) {
+      if (!kept.add(message as Message)) {
+        count++;
+        await print(message as Message);
+      }
+    },
+    async messagesEnd() {
+      for (const message of kept.items()) {
+        count++;
+        await print(message);
+      }
+    },
+    async done() {
+      try {
+        if (!headerShown) await showHeader();
+        await out.write(renderer.end(count));
+      } finally {
+        await spool.close();
+      }
     },
   };
 }

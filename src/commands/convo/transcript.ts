@@ -1,6 +1,6 @@
-// Renders a conversation for people: a transcript (TTY or plain) or Markdown. Writes message by
-// message into a sink so that a 50 MB conversation never becomes one giant string.
-import { clean, cleanLine, plural, relativeTime, wrap, type Painter, type Sink, type Terminal } from '../../terminal/index.js';
+// Renders a conversation for people: a transcript (TTY or plain) or Markdown, piece by piece
+// (header, each message, totals), so that a 50 MB conversation never becomes one giant string.
+import { clean, cleanLine, plural, relativeTime, wrap, type Painter, type Terminal } from '../../terminal/index.js';
 import type { Conversation, Message, MessagePart } from '../../schemas.js';
 
 export interface Style {
@@ -96,40 +96,42 @@ export function styleFor(term: Terminal, full: boolean): Style {
   return { tty: term.tty, paint: term.paint, width: term.width, full };
 }
 
-/** Renders a conversation piece by piece: the header, each message as it comes, the totals. */
+/** What the header shows: the conversation and its state (absent means idle). */
+export type Head = Pick<Conversation, 'conversation' | 'state'>;
+
+/** The text of a conversation piece by piece: the header, each message as it comes, the totals. */
 export interface Renderer {
-  header(convo: Conversation): Promise<void>;
-  message(message: Message): Promise<void>;
-  end(count: number): Promise<void>;
+  header(head: Head): string;
+  message(message: Message): string;
+  end(count: number): string;
 }
 
-function plainRenderer(sink: Sink, style: Style): Renderer {
+function plainRenderer(style: Style): Renderer {
   const { paint, tty } = style;
   const totals: Totals = [0, 0, 0, 0];
   return {
-    async header(convo) {
-      const c = convo.conversation;
+    header(head) {
+      const c = head.conversation;
       if (tty) {
-        const meta = [cleanLine(c.id), cleanLine(c.type), stateLabel(convo.state, paint), c.created_at && `created ${relativeTime(c.created_at)}`, c.updated_at && `updated ${relativeTime(c.updated_at)}`];
-        await sink.write(`${paint.bold(cleanLine(c.title) || '(untitled)')}\n${meta.filter(Boolean).join(' · ')}\n`);
-        if (c.deleted_at) await sink.write(`${paint.red(`deleted ${relativeTime(c.deleted_at)}`)}\n`);
-      } else {
-        const fields: [string, unknown][] = [['title', c.title], ['id', c.id], ['type', c.type], ['state', convo.state], ['created_at', c.created_at], ['updated_at', c.updated_at]];
-        if (c.deleted_at) fields.push(['deleted_at', c.deleted_at]);
-        await sink.write(fields.map(([k, v]) => `${k}\t${cleanLine(v)}\n`).join(''));
+        const meta = [cleanLine(c.id), cleanLine(c.type), stateLabel(head.state, paint), c.created_at && `created ${relativeTime(c.created_at)}`, c.updated_at && `updated ${relativeTime(c.updated_at)}`];
+        const deleted = c.deleted_at ? `${paint.red(`deleted ${relativeTime(c.deleted_at)}`)}\n` : '';
+        return `${paint.bold(cleanLine(c.title) || '(untitled)')}\n${meta.filter(Boolean).join(' · ')}\n${deleted}`;
       }
+      const fields: [string, unknown][] = [['title', c.title], ['id', c.id], ['type', c.type], ['state', head.state], ['created_at', c.created_at], ['updated_at', c.updated_at]];
+      if (c.deleted_at) fields.push(['deleted_at', c.deleted_at]);
+      return fields.map(([k, v]) => `${k}\t${cleanLine(v)}\n`).join('');
     },
-    async message(message) {
+    message(message) {
       const counts = addTokens(totals, message);
       const who = [cleanLine(message.persona_name), cleanLine(message.model_name)].filter(Boolean).join(' · ');
       const head = [when(message.timestamp, tty), cleanLine(message.kind) || 'message', who].filter(Boolean).join(' · ');
       const lines = [`\n${paint.bold(`▸ ${head}`)}`];
       for (const part of message.parts ?? []) lines.push(renderPart(part, style));
       if (counts.some((n) => n > 0)) lines.push(paint.dim(`  tokens: ${formatTokens(counts, tty)}`));
-      await sink.write(`${lines.join('\n')}\n`);
+      return `${lines.join('\n')}\n`;
     },
-    async end(count) {
-      await sink.write(`\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${plural(count, 'message')})\n`);
+    end(count) {
+      return `\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${plural(count, 'message')})\n`;
     },
   };
 }
@@ -140,18 +142,18 @@ function fence(text: string, lang = ''): string {
   return `${marks}${lang}\n${text}\n${marks}`;
 }
 
-function markdownRenderer(sink: Sink, style: Style): Renderer {
+function markdownRenderer(style: Style): Renderer {
   const totals: Totals = [0, 0, 0, 0];
   return {
-    async header(convo) {
-      const c = convo.conversation;
-      const head = [`# ${cleanLine(c.title) || 'Untitled conversation'}`, ''];
-      const facts: [string, unknown][] = [['ID', c.id], ['Type', c.type], ['State', convo.state], ['Created', c.created_at], ['Updated', c.updated_at]];
+    header(head) {
+      const c = head.conversation;
+      const lines = [`# ${cleanLine(c.title) || 'Untitled conversation'}`, ''];
+      const facts: [string, unknown][] = [['ID', c.id], ['Type', c.type], ['State', head.state], ['Created', c.created_at], ['Updated', c.updated_at]];
       if (c.deleted_at) facts.push(['Deleted', c.deleted_at]);
-      for (const [k, v] of facts) if (v) head.push(`- **${k}:** ${cleanLine(v)}`);
-      await sink.write(`${head.join('\n')}\n`);
+      for (const [k, v] of facts) if (v) lines.push(`- **${k}:** ${cleanLine(v)}`);
+      return `${lines.join('\n')}\n`;
     },
-    async message(message) {
+    message(message) {
       const counts = addTokens(totals, message);
       const kind = cleanLine(message.kind) || 'message';
       const who = message.persona_name ? `${cleanLine(message.persona_name)}${message.model_name ? ` (${cleanLine(message.model_name)})` : ''}` : cleanLine(message.model_name);
@@ -166,23 +168,15 @@ function markdownRenderer(sink: Sink, style: Style): Renderer {
         } else blocks.push(clean(part.content));
       }
       if (counts.some((n) => n > 0)) blocks.push(`_Tokens: ${formatTokens(counts, false)}_`);
-      await sink.write(`${blocks.join('\n\n')}\n`);
+      return `${blocks.join('\n\n')}\n`;
     },
-    async end(count) {
-      await sink.write(`\n---\n\n**Totals:** ${formatTokens(totals, false)} (${plural(count, 'message')})\n`);
+    end(count) {
+      return `\n---\n\n**Totals:** ${formatTokens(totals, false)} (${plural(count, 'message')})\n`;
     },
   };
 }
 
 /** The transcript for people (TTY or plain) or as Markdown. */
-export function transcriptRenderer(sink: Sink, style: Style, markdown: boolean): Renderer {
-  return markdown ? markdownRenderer(sink, style) : plainRenderer(sink, style);
-}
-
-/** The whole conversation at once: `convo show` without --follow. */
-export async function renderConversation(convo: Conversation, sink: Sink, style: Style, markdown: boolean): Promise<void> {
-  const renderer = transcriptRenderer(sink, style, markdown);
-  await renderer.header(convo);
-  for (const message of convo.messages) await renderer.message(message);
-  await renderer.end(convo.messages.length);
+export function transcriptRenderer(style: Style, markdown: boolean): Renderer {
+  return markdown ? markdownRenderer(style) : plainRenderer(style);
 }
