@@ -5,14 +5,18 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { Conversation, ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
+import { quickCheck } from '../src/tricks.js';
 import { BIN, ROOT, runBin, startConnectProxy, startSandbox, tempDir } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 describe('speed tricks', () => {
   it('the packages the tricks lean on are pinned to exact versions', () => {
-    for (const name of ['undici', 'commander', 'jq-wasm']) expect(pkg.dependencies[name], name).toMatch(/^\d+\.\d+\.\d+(-[\w.-]+)?$/);
+    for (const name of ['undici', 'commander', 'jq-wasm', 'zod']) expect(pkg.dependencies[name], name).toMatch(/^\d+\.\d+\.\d+(-[\w.-]+)?$/);
   });
 
   it("undici's deep imports have the shapes wsctl uses: an Agent without HTTP/2 and request()", async () => {
@@ -67,5 +71,45 @@ describe('speed tricks', () => {
   it("commander's node:child_process stand-in still gives the real module when asked", () => {
     const r = spawnSync(process.execPath, ['-e', "const cp = require(process.argv[1]); console.log(typeof cp.spawn, typeof cp.execFileSync)", join(ROOT, 'scripts/lazy-child-process.cjs')], { encoding: 'utf8' });
     expect(r.stdout.trim()).toBe('function function');
+  });
+});
+
+describe('quickCheck: zod’s yes or no on JSON values, without zod’s copies', () => {
+  const jsonValue = fc.jsonValue({ maxDepth: 3 });
+  // Values near the shapes, so that both verdicts are common: each field mostly of its type, now
+  // and then of any other.
+  const anyOf = fc.oneof(fc.string(), fc.constant(null), fc.integer(), fc.boolean(), fc.dictionary(fc.string(), jsonValue), fc.array(jsonValue));
+  const typical = (field: string): fc.Arbitrary<unknown> =>
+    field.endsWith('_tokens') ? fc.integer() : field === 'parts' ? fc.array(near(['part_kind', 'content', 'tool_name', 'tool_call_id', 'args', 'timestamp']), { maxLength: 3 }) : field === 'metadata' ? fc.dictionary(fc.string(), jsonValue) : field === 'content' || field === 'args' ? jsonValue : fc.string();
+  const near = (fields: string[]): fc.Arbitrary<unknown> =>
+    fc.oneof(
+      { arbitrary: fc.record(Object.fromEntries(fields.map((f) => [f, fc.oneof({ arbitrary: typical(f), weight: 12 }, { arbitrary: anyOf, weight: 1 })])), { requiredKeys: [] }), weight: 9 },
+      { arbitrary: anyOf, weight: 1 },
+    );
+  const cases: [string, z.ZodMiniType, fc.Arbitrary<unknown>][] = [
+    ['Message', Message, near(Object.keys(Message.shape))],
+    ['ConversationDetail', ConversationDetail, near(Object.keys(ConversationDetail.shape))],
+    ['Conversation', Conversation, fc.record({ conversation: near(Object.keys(ConversationDetail.shape)), messages: fc.oneof(fc.array(near(Object.keys(Message.shape)), { maxLength: 3 }), anyOf), state: fc.oneof(fc.string(), fc.constant(null), fc.integer()) }, { requiredKeys: ['messages'] })],
+  ];
+  it.each(cases)('%s: the same verdict as zod on random values', (_name, schema, near) => {
+    const check = quickCheck(schema);
+    expect(check).toBeDefined();
+    let yes = 0;
+    fc.assert(
+      fc.property(near, (value) => {
+        const zod = schema.safeParse(value).success;
+        if (zod) yes++;
+        expect(check?.(value)).toBe(zod);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(yes).toBeGreaterThan(100);
+  });
+
+  it('a schema outside the subset it knows gets no quick check (zod decides)', () => {
+    expect(quickCheck(z.object({ a: z.enum(['x', 'y']) }))).toBeUndefined();
+    expect(quickCheck(z.string().check(z.minLength(2)))).toBeUndefined();
+    // Every response schema either has a quick check or is left to zod; neither throws.
+    for (const schema of Object.values(responseSchemas)) expect(() => quickCheck(schema)).not.toThrow();
   });
 });

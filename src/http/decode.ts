@@ -4,6 +4,7 @@ import { ApiError, AuthError, NetworkError, NotFoundError, UsageError, type Erro
 import type * as z from 'zod/mini';
 import { responseSchemas, type SchemaName } from '../schemas.js';
 import { cleanLine } from '../terminal/sanitize.js';
+import { quickCheck } from '../tricks.js';
 import type { Attempt } from './transport.js';
 
 const MAX_DEPTH = 512;
@@ -119,6 +120,7 @@ export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
 
 /** Throws the exit-3 error when value does not fit schema; `at` is where value sits in the body. */
 export function checkShape(schema: z.ZodMiniType, value: unknown, at: (string | number)[], info: ErrorInfo): void {
+  if (quickCheck(schema)?.(value)) return;
   let result: ReturnType<z.ZodMiniType['safeParse']>;
   try {
     result = schema.safeParse(value);

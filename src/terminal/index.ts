@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { cleanErrorMessage, cleanLine, escapeInvisible } from './sanitize.js';
 import { label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
-import { heldSink, type HeldSink } from './spool.js';
+import { heldSink, Spool, type HeldSink } from './spool.js';
 import { JsonObjectWriter } from './json.js';
 import type { JqFilter } from './jq.js';
 import type { Prompt } from './prompt.js';
@@ -309,6 +309,11 @@ export class Terminal {
       1 << 20,
       stopSpinner,
     );
+  }
+
+  /** Text held back in order (memory, then a temporary file in $TMPDIR). */
+  spool(): Spool {
+    return new Spool(this.env.TMPDIR || undefined);
   }
 
   /** Asks for a secret with input hidden; without a terminal (or with --no-input) names what answers it instead. */

@@ -2,12 +2,13 @@
 import type { Writable } from 'node:stream';
 
 export interface Sink {
-  write(text: string): void | Promise<void>;
+  /** Text, or bytes already encoded (a spool read back), which the caller may reuse once the write settles. */
+  write(text: string | Uint8Array): void | Promise<void>;
   end(): Promise<void>;
 }
 
 /** Batches many small writes into large ones, waiting when the stream asks for it. */
-export function bufferedSink(stream: Writable, onEnd: () => Promise<void> = async () => {}, flushEvery = 1 << 20): Sink {
+export function bufferedSink(stream: Writable, onEnd: () => Promise<void> = async () => {}, flushEvery = 1 << 16): Sink {
   let pending: string[] = [];
   let size = 0;
   let broken = false;
@@ -15,21 +16,30 @@ export function bufferedSink(stream: Writable, onEnd: () => Promise<void> = asyn
     broken = true; // the reader went away (a pager quit early): stop writing, quietly
   };
   stream.on('error', onError);
+  const send = async (data: string | Uint8Array) => {
+    if (stream.write(data) || broken) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        stream.off('drain', done);
+        stream.off('error', done);
+        stream.off('close', done);
+        resolve();
+      };
+      stream.on('drain', done);
+      stream.on('error', done);
+      stream.on('close', done);
+    });
+  };
   const flush = async () => {
     if (pending.length === 0 || broken) return;
     const text = pending.join('');
     pending = [];
     size = 0;
-    if (!stream.write(text) && !broken) {
-      await new Promise<void>((resolve) => {
-        stream.once('drain', resolve);
-        stream.once('error', resolve);
-        stream.once('close', resolve);
-      });
-    }
+    await send(text);
   };
   return {
     write(text) {
+      if (typeof text !== 'string') return flush().then(() => (broken ? undefined : new Promise<void>((resolve) => stream.write(text, () => resolve()))));
       pending.push(text);
       size += text.length;
       if (size >= flushEvery) return flush();

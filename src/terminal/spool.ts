@@ -1,8 +1,14 @@
 // Output that has to wait: text held back in order, and output held until it is safe to show.
-import { StringDecoder } from 'node:string_decoder';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Sink } from './pager.js';
 
 const IN_MEMORY = 4 << 20;
+// Text goes to the file in pieces this small: joined strings stay out of V8's large-object space,
+// which only a full collection frees (1 MiB pieces cost ~60 MB of peak memory on a 50 MB transcript).
+const PIECE = 64 << 10;
 
 /**
  * Text kept back in order until it can be printed: in memory up to 4 MiB, then in a temporary
@@ -10,31 +16,34 @@ const IN_MEMORY = 4 << 20;
  * disk, not memory. A file that cannot be written keeps the rest in memory.
  */
 export class Spool {
+  constructor(private readonly dir: string = tmpdir()) {}
+
   private held: string[] = [];
   private heldChars = 0;
-  private file?: import('node:fs/promises').FileHandle;
+  private fd?: number;
   private fileBytes = 0;
   private noFile = false;
 
-  async write(text: string): Promise<void> {
+  write(text: string): void {
     this.held.push(text);
     this.heldChars += text.length;
-    if (this.heldChars >= IN_MEMORY && !this.noFile) await this.toFile();
+    if (this.noFile) return;
+    if (this.fd !== undefined ? this.heldChars >= PIECE : this.heldChars >= IN_MEMORY) this.toFile();
   }
 
   /** Everything held, in order, into sink; the spool is empty after. */
   async drainInto(sink: Sink): Promise<void> {
-    if (this.file) {
-      const decoder = new StringDecoder('utf8');
-      const block = Buffer.allocUnsafe(1 << 20);
+    if (this.fd !== undefined) {
+      if (!this.noFile) this.toFile();
+      // Bytes as they were written: read back, never decoded again, through one block.
+      const block = Buffer.allocUnsafe(Math.min(1 << 20, this.fileBytes));
       for (let at = 0; at < this.fileBytes; ) {
-        const { bytesRead } = await this.file.read(block, 0, block.length, at);
-        if (bytesRead === 0) break;
-        at += bytesRead;
-        await sink.write(decoder.write(block.subarray(0, bytesRead)));
+        const read = readSync(this.fd, block, 0, Math.min(block.length, this.fileBytes - at), at);
+        if (read === 0) break;
+        at += read;
+        await sink.write(block.subarray(0, read));
       }
-      await sink.write(decoder.end());
-      await this.close();
+      this.close();
     }
     const held = this.held;
     this.held = [];
@@ -42,30 +51,38 @@ export class Spool {
     for (const text of held) await sink.write(text);
   }
 
-  async close(): Promise<void> {
-    const file = this.file;
-    this.file = undefined;
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
     this.fileBytes = 0;
-    await file?.close().catch(() => {});
   }
 
-  private async toFile(): Promise<void> {
-    const data = Buffer.from(this.held.join(''));
+  private toFile(): void {
+    let written = 0; // held texts already in the file
     try {
-      if (!this.file) {
-        const [{ open, unlink }, { tmpdir }, { join }, { randomBytes }] = await Promise.all([import('node:fs/promises'), import('node:os'), import('node:path'), import('node:crypto')]);
-        const path = join(tmpdir(), `wsctl-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
-        this.file = await open(path, 'wx+', 0o600);
+      if (this.fd === undefined) {
+        const path = join(this.dir, `wsctl-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+        this.fd = openSync(path, 'wx+', 0o600);
         // Unlinked while open: nothing is left behind, whatever ends the process.
-        if (process.platform !== 'win32') await unlink(path).catch(() => {});
+        if (process.platform !== 'win32') unlinkSync(path);
       }
-      await this.file.write(data, 0, data.length, this.fileBytes);
-      this.fileBytes += data.length;
-      this.held = [];
-      this.heldChars = 0;
+      const fd = this.fd;
+      for (let from = 0; from < this.held.length; ) {
+        let to = from;
+        let size = 0;
+        while (to < this.held.length && size < PIECE) size += this.held[to++].length;
+        const text = this.held.slice(from, to).join('');
+        const bytes = writeSync(fd, text, this.fileBytes, 'utf8');
+        // Only once all of it is there: a piece written in part (a full disk) is not read back.
+        if (bytes !== Buffer.byteLength(text)) throw new Error('short write');
+        this.fileBytes += bytes;
+        written = from = to;
+      }
     } catch {
-      this.noFile = true;
+      this.noFile = true; // a full disk: what is left stays in memory
     }
+    this.held = written === this.held.length ? [] : this.held.slice(written);
+    this.heldChars = this.held.reduce((n, text) => n + text.length, 0);
   }
 }
 
@@ -85,15 +102,15 @@ export interface HeldSink extends Sink {
  * streams.
  */
 export function heldSink(open: () => Promise<Sink>, holdChars: number, onAbandon: () => Promise<void> = async () => {}): HeldSink {
-  let held: string[] = [];
+  let held: (string | Uint8Array)[] = [];
   let size = 0;
   let target: Sink | undefined;
   const release = async () => {
     target = await open();
-    const text = held.join('');
+    const parts = held;
     held = [];
     size = 0;
-    if (text) await target.write(text);
+    for (const part of parts) await target.write(part);
   };
   return {
     get shown() {

@@ -30,5 +30,6 @@ export function largeConversation(id, n) {
     });
   }
   const conversation = { id, user_id: 'user_demo', host_id: 'host_demo', title: 'A long-running planning thread', type: 'chat', created_at: at(0), updated_at: at(n - 1), deleted_at: null, metadata: {} };
-  return { conversation, state: 'idle', messages };
+  // The interface's order: the state after the messages (the header waits for it).
+  return { conversation, messages, state: 'idle' };
 }

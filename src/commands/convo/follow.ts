@@ -6,7 +6,6 @@ import { path } from '../../http/index.js';
 import type { Ctx } from '../../command.js';
 import { InterruptedError } from '../../errors.js';
 import type { Message } from '../../schemas.js';
-import { Spool } from '../../terminal/index.js';
 import { bufferedSink } from '../../terminal/pager.js';
 import { readConversation } from './stream.js';
 import { styleFor, transcriptRenderer, type Head } from './transcript.js';
@@ -42,7 +41,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
   let headerShown = false;
   let lastMessageAt = Date.now();
   const status = await term.statusLine();
-  const spool = new Spool(); // messages of the first answer that arrive before its state
+  const spool = term.spool(); // messages of the first answer that arrive before its state
 
   const write = async (text: string) => {
     if (!headerShown) return spool.write(text);
@@ -127,6 +126,6 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
     await sink.end();
   } finally {
     status.clear();
-    await spool.close();
+    spool.close();
   }
 }

@@ -3,7 +3,7 @@ import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Message } from '../../schemas.js';
-import { JsonObjectWriter, Spool, type Sink } from '../../terminal/index.js';
+import { JsonObjectWriter, type Sink, type Spool } from '../../terminal/index.js';
 import { readConversation, type ConversationVisitor } from './stream.js';
 import { styleFor, transcriptRenderer, type Head, type Renderer } from './transcript.js';
 
@@ -71,7 +71,7 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
       spec,
       async (body) => {
         out.restart();
-        const printer = ctx.json ? jsonPrinter(out, tail) : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail);
+        const printer = ctx.json ? jsonPrinter(out, tail) : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail, ctx.term.spool());
         await readConversation(body, printer);
         await printer.done();
       },
@@ -125,12 +125,11 @@ function jsonPrinter(out: Sink, tail: number | undefined): ConversationVisitor &
  * after the messages: until both the conversation and its state are known, rendered messages
  * wait in a spool (memory, then a temporary file), not as objects.
  */
-function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefined): ConversationVisitor & { done(): Promise<void> } {
+function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefined, spool: Spool): ConversationVisitor & { done(): Promise<void> } {
   const head: Partial<Head> = {};
   let stateKnown = false;
   let headerShown = false;
   let count = 0;
-  const spool = new Spool();
   const kept = lastOf<Message>(tail);
 
   const showHeader = async () => {
@@ -138,9 +137,11 @@ function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefin
     await out.write(renderer.header(head as Head));
     await spool.drainInto(out);
   };
-  const print = async (message: Message) => {
+  const print = (message: Message) => {
+    count++;
     const text = renderer.message(message);
-    await (headerShown ? out.write(text) : spool.write(text));
+    if (headerShown) return out.write(text);
+    spool.write(text);
   };
   return {
     async field(key, value) {
@@ -152,24 +153,18 @@ function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefin
       if (!headerShown && head.conversation && stateKnown) await showHeader();
     },
     messagesStart() {},
-    async message(_index, message) {
-      if (!kept.add(message as Message)) {
-        count++;
-        await print(message as Message);
-      }
+    message(_index, message) {
+      if (!kept.add(message as Message)) return print(message as Message);
     },
     async messagesEnd() {
-      for (const message of kept.items()) {
-        count++;
-        await print(message);
-      }
+      for (const message of kept.items()) await print(message);
     },
     async done() {
       try {
         if (!headerShown) await showHeader();
         await out.write(renderer.end(count));
       } finally {
-        await spool.close();
+        spool.close();
       }
     },
   };

@@ -62,7 +62,11 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
 
   try {
     for await (const chunk of body.chunks) {
-      for (const event of splitter.push(chunk)) await handle(event);
+      for (const event of splitter.push(chunk)) {
+        // Most messages are handled without waiting: no promise per message unless output waits.
+        const waiting = handle(event);
+        if (waiting) await waiting;
+      }
     }
     splitter.end();
   } catch (error) {

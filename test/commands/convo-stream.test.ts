@@ -1,0 +1,181 @@
+// `convo show` reads the body as it arrives (issue 14, P3): against purpose-built servers that
+// send it slowly, in either field order, cut off, or wrong part-way.
+import { spawn } from 'node:child_process';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdirSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, run, tempDir } from '../helpers.js';
+
+const servers: { close(): void; closeAllConnections(): void }[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+/** A server that answers every request with handle(res, n), n counting requests from 1. */
+async function serve(handle: (res: ServerResponse, n: number) => void): Promise<{ url: string; requests: () => number }> {
+  let n = 0;
+  const server = createServer((_req, res) => handle(res, ++n));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => n };
+}
+
+const envFor = (url: string) => ({ WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_stream_test_key', WSCTL_CONFIG_DIR: tempDir() });
+
+const detail = { id: 'conv_s', title: 'Streamed', type: 'chat', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-02T00:00:00Z' };
+
+function messages(n: number, size = 200): object[] {
+  return Array.from({ length: n }, (_, i) => ({
+    kind: i % 2 ? 'response' : 'request',
+    timestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
+    parts: [{ part_kind: i % 2 ? 'text' : 'user-prompt', content: `message ${i} ${'x'.repeat(size)}` }],
+    input_tokens: i,
+    output_tokens: 1,
+  }));
+}
+
+/** The body in the interface's order (state after messages) or with the state first. */
+const body = (list: object[], order: 'state-last' | 'state-first', state = 'running') =>
+  order === 'state-last' ? JSON.stringify({ conversation: detail, messages: list, state }) : JSON.stringify({ state, conversation: detail, messages: list });
+
+const send = (res: ServerResponse, text: string) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(text);
+};
+
+describe('convo show streams the body', () => {
+  it('prints the first messages while the server still holds the rest of the body', async () => {
+    const list = messages(6000);
+    const text = body(list, 'state-first');
+    const cut = text.indexOf('"message 5000 ');
+    let finish = () => {};
+    const s = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(text.slice(0, cut));
+      finish = () => res.end(text.slice(cut));
+    });
+    const child = spawn(process.execPath, [BIN, 'convo', 'show', 'conv_s'], { env: { ...process.env, ...envFor(s.url) } });
+    let out = '';
+    const early = await new Promise<string>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('message 100 ')) resolve(out);
+      });
+    });
+    // Output arrived before the body was complete.
+    expect(early).toContain('state\trunning');
+    expect(early).not.toContain('message 5999 ');
+    finish();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(out).toContain('message 5999 ');
+    expect(out.trimEnd().split('\n').at(-1)).toBe('Totals  input 17997000 · output 6000 · cache read 0 · cache write 0 (6,000 messages)');
+  });
+
+  it.each([
+    ['in memory', 50],
+    ['in a temporary file', 30_000],
+  ])('state after the messages (%s): the same output as state first, the header shows the state, no file left behind', async (_where, n) => {
+    const list = messages(n);
+    const s = await serve((res, i) => send(res, body(list, i === 1 ? 'state-last' : 'state-first', 'stopping')));
+    const tmp = tempDir();
+    const env = { ...envFor(s.url), TMPDIR: tmp };
+    const last = await run(['convo', 'show', 'conv_s'], { env });
+    const first = await run(['convo', 'show', 'conv_s'], { env });
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stdout).toBe(first.stdout);
+    expect(last.stdout.split('\n')[3]).toBe('state\tstopping');
+    expect(last.stdout).toContain(`message ${n - 1} `);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('a temporary folder that cannot be written keeps the transcript in memory', async () => {
+    const list = messages(30_000);
+    const s = await serve((res) => send(res, body(list, 'state-last', 'idle')));
+    const r = await run(['convo', 'show', 'conv_s'], { env: { ...envFor(s.url), TMPDIR: '/nonexistent/wsctl-tmp' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[3]).toBe('state\tidle');
+    expect(r.stdout.match(/^▸ /gm)?.length).toBe(30_000);
+  });
+
+  it('--json is byte for byte JSON.stringify(body, null, 2), whatever the field order, escapes and numbers', async () => {
+    const text = `\ufeff{"extra_first": {"a": [1.0, 1e2, -0.5E-3, {}], "b": []}, "conversation": {"id": "conv_s", "title": "\\u00e9\\/\\ud83d\\ude00 \\u001b[31m"},
+      "messages": [ {"kind": "request", "parts": [{"part_kind": "text", "content": "\\"quoted\\" \\\\ back"}], "metadata": {}},
+      {"kind": null, "unknown": [[[]]], "__proto__": {"x": 1}} ], "state": null, "extra_last": "\\u2028"}`;
+    const s = await serve((res) => send(res, text));
+    const r = await run(['convo', 'show', 'conv_s', '--json'], { env: envFor(s.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(text.slice(1)), null, 2)}\n`);
+  });
+
+  it('--tail keeps the last n messages, in the transcript and in --json (fields in their order)', async () => {
+    const list = messages(5000);
+    const s = await serve((res) => send(res, body(list, 'state-last', 'idle')));
+    const r = await run(['convo', 'show', 'conv_s', '--tail', '2'], { env: envFor(s.url) });
+    expect(r.stdout.match(/^▸ /gm)?.length).toBe(2);
+    expect(r.stdout).toContain('message 4998 ');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/\(2 messages\)$/);
+    const j = await run(['convo', 'show', 'conv_s', '--tail', '2', '--json'], { env: envFor(s.url) });
+    const doc = JSON.parse(j.stdout);
+    expect(Object.keys(doc)).toEqual(['conversation', 'messages', 'state']);
+    expect(doc.messages).toEqual(list.slice(-2));
+    const none = await run(['convo', 'show', 'conv_s', '--tail', '0', '--json'], { env: envFor(s.url) });
+    expect(JSON.parse(none.stdout).messages).toEqual([]);
+  });
+
+  it('a small body cut off part-way is asked for again (3 tries), and nothing reaches stdout', async () => {
+    const text = body(messages(20), 'state-last');
+    const s = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) });
+      res.write(text.slice(0, text.length >> 1));
+      setTimeout(() => res.destroy(), 20);
+    });
+    const r = await run(['convo', 'show', 'conv_s'], { env: { ...envFor(s.url), WSCTL_RETRY_BASE_MS: '1' } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/Cannot reach .*(closed|reset)/);
+    expect(s.requests()).toBe(3);
+  });
+
+  it('a large body cut off after output began is not asked for again: exit 3, what was shown stays', async () => {
+    const list = messages(20_000);
+    const text = body(list, 'state-first');
+    const s = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) });
+      res.write(text.slice(0, text.indexOf('"message 15000 ')));
+      setTimeout(() => res.destroy(), 100);
+    });
+    const r = await run(['convo', 'show', 'conv_s'], { env: { ...envFor(s.url), WSCTL_RETRY_BASE_MS: '1' } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('message 100 ');
+    expect(r.stderr).toMatch(/Cannot reach/);
+    expect(s.requests()).toBe(1);
+  });
+
+  it.each([
+    ['a message that is not JSON', `{"conversation": {"id": "c"}, "messages": [{"kind": "request"}, {"kind": tru}], "state": "idle"}`, /not JSON .*message 1 is not valid JSON/],
+    ['a message of the wrong shape', `{"conversation": {"id": "c"}, "messages": [{}, {}, {"parts": "text"}]}`, /unexpected shape \(messages\.2\.parts: expected array\)/],
+    ['no conversation', `{"messages": []}`, /unexpected shape \(conversation: expected object\)/],
+    ['messages that are not an array', `{"conversation": {"id": "c"}, "messages": null}`, /unexpected shape \(messages: expected array\)/],
+    ['a field given twice', `{"conversation": {"id": "c"}, "messages": [], "messages": []}`, /not JSON .*'messages' appears twice/],
+    ['an array, not an object', `[]`, /not JSON .*not a JSON object/],
+    ['text after the object', `{"conversation": {"id": "c"}, "messages": []} {}`, /not JSON .*more text follows/],
+    ['a body that ends early', `{"conversation": {"id": "c"}, "messages": [{}`, /not JSON .*ends before/],
+    ['an empty body', ``, /an empty body/],
+    ['nesting past 512 levels', `{"conversation": {"id": "c"}, "messages": [${'['.repeat(600)}${']'.repeat(600)}]}`, /512 levels/],
+  ])('%s: exit 3, one line, nothing on stdout', async (_name, text, message) => {
+    const s = await serve((res) => send(res, text));
+    for (const args of [[], ['--json']]) {
+      const r = await run(['convo', 'show', 'conv_s', ...args], { env: envFor(s.url) });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toBe('');
+      const said = args.length ? JSON.parse(r.stderr).error.message : r.stderr;
+      expect(said).toMatch(message);
+      if (!args.length) expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
