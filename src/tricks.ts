@@ -18,6 +18,20 @@ export async function liftoffOnly(): Promise<void> {
   v8.setFlagsFromString('--no-wasm-dynamic-tiering');
 }
 
+/**
+ * While a 50 MB transcript streams through, V8 doubles the young generation at each busy scavenge
+ * up to its maximum (3 × 16 MB on Node 24 and 26), and the peak follows: ~140-155 MiB there for
+ * `convo show` of 55,000 messages. Keeping it at its start size holds the peak near 105 MiB on
+ * every Node line (issue 14, P3: at most 120) for ~0.05 s more. A run-time flag, like
+ * liftoffOnly: test/tricks.test.ts checks that the flag exists on this Node and takes effect.
+ */
+export async function steadyYoungGeneration(): Promise<void> {
+  const v8 = await import('node:v8');
+  v8.setFlagsFromString(STEADY_YOUNG_GENERATION);
+}
+
+export const STEADY_YOUNG_GENERATION = '--semi-space-growth-factor=1';
+
 export interface UndiciParts {
   Agent: new (options?: { allowH2?: boolean }) => Dispatcher;
   request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { Conversation, ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
-import { quickCheck } from '../src/tricks.js';
+import { quickCheck, STEADY_YOUNG_GENERATION } from '../src/tricks.js';
 import { BIN, ROOT, runBin, startConnectProxy, startSandbox, tempDir } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -66,6 +66,23 @@ describe('speed tricks', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).keys.length).toBeGreaterThan(0);
     expect(proxy.tunnels).toEqual([new URL(sb.url).host]);
+  });
+
+  it('the young generation flag exists on this Node and keeps the new space at its start size when set at run time', () => {
+    expect(spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout).toContain(STEADY_YOUNG_GENERATION.split('=')[0]);
+    const newSpace = (flag: string) => {
+      const script = `const v8 = require('node:v8');
+        if (process.argv[1]) v8.setFlagsFromString(process.argv[1]);
+        let keep = [];
+        for (let i = 0; i < 3e6; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 2000) keep = []; }
+        console.log(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);`;
+      const r = spawnSync(process.execPath, ['-e', script, '--', flag], { encoding: 'utf8' });
+      expect(r.stderr).toBe(''); // an unknown flag would say so here
+      return Number(r.stdout);
+    };
+    const steady = newSpace(STEADY_YOUNG_GENERATION);
+    expect(steady).toBeLessThanOrEqual(4 << 20);
+    expect(newSpace('')).toBeGreaterThan(steady * 4);
   });
 
   it("commander's node:child_process stand-in still gives the real module when asked", () => {

@@ -6,9 +6,7 @@ import { join } from 'node:path';
 import type { Sink } from './pager.js';
 
 const IN_MEMORY = 4 << 20;
-// Text goes to the file in pieces this small: joined strings stay out of V8's large-object space,
-// which only a full collection frees (1 MiB pieces cost ~60 MB of peak memory on a 50 MB transcript).
-const PIECE = 64 << 10;
+const BLOCK = 256 << 10;
 
 /**
  * Text kept back in order until it can be printed: in memory up to 4 MiB, then in a temporary
@@ -16,35 +14,34 @@ const PIECE = 64 << 10;
  * disk, not memory. A file that cannot be written keeps the rest in memory.
  */
 export class Spool {
-  constructor(private readonly dir: string = tmpdir()) {}
-
   private held: string[] = [];
   private heldChars = 0;
-  private fd?: number;
-  private fileBytes = 0;
+  private file?: { fd: number; block: Buffer; used: number; bytes: number; failed: boolean };
   private noFile = false;
 
+  constructor(private readonly dir: string = tmpdir()) {}
+
   write(text: string): void {
+    if (this.file && !this.file.failed && this.encode(text)) return;
     this.held.push(text);
     this.heldChars += text.length;
-    if (this.noFile) return;
-    if (this.fd !== undefined ? this.heldChars >= PIECE : this.heldChars >= IN_MEMORY) this.toFile();
+    if (this.heldChars >= IN_MEMORY && !this.file && !this.noFile) this.toFile();
   }
 
   /** Everything held, in order, into sink; the spool is empty after. */
   async drainInto(sink: Sink): Promise<void> {
-    if (this.fd !== undefined) {
-      if (!this.noFile) this.toFile();
-      // Bytes as they were written: read back, never decoded again, through one block.
-      const block = Buffer.allocUnsafe(Math.min(1 << 20, this.fileBytes));
-      for (let at = 0; at < this.fileBytes; ) {
-        const read = readSync(this.fd, block, 0, Math.min(block.length, this.fileBytes - at), at);
+    const file = this.file;
+    if (file) {
+      if (!file.failed) this.flush();
+      // Bytes as they were written: read back through the same block, never decoded again.
+      for (let at = 0; at < file.bytes; ) {
+        const read = readSync(file.fd, file.block, 0, Math.min(file.block.length, file.bytes - at), at);
         if (read === 0) break;
         at += read;
-        await sink.write(block.subarray(0, read));
+        await sink.write(file.block.subarray(0, read));
       }
-      this.close();
     }
+    this.close();
     const held = this.held;
     this.held = [];
     this.heldChars = 0;
@@ -52,37 +49,75 @@ export class Spool {
   }
 
   close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
-    this.fileBytes = 0;
+    if (this.file) closeSync(this.file.fd);
+    this.file = undefined;
   }
 
+  /** Moves what is held into a new file; from then on each text is encoded into it as it comes. */
   private toFile(): void {
-    let written = 0; // held texts already in the file
     try {
-      if (this.fd === undefined) {
-        const path = join(this.dir, `wsctl-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
-        this.fd = openSync(path, 'wx+', 0o600);
-        // Unlinked while open: nothing is left behind, whatever ends the process.
-        if (process.platform !== 'win32') unlinkSync(path);
-      }
-      const fd = this.fd;
-      for (let from = 0; from < this.held.length; ) {
-        let to = from;
-        let size = 0;
-        while (to < this.held.length && size < PIECE) size += this.held[to++].length;
-        const text = this.held.slice(from, to).join('');
-        const bytes = writeSync(fd, text, this.fileBytes, 'utf8');
-        // Only once all of it is there: a piece written in part (a full disk) is not read back.
-        if (bytes !== Buffer.byteLength(text)) throw new Error('short write');
-        this.fileBytes += bytes;
-        written = from = to;
-      }
+      const path = join(this.dir, `wsctl-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+      const fd = openSync(path, 'wx+', 0o600);
+      // Unlinked while open: nothing is left behind, whatever ends the process.
+      if (process.platform !== 'win32') unlinkSync(path);
+      this.file = { fd, block: Buffer.allocUnsafe(BLOCK), used: 0, bytes: 0, failed: false };
     } catch {
-      this.noFile = true; // a full disk: what is left stays in memory
+      this.noFile = true;
+      return;
     }
-    this.held = written === this.held.length ? [] : this.held.slice(written);
-    this.heldChars = this.held.reduce((n, text) => n + text.length, 0);
+    const held = this.held;
+    this.held = [];
+    this.heldChars = 0;
+    for (const [i, text] of held.entries()) {
+      if (!this.encode(text)) {
+        this.held.push(...held.slice(i));
+        this.heldChars = this.held.reduce((n, t) => n + t.length, 0);
+        return;
+      }
+    }
+  }
+
+  /** Encodes text into the file's block (no joined strings, no Buffer per text); false once the file failed. */
+  private encode(text: string): boolean {
+    const file = this.file as NonNullable<Spool['file']>;
+    // A UTF-16 unit takes at most 3 bytes of UTF-8.
+    if (text.length * 3 > file.block.length - file.used && !this.flush()) return false;
+    if (text.length * 3 <= file.block.length) {
+      file.used += file.block.write(text, file.used);
+      return true;
+    }
+    const data = Buffer.from(text);
+    if (this.put(data, data.length)) return true;
+    file.failed = true;
+    return false;
+  }
+
+  /**
+   * The block to the file. When that fails (a full disk) the file keeps what it has, the block's
+   * texts go back to memory, and so does everything after: false.
+   */
+  private flush(): boolean {
+    const file = this.file as NonNullable<Spool['file']>;
+    const ok = this.put(file.block, file.used);
+    if (!ok) {
+      file.failed = true;
+      this.held.unshift(file.block.toString('utf8', 0, file.used));
+      this.heldChars += this.held[0].length;
+    }
+    file.used = 0;
+    return ok;
+  }
+
+  private put(data: Buffer, length: number): boolean {
+    const file = this.file as NonNullable<Spool['file']>;
+    try {
+      for (let done = 0; done < length; ) done += writeSync(file.fd, data, done, length - done, file.bytes + done);
+      // Counted only once all of it is there: a piece written in part (a full disk) is not read back.
+      file.bytes += length;
+      return true;
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -118,7 +153,8 @@ export function heldSink(open: () => Promise<Sink>, holdChars: number, onAbandon
     },
     write(text) {
       if (target) return target.write(text);
-      held.push(text);
+      // Bytes are the caller's to reuse once this returns: what is held is a copy.
+      held.push(typeof text === 'string' ? text : Buffer.from(text));
       size += text.length;
       if (size >= holdChars) return release();
     },

@@ -42,6 +42,16 @@ function messages(n: number, size = 200): object[] {
 const body = (list: object[], order: 'state-last' | 'state-first', state = 'running') =>
   order === 'state-last' ? JSON.stringify({ conversation: detail, messages: list, state }) : JSON.stringify({ state, conversation: detail, messages: list });
 
+/** A child's exit status and its whole stdout, without blocking the servers of this process. */
+function collect(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: Buffer; stderr: string }> {
+  const child = spawn(command, args, { env });
+  const out: Buffer[] = [];
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out), stderr })));
+}
+
 const send = (res: ServerResponse, text: string) => {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(text);
@@ -100,6 +110,18 @@ describe('convo show streams the body', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[3]).toBe('state\tidle');
     expect(r.stdout.match(/^▸ /gm)?.length).toBe(30_000);
+  });
+
+  it('a temporary file that stops growing part-way (a full disk) loses nothing and keeps the order', async () => {
+    const list = messages(30_000);
+    const s = await serve((res, i) => send(res, body(list, i === 1 ? 'state-last' : 'state-first', 'idle')));
+    const env = { ...process.env, ...envFor(s.url), TMPDIR: tempDir() };
+    // The file-size limit (in 512-byte blocks) stops the spool file at 512 KiB with EFBIG; stdout is a pipe.
+    const limited = await collect('bash', ['-c', `ulimit -f 1024; exec "${process.execPath}" "${BIN}" convo show conv_s`], env);
+    const whole = await collect(process.execPath, [BIN, 'convo', 'show', 'conv_s'], env);
+    expect(limited.status, limited.stderr).toBe(0);
+    expect(whole.stdout.length).toBeGreaterThan(4 << 20);
+    expect(limited.stdout.equals(whole.stdout)).toBe(true);
   });
 
   it('--json is byte for byte JSON.stringify(body, null, 2), whatever the field order, escapes and numbers', async () => {

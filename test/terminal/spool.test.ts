@@ -73,6 +73,17 @@ describe('heldSink', () => {
     expect(out.text()).toBe('def0123456789!');
   });
 
+  it('holds a copy of bytes, which the writer may reuse at once (the spool reads back through one block)', async () => {
+    const out = collector();
+    const sink = heldSink(async () => out, 1 << 20);
+    const block = Buffer.from('first');
+    await sink.write(block);
+    block.write('XXXXX');
+    await sink.write(block);
+    await sink.end();
+    expect(out.text()).toBe('firstXXXXX');
+  });
+
   it('abandon drops what is held and never opens the output', async () => {
     let opened = false;
     let abandoned = false;

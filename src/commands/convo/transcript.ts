@@ -61,7 +61,7 @@ function shorten(text: string, full: boolean): { text: string; note?: string } {
   return { text: kept, note: `… ${hidden.toLocaleString('en-US')} more characters (use --full to see all)` };
 }
 
-const indentBlock = (text: string, indent: string) => text.split('\n').map((l) => indent + l).join('\n');
+const indentBlock = (text: string, indent: string) => indent + (text.includes('\n') ? text.replace(/\n/g, `\n${indent}`) : text);
 
 function isResult(kind: string): boolean {
   return kind === 'tool-return' || kind === 'retry-prompt' || kind === 'tool-result';
