@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { clean, cleanLine, colorWanted, mask, Terminal, relativeTime } from '../src/terminal/index.js';
+import fc from 'fast-check';
+import { clean, cleanLine, colorWanted, mask, Terminal, relativeTime, thousands } from '../src/terminal/index.js';
 
 function capture() {
   const stdout = new PassThrough();
@@ -12,6 +13,14 @@ function capture() {
 }
 
 describe('output', () => {
+  it('thousands() writes integers as toLocaleString("en-US") does, without loading ICU', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double({ noNaN: true })), (n) => {
+        expect(thousands(n)).toBe(n.toLocaleString('en-US'));
+      }),
+    );
+  });
+
   it('printJson streams large arrays to exactly the text of JSON.stringify(value, null, 2)', async () => {
     const value = {
       conversation: { id: 'c', nested: { a: [1, 2, { b: 'x\ny' }] }, empty: [] },

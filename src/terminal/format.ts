@@ -32,8 +32,14 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
 }
 
 /** "1 message", "3 messages". */
+/** 55000 → "55,000", as toLocaleString('en-US') writes it, without loading ICU (~10 ms). */
+export function thousands(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 export function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** "key_prefix" → "Key prefix", "id" → "ID": TTY labels from field names. */

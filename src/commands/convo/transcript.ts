@@ -1,6 +1,6 @@
 // Renders a conversation for people: a transcript (TTY or plain) or Markdown, piece by piece
 // (header, each message, totals), so that a 50 MB conversation never becomes one giant string.
-import { clean, cleanLine, plural, relativeTime, wrap, type Painter, type Terminal } from '../../terminal/index.js';
+import { clean, cleanLine, plural, relativeTime, thousands, wrap, type Painter, type Terminal } from '../../terminal/index.js';
 import type { Conversation, Message, MessagePart } from '../../schemas.js';
 
 export interface Style {
@@ -26,7 +26,7 @@ function addTokens(totals: Totals, message: Message): number[] {
 }
 
 function formatTokens(counts: number[], tty: boolean): string {
-  return counts.map((n, i) => `${TOKEN_LABELS[i]} ${tty ? n.toLocaleString('en-US') : n}`).join(' · ');
+  return counts.map((n, i) => `${TOKEN_LABELS[i]} ${tty ? thousands(n) : n}`).join(' · ');
 }
 
 function when(iso: string | null | undefined, tty: boolean): string {
@@ -58,7 +58,7 @@ function shorten(text: string, full: boolean): { text: string; note?: string } {
   let kept = lines.slice(0, MAX_RESULT_LINES).join('\n');
   if (kept.length > MAX_RESULT_CHARS) kept = kept.slice(0, MAX_RESULT_CHARS);
   const hidden = text.length - kept.length;
-  return { text: kept, note: `… ${hidden.toLocaleString('en-US')} more characters (use --full to see all)` };
+  return { text: kept, note: `… ${thousands(hidden)} more characters (use --full to see all)` };
 }
 
 const indentBlock = (text: string, indent: string) => indent + (text.includes('\n') ? text.replace(/\n/g, `\n${indent}`) : text);
