@@ -32,6 +32,17 @@ export async function steadyYoungGeneration(): Promise<void> {
 
 export const STEADY_YOUNG_GENERATION = '--semi-space-growth-factor=1';
 
+/**
+ * node:http without an ES module import. On Node 22+ the ESM facade of node:http reads every
+ * export, and its lazy WebSocket getters load Node's own copy of undici: ~30 ms on every command,
+ * since the sandbox server (the only user of node:http) is part of the commands' module.
+ * process.getBuiltinModule (Node 20.16+) gives the CommonJS exports, as require() would.
+ * test/startup.test.ts checks that a request never loads Node's internal undici.
+ */
+export function builtinHttp(): typeof import('node:http') {
+  return process.getBuiltinModule('node:http');
+}
+
 export interface UndiciParts {
   Agent: new (options?: { allowH2?: boolean }) => Dispatcher;
   request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;

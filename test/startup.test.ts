@@ -1,6 +1,6 @@
 // Start-up stays small: `wsctl --version` and `--help` load commander and the command tree,
 // nothing else (see BENCHMARKS.md for the timings this protects).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runBin, startSandbox, tempDir } from './helpers.js';
@@ -32,6 +32,18 @@ describe('start-up', () => {
     const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
     expect(loaded.some((l) => l.includes('dist/lazy/chunks/')), 'the trace sees what loads').toBe(true);
     for (const name of ['keyring', 'jq-wasm', 'chunks/jq-', 'chunks/dist-', 'chunks/follow-']) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
+  });
+
+  it("a request never loads Node's own copy of undici (node:http's ES module facade does, on Node 22+)", async () => {
+    const sb = await startSandbox();
+    const dir = tempDir();
+    const hook = join(dir, 'loaded.cjs');
+    writeFileSync(hook, "process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'));");
+    const r = await runBin(['keys', 'list'], { env: { ...sb.env, NODE_OPTIONS: `--require ${hook}` } });
+    expect(r.code, r.stderr).toBe(0);
+    const loaded: string[] = JSON.parse(/LOADED (.*)/.exec(r.stderr)?.[1] ?? 'null');
+    expect(loaded.some((m) => m.includes('internal/http')), 'the list sees what loads').toBe(true);
+    expect(loaded.filter((m) => m.includes('deps/undici'))).toEqual([]);
   });
 
   it('auth login --insecure-storage never loads the keyring module', async () => {

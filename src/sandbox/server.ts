@@ -1,6 +1,6 @@
 // The sandbox as an HTTP server on loopback: Bearer auth, the routes, a request log and
 // fault injection, both reachable by tests under /__sandbox/.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { redactText } from '../http/index.js';
@@ -9,6 +9,7 @@ import { takeFault, type Fault } from './faults.js';
 import { findRoute, type Reply } from './routes.js';
 import { randomId } from './seed.js';
 import type { Store } from './store.js';
+import { builtinHttp } from '../tricks.js';
 
 export interface RecordedRequest {
   method: string;
@@ -238,6 +239,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
     send(res, 404, { detail: 'Unknown sandbox control route' });
   }
 
+  const { createServer } = builtinHttp();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
       log(`error: ${error.message}`);
