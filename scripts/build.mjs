@@ -38,7 +38,7 @@ await build({
   alias: { 'node:http2': './scripts/no-http2.cjs' },
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
-  plugins: [jqWasmStdin],
+  plugins: [jqWasmStdin(join(root, 'dist/lazy'))],
   // CommonJS dependencies (undici, cli-table3, form-data) call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
 });

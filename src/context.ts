@@ -4,6 +4,7 @@ import { Api, type DryRunRequest } from './http/index.js';
 import { ConfigStore, DEFAULT_PROFILE, configDir, profileOf, type Profile } from './config/index.js';
 import { readStoredKey, type KeyStorage, type StoredKey } from './config/keys.js';
 import { AuthError, UsageError } from './errors.js';
+import { undiciParts } from './tricks.js';
 import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
 import type { Prompt } from './terminal/prompt.js';
 import { startEmbeddedSandbox } from './sandbox/embedded.js';
@@ -92,8 +93,9 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const { env } = base;
   const json = !!globals.json || globals.jq !== undefined;
   const noInput = globals.input === false || env.WSCTL_NO_INPUT === '1';
-  // Compiled before anything is sent: a typo in --jq sends no request.
-  const jq = globals.jq === undefined ? undefined : await (await import('./terminal/jq.js')).compileJq(globals.jq);
+  // Compiled before anything is sent: a typo in --jq sends no request. The HTTP client loads
+  // meanwhile, while the engine's WebAssembly compiles on V8's background threads.
+  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string)), undiciParts().catch(() => {})]))[0];
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
   const config = new ConfigStore(configDir(env), (m) => term.warn(m));
   const debug = !!globals.debug || env.WSCTL_DEBUG === '1';
