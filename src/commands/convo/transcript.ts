@@ -12,21 +12,28 @@ export interface Style {
 
 const MAX_RESULT_LINES = 20;
 const MAX_RESULT_CHARS = 2000;
-const TOKEN_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
 const TOKEN_LABELS = ['input', 'output', 'cache read', 'cache write'];
 
 type Totals = [number, number, number, number];
 
-function addTokens(totals: Totals, message: Message): number[] {
-  return TOKEN_FIELDS.map((field, i) => {
-    const n = typeof message[field] === 'number' ? (message[field] as number) : 0;
-    totals[i as 0] += n;
-    return n;
-  });
+const tokens = (n: unknown) => (typeof n === 'number' ? n : 0);
+
+function addTokens(totals: Totals, message: Message): Totals {
+  const counts: Totals = [tokens(message.input_tokens), tokens(message.output_tokens), tokens(message.cache_read_tokens), tokens(message.cache_write_tokens)];
+  for (let i = 0; i < 4; i++) totals[i as 0] += counts[i as 0];
+  return counts;
 }
 
-function formatTokens(counts: number[], tty: boolean): string {
-  return counts.map((n, i) => `${TOKEN_LABELS[i]} ${tty ? thousands(n) : n}`).join(' · ');
+function formatTokens(counts: Totals, tty: boolean): string {
+  const n = (i: number) => (tty ? thousands(counts[i as 0]) : String(counts[i as 0]));
+  return `${TOKEN_LABELS[0]} ${n(0)} · ${TOKEN_LABELS[1]} ${n(1)} · ${TOKEN_LABELS[2]} ${n(2)} · ${TOKEN_LABELS[3]} ${n(3)}`;
+}
+
+/** The non-empty ones, joined with " · ". */
+function joinPresent(...values: string[]): string {
+  let joined = '';
+  for (const value of values) if (value) joined = joined ? `${joined} · ${value}` : value;
+  return joined;
 }
 
 function when(iso: string | null | undefined, tty: boolean): string {
@@ -70,7 +77,7 @@ function isResult(kind: string): boolean {
 function renderPart(part: MessagePart, style: Style): string {
   const { paint, tty, width } = style;
   const kind = part.part_kind ?? '';
-  const tool = cleanLine(part.tool_name);
+  const tool = part.tool_name ? cleanLine(part.tool_name) : '';
   if (kind === 'tool-call') {
     const call = `→ ${tool}(${clean(formatArgs(part.args))})`.split('\n');
     return call.map((line, i) => paint.cyan(`${i === 0 ? '  ' : '    '}${line}`)).join('\n');
@@ -81,7 +88,7 @@ function renderPart(part: MessagePart, style: Style): string {
     return `  ${paint.magenta(`← ${tool || kind}`)}\n${body}${note ? `\n    ${paint.dim(note)}` : ''}`;
   }
   const content = clean(part.content);
-  const prefix = kind === 'system-prompt' ? paint.dim('system: ') : kind && !['text', 'user-prompt'].includes(kind) ? paint.dim(`[${cleanLine(kind)}] `) : '';
+  const prefix = kind === 'system-prompt' ? paint.dim('system: ') : kind && kind !== 'text' && kind !== 'user-prompt' ? paint.dim(`[${cleanLine(kind)}] `) : '';
   return tty ? wrap(prefix + content, width, '  ') : indentBlock(prefix + content, '  ');
 }
 
@@ -121,14 +128,14 @@ function plainRenderer(style: Style): Renderer {
       if (c.deleted_at) fields.push(['deleted_at', c.deleted_at]);
       return fields.map(([k, v]) => `${k}\t${cleanLine(v)}\n`).join('');
     },
+    // Built by concatenation, not arrays joined: this runs 55,000 times for a large transcript.
     message(message) {
       const counts = addTokens(totals, message);
-      const who = [cleanLine(message.persona_name), cleanLine(message.model_name)].filter(Boolean).join(' · ');
-      const head = [when(message.timestamp, tty), cleanLine(message.kind) || 'message', who].filter(Boolean).join(' · ');
-      const lines = [`\n${paint.bold(`▸ ${head}`)}`];
-      for (const part of message.parts ?? []) lines.push(renderPart(part, style));
-      if (counts.some((n) => n > 0)) lines.push(paint.dim(`  tokens: ${formatTokens(counts, tty)}`));
-      return `${lines.join('\n')}\n`;
+      const head = joinPresent(when(message.timestamp, tty), cleanLine(message.kind) || 'message', cleanLine(message.persona_name), cleanLine(message.model_name));
+      let text = `\n${paint.bold(`▸ ${head}`)}`;
+      if (message.parts) for (const part of message.parts) text += `\n${renderPart(part, style)}`;
+      if (counts[0] > 0 || counts[1] > 0 || counts[2] > 0 || counts[3] > 0) text += `\n${paint.dim(`  tokens: ${formatTokens(counts, tty)}`)}`;
+      return `${text}\n`;
     },
     end(count) {
       return `\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${plural(count, 'message')})\n`;
