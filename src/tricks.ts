@@ -33,14 +33,19 @@ export async function steadyYoungGeneration(): Promise<void> {
 export const STEADY_YOUNG_GENERATION = '--semi-space-growth-factor=1';
 
 /**
- * node:http without an ES module import. On Node 22+ the ESM facade of node:http reads every
- * export, and its lazy WebSocket getters load Node's own copy of undici: ~30 ms on every command,
- * since the sandbox server (the only user of node:http) is part of the commands' module.
- * process.getBuiltinModule (Node 20.16+) gives the CommonJS exports, as require() would.
- * test/startup.test.ts checks that a request never loads Node's internal undici.
+ * node:http and node:crypto without an ES module import. The ESM facade of a built-in module
+ * reads every export, and lazy getters among them load more: on Node 22+ node:http's WebSocket
+ * getters load Node's own copy of undici (~20-30 ms on every command, since the sandbox server,
+ * the only user of node:http, is part of the commands' module), and node:crypto's webcrypto
+ * getter loads WebCrypto. process.getBuiltinModule (Node 20.16+) gives the CommonJS exports, as
+ * require() would. test/startup.test.ts checks that a request loads neither.
  */
 export function builtinHttp(): typeof import('node:http') {
   return process.getBuiltinModule('node:http');
+}
+
+export function builtinCrypto(): typeof import('node:crypto') {
+  return process.getBuiltinModule('node:crypto');
 }
 
 export interface UndiciParts {

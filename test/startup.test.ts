@@ -34,7 +34,7 @@ describe('start-up', () => {
     for (const name of ['keyring', 'jq-wasm', 'chunks/jq-', 'chunks/dist-', 'chunks/follow-']) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
   });
 
-  it("a request never loads Node's own copy of undici (node:http's ES module facade does, on Node 22+)", async () => {
+  it("a request loads neither Node's own copy of undici nor WebCrypto (the ES module facades of node:http and node:crypto do)", async () => {
     const sb = await startSandbox();
     const dir = tempDir();
     const hook = join(dir, 'loaded.cjs');
@@ -43,7 +43,7 @@ describe('start-up', () => {
     expect(r.code, r.stderr).toBe(0);
     const loaded: string[] = JSON.parse(/LOADED (.*)/.exec(r.stderr)?.[1] ?? 'null');
     expect(loaded.some((m) => m.includes('internal/http')), 'the list sees what loads').toBe(true);
-    expect(loaded.filter((m) => m.includes('deps/undici'))).toEqual([]);
+    expect(loaded.filter((m) => m.includes('deps/undici') || m.includes('crypto/webcrypto'))).toEqual([]);
   });
 
   it('auth login --insecure-storage never loads the keyring module', async () => {

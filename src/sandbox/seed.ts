@@ -1,5 +1,5 @@
 // The sandbox's seeded demo data, under the stable ids the README lists.
-import { randomBytes } from 'node:crypto';
+import { builtinCrypto } from '../tricks.js';
 import { liveSeed } from './live.js';
 
 export interface StoredKey {
@@ -48,7 +48,7 @@ export interface SandboxState {
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export function randomId(length: number): string {
-  const bytes = randomBytes(length);
+  const bytes = builtinCrypto().randomBytes(length);
   let out = '';
   for (const byte of bytes) out += ALPHABET[byte % ALPHABET.length];
   return out;

@@ -1,8 +1,8 @@
 // Output that has to wait: text held back in order, and output held until it is safe to show.
-import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { builtinCrypto } from '../tricks.js';
 import type { Sink } from './pager.js';
 
 const IN_MEMORY = 4 << 20;
@@ -56,7 +56,7 @@ export class Spool {
   /** Moves what is held into a new file; from then on each text is encoded into it as it comes. */
   private toFile(): void {
     try {
-      const path = join(this.dir, `wsctl-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+      const path = join(this.dir, `wsctl-${process.pid}-${builtinCrypto().randomBytes(6).toString('hex')}.spool`);
       const fd = openSync(path, 'wx+', 0o600);
       // Unlinked while open: nothing is left behind, whatever ends the process.
       if (process.platform !== 'win32') unlinkSync(path);
