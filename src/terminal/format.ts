@@ -34,7 +34,7 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
 /** "1 message", "3 messages". */
 /** 55000 → "55,000", as toLocaleString('en-US') writes it, without loading ICU (~10 ms). */
 export function thousands(n: number): string {
-  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
   return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 

@@ -29,14 +29,19 @@ function split(text: string, cuts: number[], skip = 0): { value: Record<string, 
 }
 
 const tricky = fc.oneof(fc.string(), fc.constantFrom('"', '\\', '\\"', '}]', '{[', '\u2028', '😀', 'é', '\u0000', '\\\\\\"'));
+// Keys: not one character that JSON escapes. V8 in Node 24 and 26 (not 20) gets those wrong once
+// it has parsed an object with the key "\\" at the same place: JSON.parse('{"\\\\":1}') then
+// JSON.parse('{"\\"":1}') gives the key "\\" again. The splitter reads keys on their own and is
+// not affected; the JSON.parse it is compared with is.
+const key = tricky.filter((k) => k.length !== 1 || JSON.stringify(k).length === 3);
 const json = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tricky, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(tricky, tie('value'), { maxKeys: 4 })),
+  value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tricky, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4 })),
 })).value;
 
 describe('ObjectSplitter', () => {
   it('gives JSON.parse’s fields and items, however the body is cut', () => {
     fc.assert(
-      fc.property(fc.dictionary(tricky, json, { maxKeys: 5 }), fc.array(json, { maxLength: 8 }), fc.constantFrom(0, 2, '\t'), fc.array(fc.nat(), { maxLength: 12 }), (fields, items, indent, cuts) => {
+      fc.property(fc.dictionary(key, json, { maxKeys: 5 }), fc.array(json, { maxLength: 8 }), fc.constantFrom(0, 2, '\t'), fc.array(fc.nat(), { maxLength: 12 }), (fields, items, indent, cuts) => {
         const text = JSON.stringify({ ...fields, messages: items }, null, indent);
         expect(split(text, cuts).value).toEqual(JSON.parse(text));
       }),
@@ -44,26 +49,32 @@ describe('ObjectSplitter', () => {
     );
   });
 
-  it('refuses what JSON.parse refuses (a piece may be refused by its own JSON.parse)', () => {
+  it('refuses what JSON.parse refuses, and of what it accepts only a repeated field or a body that is not an object', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), json, { maxKeys: 3 }), fc.nat(), fc.constantFrom('', ',', '}', ']', '{', '[', ':', '"', 'x', ' '), fc.array(fc.nat(), { maxLength: 5 }), (object, at, junk, cuts) => {
         const good = JSON.stringify({ ...object, messages: [1, { a: 'b' }] });
         const i = at % (good.length + 1);
         const text = good.slice(0, i) + junk + good.slice(i + (junk === ' ' ? 0 : 1));
-        let parsed = true;
+        let parsed: { value: unknown } | undefined;
         try {
-          JSON.parse(text);
+          parsed = { value: JSON.parse(text) };
         } catch {
-          parsed = false;
+          parsed = undefined;
         }
-        let splitOk = true;
+        let refused: Error | undefined;
         try {
           split(text, cuts);
-        } catch {
-          splitOk = false;
+        } catch (error) {
+          refused = error as Error;
         }
-        if (parsed && !/"messages"[^]*"messages"/.test(text)) expect(splitOk).toBe(typeof JSON.parse(text) === 'object' && !Array.isArray(JSON.parse(text)) && JSON.parse(text) !== null);
-        if (!parsed) expect(splitOk).toBe(false);
+        if (!parsed) {
+          expect(refused).toBeDefined();
+          return;
+        }
+        const isObject = typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value);
+        if (!refused) expect(isObject).toBe(true);
+        // JSON.parse keeps the last of a repeated field; a stream cannot take back the first.
+        else if (isObject) expect(refused.message).toMatch(/appears twice/);
       }),
       { numRuns: 2000 },
     );
