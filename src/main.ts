@@ -270,5 +270,14 @@ export async function cli(argv: string[]): Promise<void> {
     process.stderr.write(`Error: ${writeFailure}\n`);
     code = EXIT_FAILURE;
   }
+  // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
+  await Promise.all([written(stdout), written(process.stderr)]);
   process.exit(code);
+}
+
+/** Settles once everything written to the stream so far has gone out (or the stream failed). */
+function written(stream: NodeJS.WriteStream | undefined): Promise<void> {
+  if (!stream || stream.destroyed || stream.writableLength === 0) return Promise.resolve();
+  // Writes complete in order: an empty write's callback comes after all the earlier ones.
+  return new Promise((resolve) => stream.write('', () => resolve()));
 }

@@ -124,6 +124,22 @@ describe('convo show streams the body', () => {
     expect(limited.stdout.equals(whole.stdout)).toBe(true);
   });
 
+  it.each([
+    ['streamed', []],
+    ['--jq, one large write', ['--jq', '.messages[]']],
+  ])('a reader slower than wsctl still gets all of its output (%s): the last writes are not dropped at exit', async (_name, args) => {
+    const list = messages(2000);
+    const s = await serve((res) => send(res, body(list, 'state-last', 'idle')));
+    const env = { ...process.env, ...envFor(s.url) };
+    const command = `"${process.execPath}" "${BIN}" convo show conv_s ${args.map((a) => `'${a}'`).join(' ')}`;
+    const whole = await collect('bash', ['-c', `${command} | wc -c`], env);
+    // The reader waits until wsctl has written everything it can into the 64 KiB pipe.
+    const slow = await collect('bash', ['-c', `set -o pipefail; ${command} | (sleep 1; wc -c)`], env);
+    expect(slow.status, slow.stderr).toBe(0);
+    expect(Number(whole.stdout.toString())).toBeGreaterThan(256 << 10);
+    expect(slow.stdout.toString()).toBe(whole.stdout.toString());
+  });
+
   it('--json is byte for byte JSON.stringify(body, null, 2), whatever the field order, escapes and numbers', async () => {
     const text = `\ufeff{"extra_first": {"a": [1.0, 1e2, -0.5E-3, {}], "b": []}, "conversation": {"id": "conv_s", "title": "\\u00e9\\/\\ud83d\\ude00 \\u001b[31m"},
       "messages": [ {"kind": "request", "parts": [{"part_kind": "text", "content": "\\"quoted\\" \\\\ back"}], "metadata": {}},

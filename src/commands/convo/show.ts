@@ -73,9 +73,14 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
       spec,
       async (body) => {
         out.restart();
-        const printer = ctx.json ? jsonPrinter(out, tail) : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail, ctx.term.spool());
-        await readConversation(body, printer);
-        await printer.done();
+        const spool = ctx.term.spool();
+        const printer = ctx.json ? jsonPrinter(out, tail) : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail, spool);
+        try {
+          await readConversation(body, printer);
+          await printer.done();
+        } finally {
+          spool.close();
+        }
       },
       () => !out.shown,
     );
@@ -86,18 +91,18 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
   await out.end();
 }
 
-/** Keeps the last n of what it is given (all of it when n is undefined). */
+/** With --tail n, keeps the last n of what it is given; without, keeps nothing (add says false: print it now). */
 function lastOf<T>(n: number | undefined): { add(item: T): boolean; items(): T[] } {
-  const kept: T[] = [];
+  let kept: T[] = [];
   return {
-    /** false when there is no tail: the item goes straight on. */
     add(item) {
       if (n === undefined) return false;
-      if (n > 0) kept.push(item);
-      if (kept.length > n) kept.shift();
+      if (n === 0) return true;
+      kept.push(item);
+      if (kept.length >= 2 * n) kept = kept.slice(-n); // trimmed now and then, not shifted each time
       return true;
     },
-    items: () => kept,
+    items: () => (n === undefined || n === 0 ? [] : kept.slice(-n)),
   };
 }
 
@@ -162,12 +167,8 @@ function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefin
       for (const message of kept.items()) await print(message);
     },
     async done() {
-      try {
-        if (!headerShown) await showHeader();
-        await out.write(renderer.end(count));
-      } finally {
-        spool.close();
-      }
+      if (!headerShown) await showHeader();
+      await out.write(renderer.end(count));
     },
   };
 }
