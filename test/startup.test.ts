@@ -1,9 +1,10 @@
 // Start-up stays small: `wsctl --version` and `--help` load commander and the command tree,
 // nothing else (see BENCHMARKS.md for the timings this protects).
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runBin, startSandbox, tempDir } from './helpers.js';
+import { BIN, ROOT, runBin, startSandbox, tempDir } from './helpers.js';
 
 const HEAVY = ['undici', 'zod', 'ora', 'form-data', 'chalk', 'keyring', 'jq-wasm', 'chunks/jq-', 'chunks/follow-'];
 
@@ -32,6 +33,20 @@ describe('start-up', () => {
     const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
     expect(loaded.some((l) => l.includes('dist/lazy/chunks/')), 'the trace sees what loads').toBe(true);
     for (const name of ['keyring', 'jq-wasm', 'chunks/jq-', 'chunks/dist-', 'chunks/follow-']) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
+  });
+
+  it('`wsctl --version` alone is answered by the launcher: the bundle is not even loaded, and the answer is commander\'s', async () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+    for (const flag of ['--version', '-V']) {
+      const r = await runBin([flag], { env: { NODE_DEBUG: 'module' } });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`${version}\n`);
+      expect(r.stderr).not.toContain('wsctl.cjs');
+    }
+    // The same words when commander answers (another flag given).
+    expect((await runBin(['--version', '--no-color'])).stdout).toBe(`${version}\n`);
+    const full = spawnSync('bash', ['-c', `"${process.execPath}" "${BIN}" --version > /dev/full`], { encoding: 'utf8' });
+    expect([full.status, full.stderr]).toEqual([1, 'Error: Cannot write the output: ENOSPC.\n']);
   });
 
   it("a request loads neither Node's own copy of undici nor WebCrypto (the ES module facades of node:http and node:crypto do)", async () => {
