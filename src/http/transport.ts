@@ -128,11 +128,12 @@ export class Transport {
     try {
       const response = await this.client.request({ origin: target.origin, path: target.path, method: method as Dispatcher.HttpMethod, headers: sent, body: payload, signal });
       const streamed = stream && response.statusCode >= 200 && response.statusCode < 300;
-      const text = streamed ? '' : await this.readBody(response.body, target);
+      const chunks = this.bounded(response.body, target, timeout);
+      const text = streamed ? '' : await this.readBody(chunks);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
       const attempt: Attempt = { status: response.statusCode, headers: flat, text, ms: Date.now() - started };
-      if (streamed) attempt.chunks = this.bounded(response.body, target, timeout);
+      if (streamed) attempt.chunks = chunks;
       if (s.trace) {
         s.trace(`< ${attempt.status} (${attempt.ms} ms)`);
         for (const [k, v] of Object.entries(flat)) s.trace(`< ${cleanLine(k)}: ${traceHeader(k, v)}`);
@@ -145,7 +146,7 @@ export class Transport {
     }
   }
 
-  /** A streamed body, within the size bound and the attempt's timeout. */
+  /** The body as it arrives, within the size bound and the attempt's timeout. */
   private async *bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target, timeout: AbortSignal): AsyncIterable<Buffer> {
     const limit = this.settings.maxBodyBytes;
     let size = 0;
@@ -163,19 +164,10 @@ export class Transport {
   }
 
   /** Decoded as it arrives: a large body is never held as bytes and as text at once. */
-  private async readBody(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target): Promise<string> {
-    const limit = this.settings.maxBodyBytes;
+  private async readBody(chunks: AsyncIterable<Buffer>): Promise<string> {
     const decoder = new TextDecoder();
     const parts: string[] = [];
-    let size = 0;
-    for await (const chunk of stream) {
-      size += chunk.length;
-      if (size > limit) {
-        stream.destroy();
-        throw tooLarge(target, limit);
-      }
-      parts.push(decoder.decode(chunk, { stream: true }));
-    }
+    for await (const chunk of chunks) parts.push(decoder.decode(chunk, { stream: true }));
     parts.push(decoder.decode());
     return parts.join('');
   }

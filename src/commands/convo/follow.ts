@@ -7,7 +7,7 @@ import type { Ctx } from '../../command.js';
 import { InterruptedError } from '../../errors.js';
 import type { Message } from '../../schemas.js';
 import { bufferedSink } from '../../terminal/pager.js';
-import { readConversation } from './stream.js';
+import { HeaderGate, lastOf, readConversation } from './stream.js';
 import { styleFor, transcriptRenderer, type Head } from './transcript.js';
 
 export interface FollowOptions {
@@ -38,18 +38,15 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
   };
 
   let printed = 0; // messages printed so far: later polls skip them undecoded
-  let headerShown = false;
   let lastMessageAt = Date.now();
   const status = await term.statusLine();
-  const spool = term.spool(); // messages of the first answer that arrive before its state
+  const spool = term.spool();
+  const gate = new HeaderGate(sink, spool, show.header);
 
-  const write = async (text: string) => {
-    if (!headerShown) return spool.write(text);
-    status.clear();
-    await sink.write(text);
-  };
   const print = async (message: Message) => {
-    await write(await show.message(message));
+    const text = await show.message(message);
+    status.clear();
+    await gate.write(text);
     printed++;
     lastMessageAt = Date.now();
   };
@@ -59,17 +56,12 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
     api.stream(
       { method: 'GET', path: path`/conversations/${opts.id}`, what: `conversation '${opts.id}'` },
       async (body) => {
-        const head: Partial<Head> = {};
-        let stateKnown = false;
+        let state: string | null | undefined;
         let pending: Message | undefined;
         let count = 0;
         // --tail applies to the first answer: its messages wait until the count is known.
-        const kept: Message[] | undefined = first && opts.tail !== undefined ? [] : undefined;
-        const showHeader = async () => {
-          headerShown = true;
-          await sink.write(await show.header(head as Head));
-          await spool.drainInto(sink);
-        };
+        const tailing = first && opts.tail !== undefined;
+        const kept = lastOf<Message>(tailing ? opts.tail : undefined);
         const next = async (message: Message) => {
           if (pending) await print(pending);
           pending = message;
@@ -77,35 +69,28 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
         await readConversation(
           body,
           {
-            async field(key, value) {
-              if (key === 'conversation') head.conversation = value as Head['conversation'];
-              else if (key === 'state') {
-                head.state = value as Head['state'];
-                stateKnown = true;
-              }
-              if (!headerShown && head.conversation && stateKnown && !kept) await showHeader();
+            field(key, value) {
+              if (key === 'state') state = value as string | null | undefined;
+              return gate.field(key, value, tailing);
             },
             messagesStart() {},
-            async message(_index, message) {
-              if (!message) return;
-              if (!kept) return next(message);
-              kept.push(message);
-              if (kept.length > (opts.tail as number)) kept.shift();
+            message(_index, message) {
+              if (message && !kept.add(message)) return next(message);
             },
             async messagesEnd(total) {
               count = total;
-              if (!kept) return;
-              printed = total - kept.length;
-              for (const message of kept) await next(message);
+              if (!tailing) return;
+              const last = kept.items();
+              printed = total - last.length;
+              for (const message of last) await next(message);
             },
           },
           printed,
         );
-        if (!headerShown) await showHeader();
-        const state = head.state ?? 'idle';
+        await gate.show();
         // The last message of a running conversation may still be growing: the next poll reads it again.
-        if (pending && !ACTIVE.has(state)) await print(pending);
-        return { state, count };
+        if (pending && !ACTIVE.has(state ?? 'idle')) await print(pending);
+        return { state: state ?? 'idle', count };
       },
       () => true, // what was printed is skipped when the answer is asked for again
     );

@@ -5,8 +5,8 @@ import { UsageError } from '../../errors.js';
 import type { Message } from '../../schemas.js';
 import { steadyYoungGeneration } from '../../tricks.js';
 import { JsonObjectWriter, type Sink, type Spool } from '../../terminal/index.js';
-import { readConversation, type ConversationVisitor } from './stream.js';
-import { styleFor, transcriptRenderer, type Head, type Renderer } from './transcript.js';
+import { HeaderGate, lastOf, readConversation, type ConversationVisitor } from './stream.js';
+import { styleFor, transcriptRenderer, type Renderer } from './transcript.js';
 
 export interface ShowOptions {
   id: string;
@@ -91,21 +91,6 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
   await out.end();
 }
 
-/** With --tail n, keeps the last n of what it is given; without, keeps nothing (add says false: print it now). */
-function lastOf<T>(n: number | undefined): { add(item: T): boolean; items(): T[] } {
-  let kept: T[] = [];
-  return {
-    add(item) {
-      if (n === undefined) return false;
-      if (n === 0) return true;
-      kept.push(item);
-      if (kept.length >= 2 * n) kept = kept.slice(-n); // trimmed now and then, not shifted each time
-      return true;
-    },
-    items: () => (n === undefined || n === 0 ? [] : kept.slice(-n)),
-  };
-}
-
 /**
  * --json as the body arrives: the fields in the order the service sent them, each message as it
  * comes (with --tail, the last n once the array ends).
@@ -127,38 +112,17 @@ function jsonPrinter(out: Sink, tail: number | undefined): ConversationVisitor &
   };
 }
 
-/**
- * The transcript as the body arrives. The header shows the state, which the service may send
- * after the messages: until both the conversation and its state are known, rendered messages
- * wait in a spool (memory, then a temporary file), not as objects.
- */
+/** The transcript as the body arrives; the header waits for the state (HeaderGate). */
 function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefined, spool: Spool): ConversationVisitor & { done(): Promise<void> } {
-  const head: Partial<Head> = {};
-  let stateKnown = false;
-  let headerShown = false;
-  let count = 0;
+  const gate = new HeaderGate(out, spool, (head) => renderer.header(head));
   const kept = lastOf<Message>(tail);
-
-  const showHeader = async () => {
-    headerShown = true;
-    await out.write(renderer.header(head as Head));
-    await spool.drainInto(out);
-  };
+  let count = 0;
   const print = (message: Message) => {
     count++;
-    const text = renderer.message(message);
-    if (headerShown) return out.write(text);
-    spool.write(text);
+    return gate.write(renderer.message(message));
   };
   return {
-    async field(key, value) {
-      if (key === 'conversation') head.conversation = value as Head['conversation'];
-      else if (key === 'state') {
-        head.state = value as Head['state'];
-        stateKnown = true;
-      } else return;
-      if (!headerShown && head.conversation && stateKnown) await showHeader();
-    },
+    field: (key, value) => gate.field(key, value),
     messagesStart() {},
     message(_index, message) {
       if (!kept.add(message as Message)) return print(message as Message);
@@ -167,7 +131,7 @@ function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefin
       for (const message of kept.items()) await print(message);
     },
     async done() {
-      if (!headerShown) await showHeader();
+      await gate.show();
       await out.write(renderer.end(count));
     },
   };

@@ -5,9 +5,9 @@ import { NetworkError, type ErrorInfo } from '../../errors.js';
 import { checkShape, notJson } from '../../http/decode.js';
 import type { StreamedBody } from '../../http/index.js';
 import { ObjectSplitter, SplitError, type SplitEvent } from '../../http/split.js';
-import { Conversation as ConversationSchema, ConversationDetail, Message as MessageSchema, type Conversation, type Message } from '../../schemas.js';
-
-export type Detail = Conversation['conversation'];
+import { Conversation as ConversationSchema, ConversationDetail, Message as MessageSchema, type Message } from '../../schemas.js';
+import type { Sink, Spool } from '../../terminal/index.js';
+import type { Head } from './transcript.js';
 
 /** What a reader is told, in body order. */
 export interface ConversationVisitor {
@@ -75,4 +75,60 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
   }
   if (!seen.has('conversation')) throw new NetworkError(`The service sent JSON of an unexpected shape (conversation: expected object).`, info);
   if (!seen.has('messages')) throw new NetworkError(`The service sent JSON of an unexpected shape (messages: expected array).`, info);
+}
+
+/**
+ * The header shows the state, which the interface sends after the messages. Until the
+ * conversation and its state are both known, what is printed waits in a spool (memory, then a
+ * temporary file), not as objects; then the header goes out first and the spool after it.
+ */
+export class HeaderGate {
+  private readonly head: Partial<Head> = {};
+  private stateKnown = false;
+  private shown = false;
+
+  constructor(
+    private readonly out: Sink,
+    private readonly spool: Spool,
+    private readonly header: (head: Head) => string | Promise<string>,
+  ) {}
+
+  /** A top-level field; the header goes out as soon as it can, unless held (--tail waits for the count). */
+  async field(key: string, value: unknown, hold = false): Promise<void> {
+    if (this.shown) return;
+    if (key === 'conversation') this.head.conversation = value as Head['conversation'];
+    else if (key === 'state') {
+      this.head.state = value as Head['state'];
+      this.stateKnown = true;
+    } else return;
+    if (this.head.conversation && this.stateKnown && !hold) await this.show();
+  }
+
+  write(text: string): void | Promise<void> {
+    if (this.shown) return this.out.write(text);
+    this.spool.write(text);
+  }
+
+  /** The header (its state absent when the body had none), then what waited for it. */
+  async show(): Promise<void> {
+    if (this.shown) return;
+    this.shown = true;
+    await this.out.write(await this.header(this.head as Head));
+    await this.spool.drainInto(this.out);
+  }
+}
+
+/** With --tail n, keeps the last n of what it is given; without, keeps nothing (add says false: print it now). */
+export function lastOf<T>(n: number | undefined): { add(item: T): boolean; items(): T[] } {
+  let kept: T[] = [];
+  return {
+    add(item) {
+      if (n === undefined) return false;
+      if (n === 0) return true;
+      kept.push(item);
+      if (kept.length >= 2 * n) kept = kept.slice(-n); // trimmed now and then, not shifted each time
+      return true;
+    },
+    items: () => (n === undefined || n === 0 ? [] : kept.slice(-n)),
+  };
 }
