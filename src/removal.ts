@@ -3,11 +3,13 @@
 import type { Result } from './command.js';
 import { saysFailure, type Ctx } from './command.js';
 import { confirmDestructive } from './confirm.js';
+import { request } from './service.js';
 
 export interface Removal {
   /** "remove device 'dev_phone'": what the prompt and the errors name. */
   action: string;
-  path: string;
+  endpoint: 'removeDevice' | 'removePublication';
+  params: Record<string, string>;
   what: string;
   yes: boolean;
   spinner: string;
@@ -17,7 +19,7 @@ export interface Removal {
 export async function remove(ctx: Ctx, removal: Removal): Promise<Result> {
   await confirmDestructive(ctx, removal.action, removal.yes);
   const api = await ctx.api();
-  const response = await ctx.term.spin(removal.spinner, api.request({ method: 'DELETE', path: removal.path, anyBody: true, what: removal.what }));
+  const response = await ctx.term.spin(removal.spinner, api.request({ ...request(removal.endpoint, { params: removal.params as never }), what: removal.what }));
   const body = response.isJson ? response.body : undefined;
   const refused = saysFailure(body);
   return {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../command.js';
 import type { Capabilities } from '../schemas.js';
+import { request } from '../service.js';
 import type { Terminal } from '../terminal/index.js';
 
 export function register(command: Command, app: App): void {
@@ -11,7 +12,7 @@ export function register(command: Command, app: App): void {
 
 export async function run(ctx: Ctx): Promise<Result> {
   const api = await ctx.api();
-  const { body } = await ctx.term.spin('Loading capabilities', api.request({ method: 'GET', path: '/capabilities/', schema: 'Capabilities' }));
+  const { body } = await ctx.term.spin('Loading capabilities', api.request(request('getCapabilities')));
   return { json: body, human: (out) => render(body, out) };
 }
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../command.js';
+import { request } from '../service.js';
 import { cleanLine } from '../terminal/index.js';
 
 export function register(command: Command, app: App): void {
@@ -10,7 +11,7 @@ export function register(command: Command, app: App): void {
 
 export async function run(ctx: Ctx): Promise<Result> {
   const api = await ctx.api();
-  const { body: s } = await ctx.term.spin('Loading settings', api.request({ method: 'GET', path: '/settings/', schema: 'Settings' }));
+  const { body: s } = await ctx.term.spin('Loading settings', api.request(request('getSettings')));
   return {
     json: s,
     human(out) {

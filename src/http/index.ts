@@ -122,7 +122,7 @@ export class Api {
    * means, as with request()). A body that fails part-way is asked for again, within the same
    * three tries, only while `restartable()` says nothing of it has been shown yet.
    */
-  async stream<T>(spec: RequestSpec, consume: (body: StreamedBody) => Promise<T>, restartable: () => boolean): Promise<T> {
+  async stream<T>(spec: RequestSpec<SchemaName | undefined>, consume: (body: StreamedBody) => Promise<T>, restartable: () => boolean): Promise<T> {
     const count = { tries: 0 };
     for (;;) {
       const attempt = await this.exchange(spec, true, count);

@@ -8,14 +8,14 @@ export interface Target {
   href: string;
 }
 
-/** A path with every interpolated value percent-encoded, dots too, so an id never leaves its segment. */
+/** A value percent-encoded into one path segment, dots too, so an id never leaves its segment. */
+export function encodeSegment(value: string): string {
+  return /^\.+$/.test(value) ? value.replace(/\./g, '%2E') : encodeURIComponent(value);
+}
+
+/** A path with every interpolated value encoded into its own segment. */
 export function path(strings: TemplateStringsArray, ...values: string[]): string {
-  return strings.reduce((out, part, i) => {
-    if (i === 0) return part;
-    const value = values[i - 1] ?? '';
-    const encoded = /^\.+$/.test(value) ? value.replace(/\./g, '%2E') : encodeURIComponent(value);
-    return out + encoded + part;
-  }, '');
+  return strings.reduce((out, part, i) => (i === 0 ? part : out + encodeSegment(values[i - 1] ?? '') + part), '');
 }
 
 export function isLoopback(hostname: string): boolean {

@@ -1,5 +1,5 @@
-// The sandbox's implementation of the 14 endpoints of service-interface.md, with the
-// validation (422), not-found (404) and state changes a real service would have.
+// The sandbox's implementation of the 14 endpoints of src/service.ts (service-interface.md), with
+// the validation (422), not-found (404) and state changes a real service would have.
 import type * as z from 'zod/mini';
 import { connectionPermissions } from '../enums.js';
 import { IMAGE_EXTENSIONS, sniffImageType } from '../images.js';
@@ -7,6 +7,7 @@ import { ByokBody, CreateKeyBody, CreateWebsiteBody, NotesImportBody, Permission
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { LIVE_ID, liveStart, liveView } from './live.js';
 import { newKey, randomId, type SandboxState } from './seed.js';
+import { compileTemplate, endpointNames, endpoints, matchTemplate, type Endpoint, type EndpointName } from '../service.js';
 import type { Store } from './store.js';
 
 export interface Reply {
@@ -28,11 +29,15 @@ export interface RouteInput {
   origin: string;
 }
 
+export type Handler = (input: RouteInput) => Promise<Reply>;
+
 export interface Route {
   method: string;
   template: string;
   auth: boolean;
-  handle(input: RouteInput): Promise<Reply>;
+  /** What a 2xx reply with a body must match, unless the reply names its own. */
+  schema?: SchemaName;
+  handle: Handler;
 }
 
 
@@ -74,212 +79,146 @@ function capabilities(state: SandboxState) {
 // so a conversation's serialisation cannot go stale.
 const serialised = new WeakMap<object, string>();
 
-export const routes: Route[] = [
-  {
-    method: 'POST',
-    template: '/api-keys',
-    auth: true,
-    async handle({ json, store }) {
-      const input = checked(CreateKeyBody, json);
-      if ('reply' in input) return input.reply;
-      const key = newKey(input.body.name);
-      await store.transact((s) => void s.keys.push(key));
-      const { last_used_at: _unused, ...created } = key;
-      return { status: 201, body: created, schema: 'ApiKeyCreated' };
-    },
+/** One handler per endpoint of the table: leaving one out does not compile. */
+export const handlers: Record<EndpointName, Handler> = {
+  async createKey({ json, store }) {
+    const input = checked(CreateKeyBody, json);
+    if ('reply' in input) return input.reply;
+    const key = newKey(input.body.name);
+    await store.transact((s) => void s.keys.push(key));
+    const { last_used_at: _unused, ...created } = key;
+    return { status: 201, body: created };
   },
-  {
-    method: 'GET',
-    template: '/api-keys',
-    auth: true,
-    async handle({ store }) {
-      const state = await store.read();
-      const keys = state.keys.map(({ key: _secret, ...listing }) => listing);
-      return { status: 200, body: { keys }, schema: 'ApiKeyList' };
-    },
+  async listKeys({ store }) {
+    const state = await store.read();
+    const keys = state.keys.map(({ key: _secret, ...listing }) => listing);
+    return { status: 200, body: { keys } };
   },
-  {
-    method: 'GET',
-    template: '/conversations/{conversation_id}',
-    auth: true,
-    async handle({ params, store }) {
-      const live = (await store.read()).conversations[LIVE_ID] as { started_at?: string | null } | undefined;
-      if (params.conversation_id === LIVE_ID && live) {
-        // The clock is written once, at the first read; later reads only look at it.
-        const startedAt = live.started_at ? Date.parse(live.started_at) : await store.transact((state) => liveStart(state));
-        return { status: 200, body: liveView(startedAt, Date.now()), schema: 'Conversation' };
+  async getConversation({ params, store }) {
+    const live = (await store.read()).conversations[LIVE_ID] as { started_at?: string | null } | undefined;
+    if (params.conversation_id === LIVE_ID && live) {
+      // The clock is written once, at the first read; later reads only look at it.
+      const startedAt = live.started_at ? Date.parse(live.started_at) : await store.transact((state) => liveStart(state));
+      return { status: 200, body: liveView(startedAt, Date.now()) };
+    }
+    const conversation = (await store.read()).conversations[params.conversation_id as string];
+    if (!conversation) return notFound('Conversation');
+    const text = serialised.get(conversation);
+    if (text) return { status: 200, text };
+    serialised.set(conversation, JSON.stringify(conversation));
+    return { status: 200, body: conversation, text: serialised.get(conversation) };
+  },
+  async getCapabilities({ store }) {
+    return { status: 200, body: capabilities(await store.read()) };
+  },
+  async importNote({ json, store }) {
+    const input = checked(NotesImportBody, json);
+    if ('reply' in input) return input.reply;
+    const { page_id: pageId, title, target_path: targetPath } = input.body;
+    return store.transact((s) => {
+      const page = s.pages[pageId];
+      if (!page) return notFound('Page');
+      const folder = (targetPath ?? []).map(slug).join('/');
+      const filename = `${folder ? `${folder}/` : ''}${slug(title ?? page.title)}.md`;
+      s.imports.push({ filename, page_id: pageId });
+      return { status: 200, body: { filename } } as Reply;
+    });
+  },
+  async getSettings({ store }) {
+    return { status: 200, body: (await store.read()).settings };
+  },
+  async setConnectionPermission({ params, json, store }) {
+    const input = checked(PermissionBody, json);
+    if ('reply' in input) return input.reply;
+    const { permission } = input.body;
+    return store.transact((s) => {
+      const conn = s.connections.find((c) => c.app_slug === params.app_slug && c.pd_conn_id === params.pd_conn_id);
+      if (!conn) return notFound('Connection');
+      // The interface lists no permission values; the sandbox knows three and refuses others.
+      if (!connectionPermissions.includes(permission)) return { status: 200, body: { success: false } } as Reply;
+      conn.permission = permission;
+      return { status: 200, body: { success: true } } as Reply;
+    });
+  },
+  async addByok({ json, store }) {
+    const input = checked(ByokBody, json);
+    if ('reply' in input) return input.reply;
+    const now = new Date().toISOString();
+    const config = { id: `byok_${randomId(10)}`, ...input.body, created_at: now, updated_at: now };
+    await store.transact((s) => void s.byok.push(config));
+    return { status: 201, body: config };
+  },
+  async removeDevice({ params, store }) {
+    const id = params.device_id as string;
+    if (!ID.test(id)) return badId('device_id');
+    return store.transact((s) => {
+      const index = s.devices.findIndex((d) => d.id === id);
+      if (index < 0) return notFound('Device');
+      s.devices.splice(index, 1);
+      return { status: 204 } as Reply;
+    });
+  },
+  async listPublishedVersions({ params, store }) {
+    const persona = (await store.read()).personas[params.persona_id as string];
+    if (!persona) return notFound('Persona');
+    return { status: 200, body: { published: persona.published } };
+  },
+  async createWebsite({ json, store }) {
+    const input = checked(CreateWebsiteBody, json);
+    if ('reply' in input) return input.reply;
+    const { name, variant = 'blank', force = false, display_name: displayName = null } = input.body;
+    const parent = input.body.parent_path_parts ?? [];
+    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(name)) {
+      return { status: 200, body: { data: null, error: { message: `Invalid site name '${name}': use lowercase letters, digits and '-'.`, kind: 'error', code: 'invalid_name' } } };
+    }
+    return store.transact((s) => {
+      const existing = s.websites.findIndex((w) => w.name === name);
+      if (existing >= 0 && !force) {
+        return { status: 200, body: { data: null, error: { message: `A website named '${name}' already exists. Pass force to replace it.`, kind: 'error', code: 'already_exists' } } } as Reply;
       }
-      const conversation = (await store.read()).conversations[params.conversation_id as string];
-      if (!conversation) return notFound('Conversation');
-      const text = serialised.get(conversation);
-      if (text) return { status: 200, text };
-      serialised.set(conversation, JSON.stringify(conversation));
-      return { status: 200, body: conversation, text: serialised.get(conversation), schema: 'Conversation' };
-    },
+      const path = ['sites', ...parent.map(slug), name].join('/');
+      const port = existing >= 0 ? (s.websites[existing] as { local_port: number }).local_port : 4100 + s.websites.length + 1;
+      const site = { name, path, local_port: port, variant, display_name: displayName };
+      if (existing >= 0) s.websites.splice(existing, 1, site);
+      else s.websites.push(site);
+      const entrypoint_output = `Scaffolded ${variant} site '${displayName ?? name}' in ${path}\nDev server listening on http://127.0.0.1:${port}`;
+      return { status: 200, body: { data: { local_port: port, path, name, entrypoint_output }, error: null } } as Reply;
+    });
   },
-  {
-    method: 'GET',
-    template: '/capabilities',
-    auth: true,
-    async handle({ store }) {
-      return { status: 200, body: capabilities(await store.read()), schema: 'Capabilities' };
-    },
+  async uploadPersonaImage({ raw, contentType, store, origin }) {
+    const boundary = boundaryOf(contentType);
+    if (!contentType?.toLowerCase().startsWith('multipart/form-data') || !boundary) {
+      return invalid([{ loc: ['body'], msg: 'Expected multipart/form-data', type: 'value_error' }]);
+    }
+    const file = parseMultipart(raw, boundary).find((p) => p.name === 'file' && p.filename !== undefined);
+    if (!file) return invalid([{ loc: ['body', 'file'], msg: 'Field required', type: 'missing' }]);
+    const type = sniffImageType(file.data);
+    if (!type) return invalid([{ loc: ['body', 'file'], msg: 'File is not a PNG, JPEG, GIF or WebP image', type: 'value_error' }]);
+    const id = `${randomId(16)}.${IMAGE_EXTENSIONS[type]}`;
+    await store.transact((s) => void (s.uploads[id] = { content_type: type, data: file.data.toString('base64') }));
+    return { status: 200, body: { url: `${origin}/uploads/${id}` } };
   },
-  {
-    method: 'POST',
-    template: '/connections/notes/import',
-    auth: true,
-    async handle({ json, store }) {
-      const input = checked(NotesImportBody, json);
-      if ('reply' in input) return input.reply;
-      const { page_id: pageId, title, target_path: targetPath } = input.body;
-      return store.transact((s) => {
-        const page = s.pages[pageId];
-        if (!page) return notFound('Page');
-        const folder = (targetPath ?? []).map(slug).join('/');
-        const filename = `${folder ? `${folder}/` : ''}${slug(title ?? page.title)}.md`;
-        s.imports.push({ filename, page_id: pageId });
-        return { status: 200, body: { filename }, schema: 'NotesImported' } as Reply;
-      });
-    },
+  async removeConnection({ params, store }) {
+    return store.transact((s) => {
+      const index = s.connections.findIndex((c) => c.app_slug === params.app_slug && c.pd_conn_id === params.pd_conn_id);
+      if (index < 0) return notFound('Connection');
+      s.connections.splice(index, 1);
+      return { status: 200, body: { success: true } } as Reply;
+    });
   },
-  {
-    method: 'GET',
-    template: '/settings',
-    auth: true,
-    async handle({ store }) {
-      return { status: 200, body: (await store.read()).settings, schema: 'Settings' };
-    },
+  async removePublication({ params, store }) {
+    return store.transact((s) => {
+      const index = s.publications.findIndex((p) => p.id === params.pub_id);
+      if (index < 0) return notFound('Publication');
+      s.publications.splice(index, 1);
+      return { status: 200, body: { success: true } } as Reply;
+    });
   },
+};
+
+/** Routes of the sandbox that are not the service's: uploaded images, public like a CDN's. */
+const extraRoutes: Route[] = [
   {
-    method: 'PATCH',
-    template: '/connections/{app_slug}/{pd_conn_id}/permission',
-    auth: true,
-    async handle({ params, json, store }) {
-      const input = checked(PermissionBody, json);
-      if ('reply' in input) return input.reply;
-      const { permission } = input.body;
-      return store.transact((s) => {
-        const conn = s.connections.find((c) => c.app_slug === params.app_slug && c.pd_conn_id === params.pd_conn_id);
-        if (!conn) return notFound('Connection');
-        // The interface lists no permission values; the sandbox knows three and refuses others.
-        if (!connectionPermissions.includes(permission)) return { status: 200, body: { success: false }, schema: 'Success' } as Reply;
-        conn.permission = permission;
-        return { status: 200, body: { success: true }, schema: 'Success' } as Reply;
-      });
-    },
-  },
-  {
-    method: 'POST',
-    template: '/byok',
-    auth: true,
-    async handle({ json, store }) {
-      const input = checked(ByokBody, json);
-      if ('reply' in input) return input.reply;
-      const now = new Date().toISOString();
-      const config = { id: `byok_${randomId(10)}`, ...input.body, created_at: now, updated_at: now };
-      await store.transact((s) => void s.byok.push(config));
-      return { status: 201, body: config, schema: 'ByokConfig' };
-    },
-  },
-  {
-    method: 'DELETE',
-    template: '/devices/{device_id}',
-    auth: true,
-    async handle({ params, store }) {
-      const id = params.device_id as string;
-      if (!ID.test(id)) return badId('device_id');
-      return store.transact((s) => {
-        const index = s.devices.findIndex((d) => d.id === id);
-        if (index < 0) return notFound('Device');
-        s.devices.splice(index, 1);
-        return { status: 204 } as Reply;
-      });
-    },
-  },
-  {
-    method: 'GET',
-    template: '/pub/personas/{persona_id}/published',
-    auth: true,
-    async handle({ params, store }) {
-      const persona = (await store.read()).personas[params.persona_id as string];
-      if (!persona) return notFound('Persona');
-      return { status: 200, body: { published: persona.published }, schema: 'PublishedList' };
-    },
-  },
-  {
-    method: 'POST',
-    template: '/user-services/create-website',
-    auth: true,
-    async handle({ json, store }) {
-      const input = checked(CreateWebsiteBody, json);
-      if ('reply' in input) return input.reply;
-      const { name, variant = 'blank', force = false, display_name: displayName = null } = input.body;
-      const parent = input.body.parent_path_parts ?? [];
-      if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(name)) {
-        return { status: 200, body: { data: null, error: { message: `Invalid site name '${name}': use lowercase letters, digits and '-'.`, kind: 'error', code: 'invalid_name' } }, schema: 'WebsiteCreated' };
-      }
-      return store.transact((s) => {
-        const existing = s.websites.findIndex((w) => w.name === name);
-        if (existing >= 0 && !force) {
-          return { status: 200, body: { data: null, error: { message: `A website named '${name}' already exists. Pass force to replace it.`, kind: 'error', code: 'already_exists' } }, schema: 'WebsiteCreated' } as Reply;
-        }
-        const path = ['sites', ...parent.map(slug), name].join('/');
-        const port = existing >= 0 ? (s.websites[existing] as { local_port: number }).local_port : 4100 + s.websites.length + 1;
-        const site = { name, path, local_port: port, variant, display_name: displayName };
-        if (existing >= 0) s.websites.splice(existing, 1, site);
-        else s.websites.push(site);
-        const entrypoint_output = `Scaffolded ${variant} site '${displayName ?? name}' in ${path}\nDev server listening on http://127.0.0.1:${port}`;
-        return { status: 200, body: { data: { local_port: port, path, name, entrypoint_output }, error: null }, schema: 'WebsiteCreated' } as Reply;
-      });
-    },
-  },
-  {
-    method: 'POST',
-    template: '/personas/upload-image',
-    auth: true,
-    async handle({ raw, contentType, store, origin }) {
-      const boundary = boundaryOf(contentType);
-      if (!contentType?.toLowerCase().startsWith('multipart/form-data') || !boundary) {
-        return invalid([{ loc: ['body'], msg: 'Expected multipart/form-data', type: 'value_error' }]);
-      }
-      const file = parseMultipart(raw, boundary).find((p) => p.name === 'file' && p.filename !== undefined);
-      if (!file) return invalid([{ loc: ['body', 'file'], msg: 'Field required', type: 'missing' }]);
-      const type = sniffImageType(file.data);
-      if (!type) return invalid([{ loc: ['body', 'file'], msg: 'File is not a PNG, JPEG, GIF or WebP image', type: 'value_error' }]);
-      const id = `${randomId(16)}.${IMAGE_EXTENSIONS[type]}`;
-      await store.transact((s) => void (s.uploads[id] = { content_type: type, data: file.data.toString('base64') }));
-      return { status: 200, body: { url: `${origin}/uploads/${id}` }, schema: 'ImageUploaded' };
-    },
-  },
-  {
-    method: 'DELETE',
-    template: '/connections/{app_slug}/{pd_conn_id}',
-    auth: true,
-    async handle({ params, store }) {
-      return store.transact((s) => {
-        const index = s.connections.findIndex((c) => c.app_slug === params.app_slug && c.pd_conn_id === params.pd_conn_id);
-        if (index < 0) return notFound('Connection');
-        s.connections.splice(index, 1);
-        return { status: 200, body: { success: true }, schema: 'Success' } as Reply;
-      });
-    },
-  },
-  {
-    method: 'DELETE',
-    template: '/pub/{pub_id}',
-    auth: true,
-    async handle({ params, store }) {
-      return store.transact((s) => {
-        const index = s.publications.findIndex((p) => p.id === params.pub_id);
-        if (index < 0) return notFound('Publication');
-        s.publications.splice(index, 1);
-        return { status: 200, body: { success: true }, schema: 'Success' } as Reply;
-      });
-    },
-  },
-  {
-    // Uploaded images, public like a CDN's.
     method: 'GET',
     template: '/uploads/{id}',
     auth: false,
@@ -296,29 +235,27 @@ export interface Match {
   params: Record<string, string>;
 }
 
-const compiled = routes.map((route) => {
-  const names: string[] = [];
-  const pattern = route.template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { route, names, regex: new RegExp(`^${pattern}/?$`) };
-});
+/** The service's endpoints, then the sandbox's own routes. */
+export const routes: Route[] = [
+  ...endpointNames.map((name): Route => {
+    const { method, path, response } = endpoints[name] as Endpoint;
+    return { method, template: path, auth: true, schema: response, handle: handlers[name] };
+  }),
+  ...extraRoutes,
+];
+
+const compiled = routes.map((route) => ({ route, template: compileTemplate(route.template) }));
 
 /** The route for a raw (still percent-encoded) path; 'method' when only the method is wrong. */
 export function findRoute(method: string, rawPath: string): Match | 'method' | undefined {
   let wrongMethod = false;
-  for (const { route, names, regex } of compiled) {
-    const found = regex.exec(rawPath);
-    if (!found) continue;
+  for (const { route, template } of compiled) {
+    const params = matchTemplate(template, rawPath);
+    if (!params) continue;
     if (route.method !== method) {
       wrongMethod = true;
       continue;
     }
-    const params: Record<string, string> = {};
-    names.forEach((name, i) => {
-      params[name] = decodeURIComponent(found[i + 1] as string);
-    });
     return { route, params };
   }
   return wrongMethod ? 'method' : undefined;

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { redactText } from '../http/index.js';
-import { responseSchemas } from '../schemas.js';
+import { responseSchemas, type SchemaName } from '../schemas.js';
 import { takeFault, type Fault } from './faults.js';
 import { findRoute, type Reply } from './routes.js';
 import { randomId } from './seed.js';
@@ -76,11 +76,12 @@ async function authenticate(req: IncomingMessage, store: Store): Promise<boolean
   return true;
 }
 
-async function checkReply(reply: Reply): Promise<Reply> {
-  if (!reply.schema || reply.status >= 300) return reply;
-  const result = responseSchemas[reply.schema].safeParse(reply.body);
+async function checkReply(reply: Reply, routeSchema: SchemaName | undefined): Promise<Reply> {
+  const schema = reply.schema ?? routeSchema;
+  if (!schema || reply.status >= 300 || reply.body === undefined) return reply;
+  const result = responseSchemas[schema].safeParse(reply.body);
   if (result.success) return reply;
-  return { status: 500, body: { detail: `sandbox reply does not match ${reply.schema}: ${result.error.message}` } };
+  return { status: 500, body: { detail: `sandbox reply does not match ${schema}: ${result.error.message}` } };
 }
 
 async function applyFault(fault: Fault, res: ServerResponse, reply: () => Promise<Reply>, headers: Record<string, string>): Promise<boolean> {
@@ -200,7 +201,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
         }
       }
       const result = await match.route.handle({ params: match.params, raw: body, json, contentType, store, origin });
-      return checkReplies ? checkReply(result) : result;
+      return checkReplies ? checkReply(result, match.route.schema) : result;
     };
 
     const fault = takeFault(faults, method, rawPath);

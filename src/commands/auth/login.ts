@@ -4,6 +4,7 @@ import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { checkProfileName } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { AuthError, UsageError } from '../../errors.js';
+import { request } from '../../service.js';
 import { mask } from '../../terminal/index.js';
 import { readFirstLine } from '../../terminal/prompt.js';
 import { checkKeyShape } from './shared.js';
@@ -51,7 +52,7 @@ export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result> {
   if (opts.verify) {
     const api = await ctx.api({ apiKey: key, baseUrl });
     try {
-      await ctx.term.spin('Checking the key', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
+      await ctx.term.spin('Checking the key', api.request(request('listKeys')));
     } catch (error) {
       if (error instanceof AuthError) throw new AuthError(`The service rejected this key (HTTP ${error.status}); nothing was saved.`, error);
       throw error;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { AuthError, ExitCode } from '../../errors.js';
+import { request } from '../../service.js';
 import { mask } from '../../terminal/index.js';
 
 export function register(auth: Command, app: App): void {
@@ -19,7 +20,7 @@ export async function run(ctx: Ctx): Promise<Result> {
   if (!problem) {
     const api = await ctx.api();
     try {
-      await ctx.term.spin('Checking the key', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
+      await ctx.term.spin('Checking the key', api.request(request('listKeys')));
       valid = true;
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;

@@ -3,6 +3,7 @@ import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import type { ByokBody } from '../../schemas.js';
+import { request } from '../../service.js';
 import { mask, relativeTime } from '../../terminal/index.js';
 import { readFirstLine } from '../../terminal/prompt.js';
 
@@ -92,12 +93,7 @@ export async function run(opts: AddOptions, ctx: Ctx): Promise<Result> {
   const api = await ctx.api();
   const { body } = await ctx.term.spin(
     'Registering model',
-    api.request({
-      method: 'POST',
-      path: '/byok/',
-      body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format as ByokBody['format'], model_id: opts.model } satisfies ByokBody,
-      schema: 'ByokConfig',
-    }),
+    api.request(request('addByok', { body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format as ByokBody['format'], model_id: opts.model } })),
   );
   const shown = opts.showSecret ? body : { ...body, ...(body.api_key ? { api_key: mask(body.api_key) } : {}) };
   return {

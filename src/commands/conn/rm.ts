@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { confirmDestructive } from '../../confirm.js';
+import { request } from '../../service.js';
 
 export function register(conn: Command, app: App): void {
   conn
@@ -25,7 +25,7 @@ export async function run(opts: { appSlug: string; connId: string; yes: boolean 
   const api = await ctx.api();
   const { body } = await ctx.term.spin(
     'Removing connection',
-    api.request({ method: 'DELETE', path: path`/connections/${opts.appSlug}/${opts.connId}`, schema: 'Success', what: `connection ${target}` }),
+    api.request(request('removeConnection', { params: { app_slug: opts.appSlug, pd_conn_id: opts.connId }, what: `connection ${target}` })),
   );
   return {
     json: body,

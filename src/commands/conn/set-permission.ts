@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { connectionPermissions } from '../../enums.js';
-import type { PermissionBody } from '../../schemas.js';
+import { request } from '../../service.js';
 
 export interface SetPermissionOptions {
   appSlug: string;
@@ -30,14 +29,13 @@ export async function run(opts: SetPermissionOptions, ctx: Ctx): Promise<Result>
   const api = await ctx.api();
   const { body } = await ctx.term.spin(
     'Changing permission',
-    api.request({
-      method: 'PATCH',
-      path: path`/connections/${opts.appSlug}/${opts.connId}/permission`,
-      body: { permission: opts.permission } satisfies PermissionBody,
-      schema: 'Success',
-      idempotent: true,
-      what: `connection ${opts.appSlug}/${opts.connId}`,
-    }),
+    api.request(
+      request('setConnectionPermission', {
+        params: { app_slug: opts.appSlug, pd_conn_id: opts.connId },
+        body: { permission: opts.permission },
+        what: `connection ${opts.appSlug}/${opts.connId}`,
+      }),
+    ),
   );
   const target = `${opts.appSlug}/${opts.connId}`;
   return {

@@ -2,10 +2,10 @@
 // order, as soon as it is complete (a later message exists, or the state is no longer running or
 // stopping); then the totals, or with --json newline-delimited JSON. Loaded only with --follow.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { path } from '../../http/index.js';
 import type { Ctx } from '../../command.js';
 import { InterruptedError } from '../../errors.js';
 import type { Message } from '../../schemas.js';
+import { request } from '../../service.js';
 import { bufferedSink } from '../../terminal/pager.js';
 import { HeaderGate, lastOf, readConversation } from './stream.js';
 import { styleFor, transcriptRenderer, type Head } from './transcript.js';
@@ -54,7 +54,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
   /** One poll: prints each message once a later one exists; returns the state and the message count. */
   const poll = async (first: boolean) =>
     api.stream(
-      { method: 'GET', path: path`/conversations/${opts.id}`, what: `conversation '${opts.id}'` },
+      request('getConversation', { params: { conversation_id: opts.id }, what: `conversation '${opts.id}'` }),
       async (body) => {
         let state: string | null | undefined;
         let pending: Message | undefined;

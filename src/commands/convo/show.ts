@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import type { Message } from '../../schemas.js';
+import { request } from '../../service.js';
 import { steadyYoungGeneration } from '../../tricks.js';
 import { JsonObjectWriter, type Sink, type Spool } from '../../terminal/index.js';
 import { HeaderGate, lastOf, readConversation, type ConversationVisitor } from './stream.js';
@@ -59,10 +59,10 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
     return follow({ id: opts.id, tail, intervalMs, markdown: opts.markdown, full: opts.full }, ctx);
   }
   const api = await ctx.api();
-  const spec = { method: 'GET', path: path`/conversations/${opts.id}`, what: `conversation '${opts.id}'` } as const;
+  const spec = request('getConversation', { params: { conversation_id: opts.id }, what: `conversation '${opts.id}'` });
   if (ctx.globals.jq !== undefined) {
     // jq needs the whole document.
-    const { body } = await ctx.term.spin('Loading conversation', api.request({ ...spec, schema: 'Conversation' }));
+    const { body } = await ctx.term.spin('Loading conversation', api.request(spec));
     return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };
   }
   // The body is printed as it arrives (issue 14, P3).

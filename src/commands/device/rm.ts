@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { remove } from '../../removal.js';
 
@@ -18,7 +17,8 @@ export async function run(opts: { deviceId: string; yes: boolean }, ctx: Ctx): P
   requireId(opts.deviceId, 'device_id');
   return remove(ctx, {
     action: `remove device '${opts.deviceId}'`,
-    path: path`/devices/${opts.deviceId}`,
+    endpoint: 'removeDevice',
+    params: { device_id: opts.deviceId },
     what: `device '${opts.deviceId}'`,
     yes: opts.yes,
     spinner: 'Removing device',

@@ -3,7 +3,7 @@ import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { checkProfileName, profileOf } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import type { CreateKeyBody } from '../../schemas.js';
+import { request } from '../../service.js';
 import { relativeTime } from '../../terminal/index.js';
 
 export interface CreateOptions {
@@ -42,7 +42,7 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
     if (!ctx.dryRun) await mayReplace(opts.saveAs, !!opts.force, ctx);
   }
   const api = await ctx.api();
-  const { body: key } = await ctx.term.spin('Creating key', api.request({ method: 'POST', path: '/api-keys/', body: { name: opts.name } satisfies CreateKeyBody, schema: 'ApiKeyCreated' }));
+  const { body: key } = await ctx.term.spin('Creating key', api.request(request('createKey', { body: { name: opts.name } })));
   ctx.term.warn('Copy the key now: it will not be shown again.');
   const profile = opts.saveAs;
   return {

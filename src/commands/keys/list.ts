@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { request } from '../../service.js';
 import { relativeTime, type Cell } from '../../terminal/index.js';
 
 export function register(keys: Command, app: App): void {
@@ -15,7 +16,7 @@ const when = (value: Cell) => (value ? relativeTime(String(value)) : 'never');
 
 export async function run(ctx: Ctx): Promise<Result> {
   const api = await ctx.api();
-  const { body } = await ctx.term.spin('Loading keys', api.request({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' }));
+  const { body } = await ctx.term.spin('Loading keys', api.request(request('listKeys')));
   return {
     json: body,
     human: (out) =>

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples, requireId, splitPath, type App, type Ctx, type Result } from '../../command.js';
 import type { NotesImportBody } from '../../schemas.js';
+import { request } from '../../service.js';
 import { cleanLine } from '../../terminal/index.js';
 
 export interface ImportOptions {
@@ -31,7 +32,7 @@ export async function run(opts: ImportOptions, ctx: Ctx): Promise<Result> {
   const api = await ctx.api();
   const { body: imported } = await ctx.term.spin(
     'Importing page',
-    api.request({ method: 'POST', path: '/connections/notes/import', body, schema: 'NotesImported', what: `page '${opts.pageId}'` }),
+    api.request(request('importNote', { body, what: `page '${opts.pageId}'` })),
   );
   return {
     json: imported,

@@ -5,6 +5,7 @@ import { filePart } from '../../http/index.js';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sniffImageType } from '../../images.js';
+import { request } from '../../service.js';
 
 export function register(persona: Command, app: App): void {
   persona
@@ -42,8 +43,8 @@ export async function run(opts: { file: string }, ctx: Ctx): Promise<Result> {
   const filename = basename(opts.file);
   const upload = await filePart('file', { path: opts.file, filename, contentType, size });
   const api = await ctx.api();
-  const request = api.request({ method: 'POST', path: '/personas/upload-image', upload, schema: 'ImageUploaded' });
+  const sending = api.request(request('uploadPersonaImage', { upload }));
   const progress = () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((upload.sent() / size) * 100))}%` : undefined);
-  const { body } = await ctx.term.spin(`Uploading ${filename}`, request, progress);
+  const { body } = await ctx.term.spin(`Uploading ${filename}`, sending, progress);
   return { json: body, human: (out) => out.tsv([[body.url]]) };
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
+import { request } from '../../service.js';
 import { relativeTime } from '../../terminal/index.js';
 
 export function register(persona: Command, app: App): void {
@@ -17,7 +17,7 @@ export async function run(opts: { personaId: string }, ctx: Ctx): Promise<Result
   const api = await ctx.api();
   const { body } = await ctx.term.spin(
     'Loading versions',
-    api.request({ method: 'GET', path: path`/pub/personas/${opts.personaId}/published`, schema: 'PublishedList', what: `persona '${opts.personaId}'` }),
+    api.request(request('listPublishedVersions', { params: { persona_id: opts.personaId }, what: `persona '${opts.personaId}'` })),
   );
   return {
     json: body,

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { path } from '../../http/index.js';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { remove } from '../../removal.js';
 
@@ -18,7 +17,8 @@ export async function run(opts: { pubId: string; yes: boolean }, ctx: Ctx): Prom
   requireId(opts.pubId, 'pub_id');
   return remove(ctx, {
     action: `unpublish '${opts.pubId}'`,
-    path: path`/pub/${opts.pubId}`,
+    endpoint: 'removePublication',
+    params: { pub_id: opts.pubId },
     what: `publication '${opts.pubId}'`,
     yes: opts.yes,
     spinner: 'Unpublishing',

@@ -3,6 +3,7 @@ import { examples, splitPath, type App, type Ctx, type Result } from '../../comm
 import { websiteVariants } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import type { CreateWebsiteBody } from '../../schemas.js';
+import { request } from '../../service.js';
 import { clean, cleanLine } from '../../terminal/index.js';
 
 export interface CreateOptions {
@@ -34,7 +35,7 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
   if (opts.force) body.force = true;
   if (opts.displayName !== undefined) body.display_name = opts.displayName;
   const api = await ctx.api();
-  const { body: created } = await ctx.term.spin('Creating website', api.request({ method: 'POST', path: '/user-services/create-website', body, schema: 'WebsiteCreated' }));
+  const { body: created } = await ctx.term.spin('Creating website', api.request(request('createWebsite', { body })));
   const { data, error } = created;
   const failure = error || !data ? `${error?.code ?? 'unknown'} (${error?.kind ?? 'error'}): ${error?.message ?? 'the service returned no data'}` : undefined;
   return {
