@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { visibleSubcommands } from '../src/visible.js';
+import { serviceCalls } from './endpoints.js';
 import { BIN, noStackTrace, ROOT, runBin, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
 const fixture = (name: string) => join(ROOT, 'test', 'fixtures', name);
@@ -15,7 +16,7 @@ describe('bin/wsctl against a sandbox server', () => {
     sb = await startSandbox();
   });
 
-  it.each([
+  const everyCommand: [string[], RegExp][] = [
     [['keys', 'create', 'e2e'], /^id\tkey_/],
     [['keys', 'list'], /\te2e\t/],
     [['settings'], /^name\t\nsuggested_name\tAlex\n/],
@@ -31,7 +32,15 @@ describe('bin/wsctl against a sandbox server', () => {
     [['device', 'rm', 'dev_laptop', '--yes'], /^Removed device 'dev_laptop'\.$/],
     [['pub', 'rm', 'pub_demo', '--yes'], /^Unpublished 'pub_demo'\.$/],
     [['conn', 'rm', 'notion', 'pdc_notion', '--yes'], /^Removed connection notion\/pdc_notion\.$/],
-  ])('%j', async (args, expected) => {
+  ];
+
+  it('covers every endpoint of the table (byok add below)', () => {
+    const words = (args: string[]) => args.filter((a) => !a.startsWith('-') && !a.includes('/')).slice(0, 2).join(' ');
+    const covered = new Set([...everyCommand.map(([args]) => words(args)), 'byok add']);
+    for (const { endpoint, args } of serviceCalls()) expect(covered, `${endpoint}: ${args.join(' ')}`).toContain(words(args));
+  });
+
+  it.each(everyCommand)('%j', async (args, expected) => {
     const r = await runBin(args, { env: sb.env });
     expect(r.stderr.includes('Error') ? r.stderr : '').toBe('');
     expect(r.code).toBe(0);

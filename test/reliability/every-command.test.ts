@@ -3,29 +3,16 @@
 // nothing that can drive the terminal.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noStackTrace, ROOT, run, startSandbox, tempDir } from '../helpers.js';
+import { compileTemplate, endpointNames, endpoints, matchTemplate, type EndpointName } from '../../src/service.js';
+import { serviceCalls } from '../endpoints.js';
+import { noStackTrace, run, startSandbox, tempDir } from '../helpers.js';
 
-/** Every command that calls the service, with arguments that make a valid request, and the path it calls. */
-const COMMANDS: [args: string[], path: string][] = [
-  [['keys', 'list'], '/api-keys'],
-  [['keys', 'create', 'ci'], '/api-keys'],
-  [['settings'], '/settings'],
-  [['caps'], '/capabilities'],
-  [['convo', 'show', 'conv_demo', '--no-pager'], '/conversations'],
-  [['convo', 'show', 'conv_demo', '--follow'], '/conversations'],
-  [['notes', 'import', 'page_demo'], '/connections/notes'],
-  [['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'], '/connections/gmail'],
-  [['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'], '/connections/gmail'],
-  [['byok', 'add', '--name', 'x', '--provider-url', 'https://api.openai.com/v1', '--format', 'openai', '--model', 'gpt-4.1'], '/byok'],
-  [['device', 'rm', 'dev_laptop', '--yes'], '/devices'],
-  [['persona', 'versions', 'persona_demo'], '/pub/personas'],
-  [['persona', 'upload-avatar', join(ROOT, 'test/fixtures/avatar.png')], '/personas/upload-image'],
-  [['pub', 'rm', 'pub_demo', '--yes'], '/pub/pub_demo'],
-  [['site', 'create', 'launch'], '/user-services'],
-  [['api', '/settings/'], '/settings'],
-];
+/** Every command that calls the service, sending a valid request (test/endpoints.ts). */
+const CALLS = serviceCalls({ yes: true });
+
+/** Where a fault for an endpoint goes: its method, and its path up to the first parameter. */
+const faultTarget = (endpoint: EndpointName) => ({ method: endpoints[endpoint].method, path: endpoints[endpoint].path.split('{')[0] });
 
 const FAULTS = [
   { name: 'HTTP 500', fault: { status: 500, times: 3 }, exit: [1] },
@@ -36,9 +23,9 @@ const FAULTS = [
 
 describe('every command under every class of fault', () => {
   it.each(FAULTS.map((f) => [f.name, f] as const))('%s', async (_name, f) => {
-    for (const [args, path] of COMMANDS) {
+    for (const { endpoint, args } of CALLS) {
       const sb = await startSandbox();
-      sb.faults.push({ ...f.fault, path });
+      sb.faults.push({ ...f.fault, ...faultTarget(endpoint) });
       const r = await run(args, { env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-test-0123456789' } });
       // `api` accepts any body: HTML is its answer, printed as text.
       expect(f.exit, `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
@@ -53,27 +40,37 @@ describe('hostile text in every string of every answer', () => {
   const EVIL = 'Hi\x1b[2J\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x9b31m\u202e\u200bthere';
   const HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069]/;
   const evilMessage = (kind: string) => ({ kind, timestamp: EVIL, persona_name: EVIL, model_name: EVIL, parts: [{ part_kind: 'text', content: EVIL }, { part_kind: 'tool-call', tool_name: EVIL, args: EVIL }, { part_kind: 'tool-return', tool_name: EVIL, content: EVIL }] });
-  const answers: Record<string, unknown> = {
-    '/api-keys/:GET': { keys: [{ id: EVIL, name: EVIL, key_prefix: EVIL, created_at: EVIL, last_used_at: EVIL }] },
-    '/api-keys/:POST': { id: EVIL, name: EVIL, key: EVIL, key_prefix: EVIL, created_at: EVIL },
-    '/settings/:GET': { timezone: EVIL, name: null, suggested_name: EVIL, bio: EVIL, icon: EVIL, language: EVIL },
-    '/capabilities/:GET': { text_agent: { numbers: [{ phone: EVIL, name: EVIL, description: EVIL, conversation_id: EVIL }] }, email_agent: { addresses: [EVIL] }, connected_apps: [{ app_slug: EVIL, permission: EVIL, account_identifier: EVIL, account_name: EVIL }], prompts: [{ path: EVIL, title: EVIL, description: EVIL }] },
-    '/conversations/conv_demo:GET': { conversation: { id: EVIL, title: EVIL, type: EVIL, created_at: EVIL }, state: EVIL, messages: [evilMessage(EVIL), evilMessage('response')] },
-    '/connections/notes/import:POST': { filename: EVIL },
-    '/connections/gmail/pdc_gmail/permission:PATCH': { success: true, note: EVIL },
-    '/connections/gmail/pdc_gmail:DELETE': { success: true },
-    '/byok/:POST': { id: EVIL, name: EVIL, base_url: EVIL, api_key: EVIL, format: EVIL, model_id: EVIL, created_at: EVIL, updated_at: EVIL },
-    '/devices/dev_laptop:DELETE': { detail: EVIL },
-    '/pub/personas/persona_demo/published:GET': { published: [{ id: EVIL, created_at: EVIL }] },
-    '/personas/upload-image:POST': { url: EVIL },
-    '/pub/pub_demo:DELETE': { success: true },
-    '/user-services/create-website:POST': { data: { name: EVIL, path: EVIL, local_port: 1, entrypoint_output: EVIL }, error: null },
+  const answers: Record<EndpointName, unknown> = {
+    listKeys: { keys: [{ id: EVIL, name: EVIL, key_prefix: EVIL, created_at: EVIL, last_used_at: EVIL }] },
+    createKey: { id: EVIL, name: EVIL, key: EVIL, key_prefix: EVIL, created_at: EVIL },
+    getSettings: { timezone: EVIL, name: null, suggested_name: EVIL, bio: EVIL, icon: EVIL, language: EVIL },
+    getCapabilities: { text_agent: { numbers: [{ phone: EVIL, name: EVIL, description: EVIL, conversation_id: EVIL }] }, email_agent: { addresses: [EVIL] }, connected_apps: [{ app_slug: EVIL, permission: EVIL, account_identifier: EVIL, account_name: EVIL }], prompts: [{ path: EVIL, title: EVIL, description: EVIL }] },
+    getConversation: { conversation: { id: EVIL, title: EVIL, type: EVIL, created_at: EVIL }, state: EVIL, messages: [evilMessage(EVIL), evilMessage('response')] },
+    importNote: { filename: EVIL },
+    setConnectionPermission: { success: true, note: EVIL },
+    removeConnection: { success: true },
+    addByok: { id: EVIL, name: EVIL, base_url: EVIL, api_key: EVIL, format: EVIL, model_id: EVIL, created_at: EVIL, updated_at: EVIL },
+    removeDevice: { detail: EVIL },
+    listPublishedVersions: { published: [{ id: EVIL, created_at: EVIL }] },
+    uploadPersonaImage: { url: EVIL },
+    removePublication: { success: true },
+    createWebsite: { data: { name: EVIL, path: EVIL, local_port: 1, entrypoint_output: EVIL }, error: null },
   };
+  const compiled = endpointNames.map((name) => ({ name, template: compileTemplate(endpoints[name].path) }));
+  // The ids of the samples get their answer; any other id is not found.
+  const KNOWN_IDS = ['conv_demo', 'gmail', 'pdc_gmail', 'dev_laptop', 'persona_demo', 'pub_demo'];
+  const answerFor = (method: string, path: string) =>
+    compiled.find((c) => {
+      const params = endpoints[c.name].method === method ? matchTemplate(c.template, path) : undefined;
+      return params && Object.values(params).every((id) => KNOWN_IDS.includes(id));
+    })?.name;
+
   let url = '';
   const server = createServer((req, res: ServerResponse) => {
     req.resume();
     req.on('end', () => {
-      const body = answers[`${(req.url ?? '').split('?')[0]}:${req.method}`];
+      const endpoint = answerFor(req.method ?? 'GET', (req.url ?? '').split('?')[0] as string);
+      const body = endpoint && answers[endpoint];
       res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body ?? { detail: EVIL }));
     });
@@ -85,7 +82,7 @@ describe('hostile text in every string of every answer', () => {
   afterAll(() => server.close());
 
   it.each([true, false])('is removed from every human view (tty: %s), errors included', async (tty) => {
-    for (const [args] of COMMANDS) {
+    for (const { args } of CALLS) {
       const r = await run(args, { env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_hostile_key_123', WSCTL_CONFIG_DIR: tempDir(), WSCTL_BYOK_API_KEY: 'sk-test-0123456789', FORCE_COLOR: '0' }, tty });
       expect([0, 1], `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
       expect(HAS_CONTROL.test(r.stdout), `${args.join(' ')} stdout: ${JSON.stringify(r.stdout.slice(0, 300))}`).toBe(false);

@@ -4,29 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { serviceCalls } from '../endpoints.js';
 import { startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { crashed, runPty, tooWide } from './pty.js';
 
 const WIDTHS = [60, 80, 200];
 
-/** Every command that calls the service, with arguments that make a valid request. */
-const SERVICE_COMMANDS: string[][] = [
-  ['keys', 'list'],
-  ['keys', 'create', 'ci'],
-  ['settings'],
-  ['caps'],
-  ['convo', 'show', 'conv_demo', '--no-pager'],
-  ['notes', 'import', 'page_demo'],
-  ['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'],
-  ['conn', 'rm', 'gmail', 'pdc_gmail'],
-  ['byok', 'add', '--name', 'x', '--provider-url', 'https://api.openai.com/v1', '--format', 'openai', '--model', 'gpt-4.1'],
-  ['device', 'rm', 'dev_laptop'],
-  ['persona', 'versions', 'persona_demo'],
-  ['persona', 'upload-avatar', 'test/fixtures/avatar.png'],
-  ['pub', 'rm', 'pub_demo'],
-  ['site', 'create', 'launch'],
-  ['api', '/settings/'],
-];
+/** Every command that calls the service, with arguments that make a valid request (test/endpoints.ts). */
+const SERVICE_COMMANDS = serviceCalls().map((c) => c.args);
 
 describe('on a sized terminal', () => {
   let sb: TestSandbox;
