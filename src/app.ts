@@ -5,7 +5,7 @@ export { COMPLETION_FILES, completionScript } from './completion/index.js';
 export { createCtx } from './context.js';
 export { CancelledError, InterruptedError, UsageError, WsctlError } from './errors.js';
 export { clean } from './terminal/index.js';
-export { cleanErrorMessage } from './terminal/sanitize.js';
+export { cleanErrorMessage } from './sanitize.js';
 export { terminalPrompt } from './terminal/prompt.js';
 export { commandReference, replaceReference } from './reference.js';
 export { register as api } from './commands/api.js';

@@ -3,7 +3,7 @@
 import { ApiError, AuthError, NetworkError, NotFoundError, UsageError, type ErrorInfo } from '../errors.js';
 import type * as z from 'zod/mini';
 import { responseSchemas, type SchemaName } from '../schemas.js';
-import { cleanLine } from '../terminal/sanitize.js';
+import { cleanLine } from '../sanitize.js';
 import { quickCheck } from '../tricks.js';
 import type { Attempt } from './transport.js';
 

@@ -2,7 +2,7 @@
 // and which redirects wsctl follows, and with what (cli.md §7). Pure decisions: the client in
 // ./index.ts acts on them.
 import { ApiError, NetworkError, type ErrorInfo } from '../errors.js';
-import { cleanLine } from '../terminal/sanitize.js';
+import { cleanLine } from '../sanitize.js';
 import { isLoopback, type Target } from './url.js';
 
 export const MAX_TRIES = 3;

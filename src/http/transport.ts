@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { NetworkError } from '../errors.js';
-import { cleanLine } from '../terminal/sanitize.js';
+import { cleanLine } from '../sanitize.js';
 import { liftoffOnly, undiciParts } from '../tricks.js';
 import { redactText, traceHeader } from './redact.js';
 import type { Target } from './url.js';

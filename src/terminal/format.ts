@@ -1,5 +1,5 @@
 // How values read for people: masked secrets, relative times, labels, display width.
-import { cleanLine } from './sanitize.js';
+import { cleanLine } from '../sanitize.js';
 
 /** cli.md §2: first 4 and last 4 characters around an ellipsis, or **** when short. */
 export function mask(secret: string | null | undefined): string {

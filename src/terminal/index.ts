@@ -4,7 +4,7 @@
 // reads on a TTY, piped, or as JSON. Heavy libraries (chalk, ora) load only when used.
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { cleanErrorMessage, cleanLine, escapeInvisible } from './sanitize.js';
+import { cleanErrorMessage, cleanLine, escapeInvisible } from '../sanitize.js';
 import { label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
 import { heldSink, Spool, type HeldSink } from './spool.js';
@@ -13,7 +13,7 @@ import type { JqFilter } from './jq.js';
 import type { Prompt } from './prompt.js';
 import { renderTable } from './table.js';
 
-export { clean, cleanLine } from './sanitize.js';
+export { clean, cleanLine } from '../sanitize.js';
 export { mask, plural, relativeTime, thousands, wrap } from './format.js';
 export type { Sink } from './pager.js';
 export { Spool, type HeldSink } from './spool.js';

@@ -1,4 +1,5 @@
-// The one sanitiser for text that comes from the service on its way to a terminal (cli.md §3):
+// The one sanitiser for text that comes from the service on its way to a terminal (cli.md §3),
+// used by the terminal and by the HTTP client for the service text its error messages quote:
 // no escape sequences, no C0/C1 controls, no bidi overrides or zero-width characters, so a
 // transcript, a file name or an error message can never drive the user's terminal.
 
