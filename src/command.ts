@@ -18,9 +18,16 @@ export interface Result {
   after?: () => Promise<void>;
 }
 
+/** A verb's work: typed options in, data (or nothing) out. */
+export type Verb<O> = (opts: O, ctx: Ctx) => Promise<Result | void>;
+
 export interface App {
-  /** Builds the context from the command's options (global ones included), runs, prints. */
-  run(command: Command, work: (ctx: Ctx) => Promise<Result | void>): Promise<void>;
+  /**
+   * Runs a verb with the options its action built from argv: builds the context from the
+   * command's global options, calls `verb(opts, ctx)` and prints what it returns. Tests record
+   * `opts` here without running anything (test/commands/argv.test.ts).
+   */
+  run<O>(command: Command, opts: O, verb: Verb<O>): Promise<void>;
   /** Loads every command of the tree (only the invoked one is loaded at start-up). */
   loadAll(program: Command): Promise<void>;
 }

@@ -102,14 +102,14 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
 
   const app: App = {
     loadAll: (program) => loadCommands(program, app, 'all'),
-    async run(command, work) {
+    async run(command, opts, verb) {
       const globals = rootOf(command).opts<Globals>();
       outcome.json = !!globals.json || globals.jq !== undefined;
       outcome.debug ||= !!globals.debug;
       const { createCtx } = await import('./app.js');
       const ctx = await createCtx(base, globals);
       try {
-        const result: Result | void = await work(ctx);
+        const result: Result | void = await verb(opts, ctx);
         // A command that returns nothing (sandbox serve) ends on Ctrl-C by design.
         if (result && base.signal.aborted) {
           const { InterruptedError } = await import('./app.js');

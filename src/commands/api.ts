@@ -23,7 +23,7 @@ export function register(command: Command, app: App): void {
     .option('--input <file>', 'send the file as the request body (- for stdin)')
     .addHelpText('after', examples('wsctl api /settings/', "wsctl api /settings/ --jq '.timezone'", 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'))
     .action((path: string, flags: { method?: string; field: string[]; input?: string }, command: Command) =>
-      app.run(command, (ctx) => run({ path, method: flags.method, fields: flags.field, input: flags.input }, ctx)),
+      app.run(command, { path, method: flags.method, fields: flags.field, input: flags.input }, run),
     );
 }
 

@@ -7,7 +7,7 @@ import type { Terminal } from '../terminal/index.js';
 export function register(command: Command, app: App): void {
   command
     .addHelpText('after', examples('wsctl caps', 'wsctl caps | grep ^app', "wsctl caps --jq '.connected_apps[] | [.app_slug, .permission] | @tsv'"))
-    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
 }
 
 export async function run(ctx: Ctx): Promise<Result> {

@@ -3,7 +3,7 @@ import type { App, Ctx } from '../command.js';
 
 // `wsctl __complete profiles`: the dynamic values of the completion scripts, in one Node start-up.
 export function register(command: Command, app: App): void {
-  command.argument('<what>', 'profiles').action((what: string, _flags: unknown, cmd: Command) => app.run(cmd, (ctx) => run(what, ctx)));
+  command.argument('<what>', 'profiles').action((what: string, _flags: unknown, cmd: Command) => app.run(cmd, what, run));
 }
 
 async function run(what: string, ctx: Ctx): Promise<void> {

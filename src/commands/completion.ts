@@ -11,10 +11,10 @@ export function register(command: Command, app: App): void {
       examples('source <(wsctl completion bash)', 'mkdir -p ~/.zfunc && wsctl completion zsh > ~/.zfunc/_wsctl', 'mkdir -p ~/.config/fish/completions && wsctl completion fish > ~/.config/fish/completions/wsctl.fish'),
     )
     .action((shell: (typeof shells)[number], _flags: unknown, cmd: Command) =>
-      app.run(cmd, async (ctx) => {
+      app.run(cmd, { shell, program: cmd.parent as Command }, async (opts, ctx) => {
         // The scripts describe the whole tree, not just the part this invocation loaded.
-        await app.loadAll(cmd.parent as Command);
-        return run({ shell, program: cmd.parent as Command }, ctx);
+        await app.loadAll(opts.program);
+        return run(opts, ctx);
       }),
     );
 }

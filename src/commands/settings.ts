@@ -6,7 +6,7 @@ import { cleanLine } from '../terminal/index.js';
 export function register(command: Command, app: App): void {
   command
     .addHelpText('after', examples('wsctl settings', "wsctl settings --jq '.timezone'"))
-    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
 }
 
 export async function run(ctx: Ctx): Promise<Result> {

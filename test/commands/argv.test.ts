@@ -1,9 +1,104 @@
-// argv → options for every verb, with no network (gh's TestNewCmd… layer): each missing or bad
+// argv → options for every verb, with no network (gh's TestNewCmd… layer): each verb's argv gives
+// the typed options its run() receives, recorded without running anything; each missing or bad
 // value ends with exit 2 and one exact line on stderr, and nothing is sent.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/command.js';
+import { buildProgram, loadCommands } from '../../src/program.js';
+import { visibleSubcommands } from '../../src/visible.js';
 import { run, tempDir } from '../helpers.js';
+
+interface Recorded {
+  verb: string;
+  opts: unknown;
+}
+
+/** The program with an App that records what a verb would be run with, instead of running it. */
+async function recordingProgram(): Promise<{ program: Command; recorded: Recorded[] }> {
+  const recorded: Recorded[] = [];
+  const app: App = {
+    async run(command, opts) {
+      const names: string[] = [];
+      for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+      recorded.push({ verb: names.join(' '), opts });
+    },
+    loadAll: (p) => loadCommands(p, app, 'all'),
+  };
+  const program = buildProgram('0.0.0-test', { writeOut: () => {}, writeErr: () => {}, onUsageError: () => {} });
+  await app.loadAll(program);
+  return { program, recorded };
+}
+
+/** The verb and options argv selects. */
+async function optionsOf(argv: string[]): Promise<Recorded> {
+  const { program, recorded } = await recordingProgram();
+  await program.parseAsync(argv, { from: 'user' });
+  expect(recorded, argv.join(' ')).toHaveLength(1);
+  return recorded[0] as Recorded;
+}
+
+/** Every verb with the options it gets; at least one row per verb (checked below). */
+const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = [
+  [['auth', 'login'], 'auth login', { verify: true }],
+  [['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], 'auth login', { withKey: true, verify: false, insecureStorage: true }],
+  [['auth', 'status'], 'auth status', {}],
+  [['auth', 'token'], 'auth token', {}],
+  [['auth', 'logout', '--all'], 'auth logout', { all: true }],
+  [['auth', 'logout'], 'auth logout', { all: false }],
+  [['profile', 'list'], 'profile list', {}],
+  [['profile', 'ls'], 'profile list', {}],
+  [['profile', 'use', 'work'], 'profile use', { name: 'work' }],
+  [['profile', 'rm', 'work'], 'profile rm', { name: 'work' }],
+  [['keys', 'create', 'ci', '--save-as', 'ci', '--force'], 'keys create', { name: 'ci', saveAs: 'ci', force: true }],
+  [['keys', 'list'], 'keys list', {}],
+  [['keys', 'ls', '--json'], 'keys list', {}],
+  [['settings'], 'settings', {}],
+  [['caps'], 'caps', {}],
+  [['convo', 'show', 'conv_demo'], 'convo show', { id: 'conv_demo', tail: undefined, markdown: false, pager: true, full: false, follow: false, intervalMs: undefined }],
+  [['convo', 'show', 'conv_demo', '--tail', '3', '--markdown', '--no-pager', '--full'], 'convo show', { id: 'conv_demo', tail: 3, markdown: true, pager: false, full: true }],
+  [['convo', 'show', 'conv_live', '-f', '--interval', '0.5'], 'convo show', { id: 'conv_live', follow: true, intervalMs: 500 }],
+  [['convo', 'show', 'conv_live', '--follow', '--interval', '0.1'], 'convo show', { follow: true, intervalMs: 500 }],
+  [['notes', 'import', 'page_demo', '--title', 'T', '--to', 'a/b', '--account', 'acc'], 'notes import', { pageId: 'page_demo', title: 'T', to: 'a/b', account: 'acc' }],
+  [['conn', 'set-permission', 'gmail', 'pdc_gmail', 'read'], 'conn set-permission', { appSlug: 'gmail', connId: 'pdc_gmail', permission: 'read' }],
+  [['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'], 'conn rm', { appSlug: 'gmail', connId: 'pdc_gmail', yes: true }],
+  [['byok', 'add', '--name', 'n', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--api-key-stdin'], 'byok add', { name: 'n', providerUrl: 'https://p.example', format: 'groq', model: 'm', apiKeyStdin: true, showSecret: false }],
+  [['device', 'rm', 'dev_phone'], 'device rm', { deviceId: 'dev_phone', yes: false }],
+  [['device', 'remove', 'dev_phone', '-y'], 'device rm', { deviceId: 'dev_phone', yes: true }],
+  [['persona', 'versions', 'persona_demo'], 'persona versions', { personaId: 'persona_demo' }],
+  [['persona', 'upload-avatar', 'a.png'], 'persona upload-avatar', { file: 'a.png' }],
+  [['pub', 'rm', 'pub_demo', '--yes'], 'pub rm', { pubId: 'pub_demo', yes: true }],
+  [['site', 'create', 'launch', '--variant', 'blog', '--parent', 'a/b', '--force', '--display-name', 'L'], 'site create', { name: 'launch', variant: 'blog', parent: 'a/b', force: true, displayName: 'L' }],
+  [['api', '/settings/'], 'api', { path: '/settings/', fields: [] }],
+  [['api', '-X', 'patch', '/x', '-f', 'a=1', '-f', 'b=2'], 'api', { path: '/x', method: 'patch', fields: ['a=1', 'b=2'] }],
+  [['completion', 'zsh'], 'completion', { shell: 'zsh' }],
+  [['sandbox', 'serve'], 'sandbox serve', { port: 0, host: '127.0.0.1' }],
+  [['sandbox', 'serve', '--port', '8787', '--state', 'ws.json', '--detach'], 'sandbox serve', { port: 8787, state: 'ws.json', detach: true }],
+  [['sandbox', 'stop'], 'sandbox stop', {}],
+  [['sandbox', 'reset'], 'sandbox reset', {}],
+];
+
+describe('argv → options', () => {
+  it.each(parsed)('%j', async (args, verb, opts) => {
+    const got = await optionsOf(args);
+    expect(got.verb).toBe(verb);
+    expect(got.opts).toMatchObject(opts);
+  });
+
+  it('every verb of the tree has a row above', async () => {
+    const { program } = await recordingProgram();
+    const verbs: string[] = [];
+    const walk = (command: Command, names: string[]) => {
+      const subs = visibleSubcommands(command);
+      if (subs.length === 0 && names.length) verbs.push(names.join(' '));
+      for (const sub of subs) walk(sub, [...names, sub.name()]);
+    };
+    walk(program, []);
+    const covered = new Set(parsed.map(([, verb]) => verb));
+    expect(verbs.filter((v) => !covered.has(v)), 'verbs without an argv → options row').toEqual([]);
+  });
+});
 
 // A server that fails the test if anything reaches it.
 let hits = 0;

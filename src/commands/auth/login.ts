@@ -31,7 +31,7 @@ export function register(auth: Command, app: App): void {
       ),
     )
     .action((flags: { withKey?: boolean; verify: boolean; insecureStorage?: boolean }, command: Command) =>
-      app.run(command, (ctx) => run({ withKey: !!flags.withKey, verify: flags.verify, insecureStorage: !!flags.insecureStorage }, ctx)),
+      app.run(command, { withKey: !!flags.withKey, verify: flags.verify, insecureStorage: !!flags.insecureStorage }, run),
     );
 }
 

@@ -8,7 +8,7 @@ export function register(auth: Command, app: App): void {
     .description("Forget the profile's stored key, in the credential store and in the file (the base URL stays)")
     .option('--all', "forget every profile's key")
     .addHelpText('after', examples('wsctl auth logout', 'wsctl auth logout --profile work', 'wsctl auth logout --all'))
-    .action((flags: { all?: boolean }, command: Command) => app.run(command, (ctx) => run({ all: !!flags.all }, ctx)));
+    .action((flags: { all?: boolean }, command: Command) => app.run(command, { all: !!flags.all }, run));
 }
 
 export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {

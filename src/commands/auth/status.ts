@@ -9,7 +9,7 @@ export function register(auth: Command, app: App): void {
     .command('status')
     .description('Show the active profile, its base URL and key, and whether the service accepts the key')
     .addHelpText('after', examples('wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'"))
-    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
 }
 
 export async function run(ctx: Ctx): Promise<Result> {

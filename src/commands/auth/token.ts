@@ -8,7 +8,7 @@ export function register(auth: Command, app: App): void {
     .command('token')
     .description('Print the active API key and a newline, for scripts: WSCTL_API_KEY=$(wsctl auth token)')
     .addHelpText('after', examples('wsctl auth token', 'export WSCTL_API_KEY="$(wsctl auth token --profile work)"'))
-    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
 }
 
 /** The key alone on stdout: no JSON document, no decoration, whatever --json says. */

@@ -35,7 +35,7 @@ export function register(byok: Command, app: App): void {
       ),
     )
     .action((flags: Partial<AddOptions>, command: Command) =>
-      app.run(command, (ctx) => run(addOptions(flags), ctx)),
+      app.run(command, addOptions(flags), run),
     );
 }
 

@@ -13,7 +13,7 @@ export function register(conn: Command, app: App): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .addHelpText('after', examples('wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes', "wsctl conn rm gmail pdc_gmail --yes --jq '.success'"))
     .action((appSlug: string, connId: string, flags: { yes?: boolean }, command: Command) =>
-      app.run(command, (ctx) => run({ appSlug, connId, yes: !!flags.yes }, ctx)),
+      app.run(command, { appSlug, connId, yes: !!flags.yes }, run),
     );
 }
 

@@ -18,7 +18,7 @@ export function register(conn: Command, app: App): void {
     .argument('<permission>', 'the new permission, e.g. read or write')
     .addHelpText('after', examples('wsctl conn set-permission gmail pdc_gmail write', "wsctl conn set-permission notion pdc_notion read --jq '.success'"))
     .action((appSlug: string, connId: string, permission: string, _flags: unknown, command: Command) =>
-      app.run(command, (ctx) => run({ appSlug, connId, permission }, ctx)),
+      app.run(command, { appSlug, connId, permission }, run),
     );
 }
 

@@ -10,7 +10,7 @@ export function register(device: Command, app: App): void {
     .argument('<device_id>', 'the device id')
     .option('-y, --yes', 'do not ask for confirmation')
     .addHelpText('after', examples('wsctl device rm dev_phone', "wsctl device rm dev_phone --yes --jq '.success'"))
-    .action((deviceId: string, flags: { yes?: boolean }, command: Command) => app.run(command, (ctx) => run({ deviceId, yes: !!flags.yes }, ctx)));
+    .action((deviceId: string, flags: { yes?: boolean }, command: Command) => app.run(command, { deviceId, yes: !!flags.yes }, run));
 }
 
 export async function run(opts: { deviceId: string; yes: boolean }, ctx: Ctx): Promise<Result> {

@@ -22,7 +22,7 @@ export function register(keys: Command, app: App): void {
     .option('--force', 'with --save-as, replace an existing profile of that name')
     .option('--insecure-storage', 'with --save-as, store the key in config.json instead of the OS credential store')
     .addHelpText('after', examples('wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', "wsctl keys create ci --jq '.key'"))
-    .action((name: string, flags: Omit<CreateOptions, 'name'>, command: Command) => app.run(command, (ctx) => run({ name, ...flags }, ctx)));
+    .action((name: string, flags: Omit<CreateOptions, 'name'>, command: Command) => app.run(command, { name, ...flags }, run));
 }
 
 /** --save-as over an existing profile: only with --force, or a yes on a terminal. */

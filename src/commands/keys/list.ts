@@ -9,7 +9,7 @@ export function register(keys: Command, app: App): void {
     .alias('ls')
     .description('List API keys (metadata only, never a secret)')
     .addHelpText('after', examples('wsctl keys list', "wsctl keys list --jq '.keys[] | select(.last_used_at == null) | .id'"))
-    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
 }
 
 const when = (value: Cell) => (value ? relativeTime(String(value)) : 'never');

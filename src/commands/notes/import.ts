@@ -20,7 +20,7 @@ export function register(notes: Command, app: App): void {
     .option('--to <a/b/c>', 'folder to import into, split on /')
     .option('--account <account_id>', 'the connected account to read the page from')
     .addHelpText('after', examples('wsctl notes import page_demo', 'wsctl notes import page_roadmap --to projects/2027 --title "Roadmap"', "wsctl notes import page_demo --jq '.filename'"))
-    .action((pageId: string, flags: Omit<ImportOptions, 'pageId'>, command: Command) => app.run(command, (ctx) => run({ pageId, ...flags }, ctx)));
+    .action((pageId: string, flags: Omit<ImportOptions, 'pageId'>, command: Command) => app.run(command, { pageId, ...flags }, run));
 }
 
 export async function run(opts: ImportOptions, ctx: Ctx): Promise<Result> {

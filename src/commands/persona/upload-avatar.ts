@@ -13,7 +13,7 @@ export function register(persona: Command, app: App): void {
     .description('Upload a PNG, JPEG, GIF or WebP image as a persona avatar; prints its URL')
     .argument('<file>', 'the image file')
     .addHelpText('after', examples('wsctl persona upload-avatar ./ada.png', "wsctl persona upload-avatar ./ada.png --jq '.url'"))
-    .action((file: string, _flags: unknown, command: Command) => app.run(command, (ctx) => run({ file }, ctx)));
+    .action((file: string, _flags: unknown, command: Command) => app.run(command, { file }, run));
 }
 
 async function inspect(file: string): Promise<{ size: number; contentType: string }> {

@@ -9,7 +9,7 @@ export function register(persona: Command, app: App): void {
     .description('List the published versions of a persona')
     .argument('<persona_id>', 'the persona id')
     .addHelpText('after', examples('wsctl persona versions persona_demo', "wsctl persona versions persona_demo --jq '.published[0].id'"))
-    .action((personaId: string, _flags: unknown, command: Command) => app.run(command, (ctx) => run({ personaId }, ctx)));
+    .action((personaId: string, _flags: unknown, command: Command) => app.run(command, { personaId }, run));
 }
 
 export async function run(opts: { personaId: string }, ctx: Ctx): Promise<Result> {

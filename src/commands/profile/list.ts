@@ -7,7 +7,7 @@ export function register(profile: Command, app: App): void {
     .alias('ls')
     .description('List profiles with their base URLs and whether a key is stored')
     .addHelpText('after', examples('wsctl profile list', "wsctl profile list --jq '.profiles[] | select(.has_key) | .name'"))
-    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
 }
 
 export async function run(ctx: Ctx): Promise<Result> {

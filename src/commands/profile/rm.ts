@@ -10,7 +10,7 @@ export function register(profile: Command, app: App): void {
     .description('Delete a profile and its stored key')
     .argument('<name>', 'profile name')
     .addHelpText('after', examples('wsctl profile rm old-staging', 'wsctl profile rm work --json'))
-    .action((name: string, _flags: unknown, command: Command) => app.run(command, (ctx) => run({ name }, ctx)));
+    .action((name: string, _flags: unknown, command: Command) => app.run(command, { name }, run));
 }
 
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {

@@ -8,7 +8,7 @@ export function register(profile: Command, app: App): void {
     .description('Make a profile the current one')
     .argument('<name>', 'profile name')
     .addHelpText('after', examples('wsctl profile use work', 'wsctl profile use default'))
-    .action((name: string, _flags: unknown, command: Command) => app.run(command, (ctx) => run({ name }, ctx)));
+    .action((name: string, _flags: unknown, command: Command) => app.run(command, { name }, run));
 }
 
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {

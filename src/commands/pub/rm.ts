@@ -10,7 +10,7 @@ export function register(pub: Command, app: App): void {
     .argument('<pub_id>', 'the publication id')
     .option('-y, --yes', 'do not ask for confirmation')
     .addHelpText('after', examples('wsctl pub rm pub_demo', "wsctl pub rm pub_demo --yes --jq '.success'"))
-    .action((pubId: string, flags: { yes?: boolean }, command: Command) => app.run(command, (ctx) => run({ pubId, yes: !!flags.yes }, ctx)));
+    .action((pubId: string, flags: { yes?: boolean }, command: Command) => app.run(command, { pubId, yes: !!flags.yes }, run));
 }
 
 export async function run(opts: { pubId: string; yes: boolean }, ctx: Ctx): Promise<Result> {

@@ -8,7 +8,7 @@ export function register(sandbox: Command, app: App): void {
     .command('reset')
     .description("Restore the embedded sandbox's seeded state")
     .addHelpText('after', examples('wsctl sandbox reset', 'wsctl sandbox reset && wsctl --sandbox keys list'))
-    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
 }
 
 export async function run(ctx: Ctx): Promise<Result> {

@@ -8,7 +8,7 @@ import { startSandboxServer } from '../../sandbox/server.js';
 import { FileStore } from '../../sandbox/store.js';
 
 export interface ServeOptions {
-  port: string;
+  port: number;
   host: string;
   state?: string;
   detach?: boolean;
@@ -18,7 +18,7 @@ export function register(sandbox: Command, app: App): void {
   sandbox
     .command('serve')
     .description('Run the sandbox as a server until interrupted; prints its URL and key first')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 0)
     .option('--host <address>', 'loopback address to listen on', '127.0.0.1')
     .option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)')
     .option('--detach', 'leave the server running in the background and exit at once (stop it with `wsctl sandbox stop`)')
@@ -26,7 +26,13 @@ export function register(sandbox: Command, app: App): void {
       'after',
       examples('eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop', 'wsctl sandbox serve --port 8787', 'wsctl sandbox serve --detach --state ./ws.json && wsctl sandbox stop'),
     )
-    .action((flags: ServeOptions, command: Command) => app.run(command, (ctx) => run(flags, ctx)));
+    .action((flags: ServeOptions, command: Command) => app.run(command, flags, run));
+}
+
+export function parsePort(raw: string): number {
+  const port = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Invalid port '${raw}': give 0-65535.`);
+  return port;
 }
 
 /** The two lines cli.md names, then an export, so that `eval "$(…)"` reaches the commands after it. */
@@ -37,8 +43,7 @@ function printEnv(ctx: Ctx, url: string, key: string): void {
 }
 
 export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
-  const port = Number(opts.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Invalid port '${opts.port}': give 0-65535.`);
+  const { port } = opts;
   if (!isLoopback(opts.host)) throw new UsageError(`The sandbox listens on loopback only; '${opts.host}' is not a loopback address.`);
   const statePath = opts.state ? resolve(opts.state) : sandboxStatePath(ctx.config.dir);
   if (opts.detach) {

@@ -6,7 +6,7 @@ export function register(sandbox: Command, app: App): void {
     .command('stop')
     .description('Stop the server that `sandbox serve --detach` started (exit 0 also when none runs)')
     .addHelpText('after', examples('wsctl sandbox stop', 'eval "$(wsctl sandbox serve --detach)" && wsctl keys list; wsctl sandbox stop'))
-    .action((_flags: unknown, command: Command) => app.run(command, (ctx) => run(ctx)));
+    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
 }
 
 export async function run(ctx: Ctx): Promise<Result> {

@@ -24,7 +24,7 @@ export function register(site: Command, app: App): void {
     .option('--force', 'replace a site of the same name')
     .option('--display-name <text>', 'the name shown to visitors')
     .addHelpText('after', examples('wsctl site create launch --variant marketing', 'wsctl site create notes --parent blogs/2027 --variant blog --display-name "Field notes"', "wsctl site create launch --force --jq '.data.path'"))
-    .action((name: string, flags: Omit<CreateOptions, 'name'>, command: Command) => app.run(command, (ctx) => run({ name, ...flags }, ctx)));
+    .action((name: string, flags: Omit<CreateOptions, 'name'>, command: Command) => app.run(command, { name, ...flags }, run));
 }
 
 export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
