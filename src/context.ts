@@ -5,23 +5,12 @@ import { ConfigStore, DEFAULT_PROFILE, configDir, profileOf, type Profile } from
 import { readStoredKey, type KeyStorage, type StoredKey } from './config/keys.js';
 import { AuthError, UsageError } from './errors.js';
 import { undiciParts } from './tricks.js';
+import type { Globals } from './program.js';
 import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
 import type { Prompt } from './terminal/prompt.js';
 import { startEmbeddedSandbox } from './sandbox/embedded.js';
 
-export interface Globals {
-  profile?: string;
-  baseUrl?: string;
-  json?: boolean;
-  color?: boolean;
-  debug?: boolean;
-  timeout?: string;
-  dryRun?: boolean;
-  sandbox?: boolean;
-  /** false with --no-input */
-  input?: boolean;
-  jq?: string;
-}
+export type { Globals } from './program.js';
 
 /** What the process (or a test) provides. */
 export interface BaseCtx {

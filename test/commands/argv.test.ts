@@ -6,13 +6,15 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/command.js';
-import { buildProgram, loadCommands } from '../../src/program.js';
+import { Option } from 'commander';
+import { buildProgram, GLOBAL_OPTIONS, loadCommands, type Globals } from '../../src/program.js';
 import { visibleSubcommands } from '../../src/visible.js';
 import { run, tempDir } from '../helpers.js';
 
 interface Recorded {
   verb: string;
   opts: unknown;
+  globals: Globals;
 }
 
 /** The program with an App that records what a verb would be run with, instead of running it. */
@@ -21,8 +23,9 @@ async function recordingProgram(): Promise<{ program: Command; recorded: Recorde
   const app: App = {
     async run(command, opts) {
       const names: string[] = [];
-      for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
-      recorded.push({ verb: names.join(' '), opts });
+      let root = command;
+      for (; root.parent; root = root.parent) names.unshift(root.name());
+      recorded.push({ verb: names.join(' '), opts, globals: root.opts<Globals>() });
     },
     loadAll: (p) => loadCommands(p, app, 'all'),
   };
@@ -84,6 +87,14 @@ describe('argv → options', () => {
     const got = await optionsOf(args);
     expect(got.verb).toBe(verb);
     expect(got.opts).toMatchObject(opts);
+  });
+
+  it('global options are declared once, keyed by the name of their value', async () => {
+    for (const [key, spec] of Object.entries(GLOBAL_OPTIONS)) expect(new Option(spec.flags).attributeName(), spec.flags).toBe(key);
+    const got = await optionsOf(['--profile', 'p', '--base-url', 'https://x.example', '--json', '--no-color', '--debug', '--timeout', '3', '--dry-run', '--sandbox', '--jq', '.', '--no-input', 'caps']);
+    expect(got.verb).toBe('caps');
+    expect(got.globals).toEqual({ profile: 'p', baseUrl: 'https://x.example', json: true, color: false, debug: true, timeout: '3', dryRun: true, sandbox: true, jq: '.', input: false } satisfies Required<Globals>);
+    expect((await optionsOf(['caps'])).globals).toEqual({ color: true, input: true });
   });
 
   it('every verb of the tree has a row above', async () => {
