@@ -32,6 +32,8 @@ export interface IO {
   writeHelp?(text: string): void;
   /** A pager started: Ctrl-C waits for it to exit (the real process only). */
   onPager?(exited: Promise<void>): void;
+  /** What the user must be told if the output cannot be written (the real process only). */
+  onLost?(note: string): void;
 }
 
 export type Env = Record<string, string | undefined>;

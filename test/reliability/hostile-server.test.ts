@@ -132,7 +132,7 @@ describe('writing the result', () => {
     child.stderr.on('data', (c) => (stderr += c));
     const status = await new Promise((resolve) => child.on('close', resolve));
     expect(status).toBe(1);
-    expect(stderr).toMatch(/^Error: Cannot write the output: ENOSPC\.$/m);
+    expect(stderr).toMatch(/^Error: Cannot write the output: ENOSPC\. The key .full. \(id key_\w+\) was created/m);
     expect(sb.state.keys.some((k) => k.name === 'full')).toBe(true);
   });
 });
