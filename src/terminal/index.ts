@@ -289,7 +289,7 @@ export class Terminal {
   async pager(wanted: boolean): Promise<Sink> {
     const command = (this.env.WSCTL_PAGER ?? this.env.PAGER ?? 'less -FRX').trim();
     if (!wanted || !this.tty || command === '' || command === 'cat') return bufferedSink(this.io.stdout);
-    return openPager({ command, env: this.env, onStart: this.io.onPager });
+    return openPager({ command, env: this.env, onStart: this.io.onPager, direct: () => bufferedSink(this.io.stdout), warn: (m) => this.warn(m) });
   }
 
   /**
