@@ -49,7 +49,7 @@ export function globalOptions(): Option[] {
     new Option('--json', 'print machine-readable JSON'),
     new Option('--no-color', 'turn colour off (env: NO_COLOR)'),
     new Option('--debug', 'trace HTTP exchanges on stderr, secrets redacted (env: WSCTL_DEBUG=1)'),
-    new Option('--timeout <seconds>', 'timeout of each attempt (env: WSCTL_TIMEOUT, default 30)'),
+    new Option('--timeout <seconds>', 'longest wait without progress, per attempt (env: WSCTL_TIMEOUT, default 30)'),
     new Option('--dry-run', 'print the request instead of sending it'),
     new Option('--sandbox', 'run against the embedded sandbox (env: WSCTL_SANDBOX=1)'),
     new Option('--jq <expression>', 'filter the JSON output with a jq expression (implies --json)'),
