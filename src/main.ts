@@ -217,11 +217,12 @@ export async function cli(argv: string[]): Promise<void> {
   /** What the user must know when the result is lost (the id of a key whose secret was not written). */
   let lostNote: string | undefined;
   const json = argv.includes('--json') || argv.includes('--jq');
-  /** One line on stderr, a compact JSON document under --json, then exit 1. */
+  /** One line on stderr: under --json a compact error document. */
+  const sayWriteFailure = (message: string) =>
+    process.stderr.write(json ? `${JSON.stringify({ error: { message, exit_code: EXIT_FAILURE } })}\n` : `Error: ${message}\n`);
   const cannotWrite = (error: NodeJS.ErrnoException): never => {
     if (error.code === 'EPIPE') process.exit(EXIT_OK); // the reader closed the pipe (`| head`): quiet
-    const message = writeFailureMessage(error, lostNote);
-    process.stderr.write(json ? `${JSON.stringify({ error: { message, exit_code: EXIT_FAILURE } })}\n` : `Error: ${message}\n`);
+    sayWriteFailure(writeFailureMessage(error, lostNote));
     process.exit(EXIT_FAILURE);
   };
   // The streams are made on first use: --version and --help never pay for them.
@@ -276,7 +277,7 @@ export async function cli(argv: string[]): Promise<void> {
   let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth: helpWidth() });
   if (pager) await pager;
   if (writeFailure) {
-    process.stderr.write(json ? `${JSON.stringify({ error: { message: writeFailure, exit_code: EXIT_FAILURE } })}\n` : `Error: ${writeFailure}\n`);
+    sayWriteFailure(writeFailure);
     code = EXIT_FAILURE;
   }
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
