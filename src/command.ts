@@ -14,6 +14,8 @@ export interface Result {
   /** A non-zero exit after printing (auth status with no valid key). */
   exitCode?: number;
   exitMessage?: string;
+  /** Said with the error when the output cannot be written (a secret shown once, lost). */
+  lost?: string;
   /** Work done once the output is printed (saving a new key, so that its secret is never lost). */
   after?: () => Promise<void>;
 }

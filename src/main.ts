@@ -116,6 +116,7 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
           throw new InterruptedError();
         }
         if (!result) return;
+        if (result.lost) base.io.onLost?.((await import('./app.js')).cleanErrorMessage(result.lost));
         if (ctx.json) await ctx.term.printJson(result.json);
         else await result.human(ctx.term);
         await result.after?.();
@@ -213,6 +214,17 @@ export async function cli(argv: string[]): Promise<void> {
   });
   let stdout: NodeJS.WriteStream | undefined;
   let writeFailure: string | undefined;
+  /** What the user must know when the result is lost (the id of a key whose secret was not written). */
+  let lostNote: string | undefined;
+  const json = argv.includes('--json') || argv.includes('--jq');
+  /** One line on stderr: under --json a compact error document. */
+  const sayWriteFailure = (message: string) =>
+    process.stderr.write(json ? `${JSON.stringify({ error: { message, exit_code: EXIT_FAILURE } })}\n` : `Error: ${message}\n`);
+  const cannotWrite = (error: NodeJS.ErrnoException): never => {
+    if (error.code === 'EPIPE') process.exit(EXIT_OK); // the reader closed the pipe (`| head`): quiet
+    sayWriteFailure(writeFailureMessage(error, lostNote));
+    process.exit(EXIT_FAILURE);
+  };
   // The streams are made on first use: --version and --help never pay for them.
   const io: IO = {
     get stdin() {
@@ -221,13 +233,8 @@ export async function cli(argv: string[]): Promise<void> {
     get stdout() {
       if (!stdout) {
         stdout = process.stdout;
-        stdout.on('error', (error: NodeJS.ErrnoException) => {
-          if (error.code === 'EPIPE') process.exit(EXIT_OK);
-          // A result that cannot be written (a full disk) must not look like success.
-          writeFailure ??= `Cannot write the output: ${error.code ?? error.message}.`;
-          process.stderr.write(`Error: ${writeFailure}\n`);
-          process.exit(EXIT_FAILURE);
-        });
+        // A result that cannot be written (a full disk) must not look like success.
+        stdout.on('error', cannotWrite);
       }
       return stdout;
     },
@@ -252,11 +259,14 @@ export async function cli(argv: string[]): Promise<void> {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EPIPE') return;
         if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return void io.stdout.write(text);
-        writeFailure = `Cannot write the output: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`;
+        writeFailure = writeFailureMessage(error as NodeJS.ErrnoException);
       }
     },
     onPager(exited) {
       pager = exited;
+    },
+    onLost(note) {
+      lostNote = note;
     },
   };
   // The prompt module loads on the first question.
@@ -267,12 +277,21 @@ export async function cli(argv: string[]): Promise<void> {
   let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth: helpWidth() });
   if (pager) await pager;
   if (writeFailure) {
-    process.stderr.write(`Error: ${writeFailure}\n`);
+    sayWriteFailure(writeFailure);
     code = EXIT_FAILURE;
   }
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
   await Promise.all([written(stdout), written(process.stderr)]);
+  // A write to a file fails on the next tick (a full disk): its error must come before the exit.
+  await new Promise((resolve) => setImmediate(resolve));
+  const failed = (stdout as { writableErrored?: NodeJS.ErrnoException | null } | undefined)?.writableErrored;
+  if (failed) cannotWrite(failed);
   process.exit(code);
+}
+
+/** "Cannot write the output: ENOSPC." and, when given, what was lost with it. */
+function writeFailureMessage(error: NodeJS.ErrnoException, lost?: string): string {
+  return `Cannot write the output: ${error.code ?? error.message}.${lost ? ` ${lost}` : ''}`;
 }
 
 /** Settles once everything written to the stream so far has gone out (or the stream failed). */

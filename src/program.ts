@@ -61,7 +61,7 @@ export const GLOBAL_OPTIONS = {
   json: flag('--json', 'print machine-readable JSON'),
   color: flag('--no-color', 'turn colour off (env: NO_COLOR)'),
   debug: flag('--debug', 'trace HTTP exchanges on stderr, secrets redacted (env: WSCTL_DEBUG=1)'),
-  timeout: text('--timeout <seconds>', 'timeout of each attempt (env: WSCTL_TIMEOUT, default 30)'),
+  timeout: text('--timeout <seconds>', 'longest wait without progress, per attempt (env: WSCTL_TIMEOUT, default 30)'),
   dryRun: flag('--dry-run', 'print the request instead of sending it'),
   sandbox: flag('--sandbox', 'run against the embedded sandbox (env: WSCTL_SANDBOX=1)'),
   jq: text('--jq <expression>', 'filter the JSON output with a jq expression (implies --json)'),

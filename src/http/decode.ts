@@ -8,8 +8,6 @@ import { quickCheck } from '../tricks.js';
 import type { Attempt } from './transport.js';
 
 const MAX_DEPTH = 512;
-// A deep body is small (100,000 levels take 200 KB): only bodies under this are walked for depth.
-const DEPTH_WALK_LIMIT = 4 * 1024 * 1024;
 
 export interface Decoded {
   body: unknown;
@@ -33,14 +31,35 @@ export function errorInfo(attempt: Attempt, details?: unknown): ErrorInfo {
   return { status: attempt.status, requestId, details };
 }
 
-/** Whether a parsed JSON value nests deeper than limit; iterative, so it cannot overflow itself. */
+/**
+ * Whether a parsed JSON value nests deeper than limit: iterative, so it cannot overflow itself,
+ * and without an allocation per node (a 45 MB transcript takes a tenth of its JSON.parse).
+ */
 export function nestedDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
-    if (node === null || typeof node !== 'object') continue;
+  if (value === null || typeof value !== 'object') return false;
+  const nodes: object[] = [value];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Record<string, unknown>;
+    const depth = depths.pop() as number;
     if (depth >= limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (child !== null && typeof child === 'object') {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in node) {
+        const child = node[key];
+        if (child !== null && typeof child === 'object') {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
   }
   return false;
 }
@@ -72,7 +91,10 @@ function statusError(options: DecodeOptions, attempt: Attempt, body: unknown): E
   // Service text goes into a one-line message: it must not forge extra lines.
   const said = cleanLine(describeStatus(body)).slice(0, 500);
   const suffix = said ? `: ${said}` : '';
-  if (status === 407) return new NetworkError(`The proxy ${options.proxy ?? ''} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`.replace('proxy  ', 'proxy '), errorInfo(attempt));
+  if (status === 407) {
+    if (!options.proxy) return new NetworkError(`The service answered HTTP 407 (proxy authentication required) although no proxy is in use: check the base URL, or set HTTPS_PROXY if a proxy is needed.`, errorInfo(attempt));
+    return new NetworkError(`The proxy ${options.proxy} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`, errorInfo(attempt));
+  }
   if (status === 401 || status === 403) return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). ${options.authHint}`, errorInfo(attempt));
   if (status === 404) {
     const what = options.what ? `${options.what.charAt(0).toUpperCase()}${options.what.slice(1)} not found` : `Not found: ${options.method} ${options.path}`;
@@ -83,7 +105,11 @@ function statusError(options: DecodeOptions, attempt: Attempt, body: unknown): E
     const message = lines ? `The service rejected the input (HTTP 422):\n${lines.map((l) => `  ${l}`).join('\n')}` : `The service rejected the input (HTTP 422${suffix}).`;
     return new UsageError(message, errorInfo(attempt, (body as { detail?: unknown } | undefined)?.detail));
   }
-  if (status >= 300 && status < 400) return new ApiError(`Too many redirects (HTTP ${status}).`, errorInfo(attempt));
+  if ([301, 302, 303, 307, 308].includes(status)) {
+    // Followed redirects end here only when there are too many, or when there is nowhere to go.
+    if ((attempt.headers.location ?? '').trim() === '') return new NetworkError(`The service redirected (HTTP ${status}) without a location to go to; wsctl cannot follow it.`, errorInfo(attempt));
+    return new ApiError(`Too many redirects (HTTP ${status}).`, errorInfo(attempt));
+  }
   return new ApiError(`The service answered HTTP ${status}${suffix}.`, errorInfo(attempt, typeof body === 'object' ? body : undefined));
 }
 
@@ -92,7 +118,6 @@ export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
   let parsed: unknown;
   let isJson = false;
   const empty = attempt.text.trim() === '';
-  const walkDepth = attempt.text.length < DEPTH_WALK_LIMIT;
   if (!empty) {
     try {
       parsed = JSON.parse(attempt.text);
@@ -104,7 +129,8 @@ export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
   }
   const { status } = attempt;
   // JSON.parse takes any depth; printing, validating or reporting it recurses and would overflow.
-  if (isJson && walkDepth && nestedDeeperThan(parsed, MAX_DEPTH)) {
+  // Checked at every size: a deep body of 4 MiB is as deep as one of 200 KB.
+  if (isJson && nestedDeeperThan(parsed, MAX_DEPTH)) {
     throw new NetworkError(`The service sent JSON nested more than ${MAX_DEPTH} levels deep (HTTP ${status}); wsctl cannot handle it.`, errorInfo(attempt));
   }
   if (status >= 300) throw statusError(options, attempt, parsed);

@@ -5,7 +5,7 @@
 import { DryRunComplete, InterruptedError, NetworkError, WsctlError } from '../errors.js';
 import type { Response, SchemaName } from '../schemas.js';
 import { decode, errorInfo, type DecodeOptions } from './decode.js';
-import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, type Hop } from './policy.js';
+import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, worthRepeating, type Hop } from './policy.js';
 import { redact, REDACTED } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
 import { checkBaseUrl, joinUrl } from './url.js';
@@ -176,13 +176,14 @@ export class Api {
         const failure = this.transport.failure(error, hop.target);
         if (!failure) throw error;
         lastError = failure;
-        if ((repeatable || nothingSent(errorCode(error))) && tryNo < MAX_TRIES) {
+        const code = errorCode(error);
+        if ((repeatable || nothingSent(code)) && worthRepeating(code) && tryNo < MAX_TRIES) {
           await this.wait(tryNo, undefined);
           continue;
         }
         throw failure;
       }
-      const { location } = attempt.headers;
+      const location = attempt.headers.location?.trim();
       if (attempt.status >= 300 && attempt.status < 400 && location && redirects < MAX_REDIRECTS) {
         redirects++;
         count.tries--;

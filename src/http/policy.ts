@@ -3,6 +3,7 @@
 // ./index.ts acts on them.
 import { ApiError, NetworkError, type ErrorInfo } from '../errors.js';
 import { cleanLine } from '../sanitize.js';
+import { BAD_HEADER, NOT_HTTP } from './transport.js';
 import { isLoopback, type Target } from './url.js';
 
 export const MAX_TRIES = 3;
@@ -13,6 +14,11 @@ const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 /** A repeat is safe for GET, HEAD and DELETE, and where the request says so (a permission PATCH). */
 export function safeToRepeat(method: string, idempotent: boolean): boolean {
   return method === 'GET' || method === 'HEAD' || method === 'DELETE' || idempotent;
+}
+
+/** A service that sent a header HTTP forbids, or no HTTP at all, answers the same way again. */
+export function worthRepeating(code: string | undefined): boolean {
+  return code !== BAD_HEADER && code !== NOT_HTTP;
 }
 
 /** A connection that was refused carried no byte: even a POST may go again. */

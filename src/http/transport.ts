@@ -38,18 +38,26 @@ interface Client {
   request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
 }
 
-async function createClient(proxy: NonNullable<TransportSettings['proxy']>): Promise<Client> {
+/**
+ * undici's own timers off (its 300 s defaults would cut a longer --timeout): the attempt's idle
+ * timer is the one limit, and connecting may take as long as it.
+ */
+function timeouts(timeoutMs: number) {
+  return { headersTimeout: 0, bodyTimeout: 0, connect: { timeout: timeoutMs } };
+}
+
+async function createClient(proxy: NonNullable<TransportSettings['proxy']>, timeoutMs: number): Promise<Client> {
   if (proxy.http || proxy.https) {
     // The proxy agent needs the whole of undici (its CONNECT support comes from the index).
     const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
     const { EnvHttpProxyAgent } = undici.default ?? undici;
-    const dispatcher = new EnvHttpProxyAgent({ httpProxy: proxy.http ?? '', httpsProxy: proxy.https ?? '', noProxy: proxy.noProxy ?? '', allowH2: false });
+    const dispatcher = new EnvHttpProxyAgent({ httpProxy: proxy.http ?? '', httpsProxy: proxy.https ?? '', noProxy: proxy.noProxy ?? '', allowH2: false, ...timeouts(timeoutMs) });
     return { dispatcher, request: (options) => dispatcher.request(options) };
   }
   await liftoffOnly();
   const { Agent, request } = await undiciParts();
   // HTTP/1.1 on purpose: the build replaces node:http2 (see scripts/no-http2.cjs).
-  const dispatcher = new Agent({ allowH2: false });
+  const dispatcher = new Agent({ allowH2: false, ...timeouts(timeoutMs) });
   return { dispatcher, request: (options) => request.call(dispatcher, options) };
 }
 
@@ -70,16 +78,72 @@ const REASONS: Record<string, string> = {
   EAI_AGAIN: 'DNS lookup failed',
   UND_ERR_SOCKET: 'connection closed unexpectedly',
   ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
 };
+
+/** Codes of our own for what undici reports without one (its HTTP parser's errors). */
+export const BODY_CUT = 'WSCTL_BODY_CUT';
+export const BAD_HEADER = 'WSCTL_BAD_HEADER';
+export const NOT_HTTP = 'WSCTL_NOT_HTTP';
+
+/**
+ * undici's parser errors carry no code, and a header holding bytes HTTP forbids (ESC) can surface
+ * as a Content-Length mismatch before any response exists: each gets a code saying what happened.
+ * `headersSeen` tells a body cut short from a header block that never parsed.
+ */
+function withCode(error: unknown, headersSeen: boolean): unknown {
+  const e = error as { name?: string; code?: string; message?: string } | null;
+  if (!e || typeof e !== 'object') return error;
+  const message = e.message ?? '';
+  let code: string | undefined;
+  if (e.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') code = headersSeen ? BODY_CUT : BAD_HEADER;
+  // The connection ended part-way through a body that had started.
+  else if (headersSeen && (e.code === 'UND_ERR_SOCKET' || e.code === 'ECONNRESET')) code = BODY_CUT;
+  else if (e.code === undefined && (e.name === 'HTTPParserError' || message.startsWith('Response does not match the HTTP/1.1 protocol'))) {
+    if (/EOF/i.test(message)) code = BODY_CUT;
+    else if (/header/i.test(message)) code = BAD_HEADER;
+    else code = NOT_HTTP;
+  }
+  if (!code) return error;
+  return Object.assign(new Error(message, { cause: error }), { code });
+}
+
+/** The attempt's timer: runs only while wsctl waits on the network, and starts again at each piece of progress. */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  /** Whether the wait that ran out was for the body (the answer had started). */
+  inBody = false;
+
+  constructor(private readonly ms: number) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get fired(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  arm(): void {
+    this.disarm();
+    this.timer = setTimeout(() => this.controller.abort(), this.ms);
+  }
+
+  disarm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
 
 function tooLarge(target: Target, limit: number): NetworkError {
   return new NetworkError(`The response from ${target.origin} is larger than ${Math.round(limit / 1048576)} MiB; wsctl stopped reading it.`);
 }
 
 /** The attempt's own timeout, told apart from Ctrl-C. */
-function timedOut(timeout: AbortSignal, interrupt: AbortSignal): Error | undefined {
-  if (!timeout.aborted || interrupt.aborted) return undefined;
-  const e = new Error('timeout');
+function timedOut(timer: IdleTimer, interrupt: AbortSignal): Error | undefined {
+  if (!timer.fired || interrupt.aborted) return undefined;
+  const e = Object.assign(new Error('timeout'), { inBody: timer.inBody });
   e.name = 'TimeoutError';
   return e;
 }
@@ -108,9 +172,10 @@ export class Transport {
   /** One attempt: status, headers and the whole body as text (bounded), or a 2xx body as it arrives when `stream`. */
   async send(method: string, target: Target, headers: Record<string, string>, body: string | Upload | undefined, stream = false): Promise<Attempt> {
     const s = this.settings;
-    this.client ??= await createClient(s.proxy ?? {});
-    const timeout = AbortSignal.timeout(s.timeoutMs);
-    const signal = AbortSignal.any([s.signal, timeout]);
+    this.client ??= await createClient(s.proxy ?? {}, s.timeoutMs);
+    // --timeout is the longest wait without progress: for the answer to start, then between two pieces of the body.
+    const timer = new IdleTimer(s.timeoutMs);
+    const signal = AbortSignal.any([s.signal, timer.signal]);
     let payload: string | Readable | undefined;
     const sent = { ...headers };
     if (typeof body === 'string') payload = body;
@@ -125,10 +190,15 @@ export class Transport {
       if (typeof body === 'string') s.trace(`> ${redactText(body).slice(0, 4096)}`);
     }
     const started = Date.now();
+    let headersSeen = false;
+    timer.arm();
     try {
       const response = await this.client.request({ origin: target.origin, path: target.path, method: method as Dispatcher.HttpMethod, headers: sent, body: payload, signal });
+      headersSeen = true;
+      timer.disarm();
+      timer.inBody = true;
       const streamed = stream && response.statusCode >= 200 && response.statusCode < 300;
-      const chunks = this.bounded(response.body, target, timeout);
+      const chunks = this.bounded(response.body, target, timer);
       const text = streamed ? '' : await this.readBody(chunks);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
@@ -142,23 +212,35 @@ export class Transport {
       }
       return attempt;
     } catch (error) {
-      throw timedOut(timeout, s.signal) ?? error;
+      timer.disarm();
+      throw timedOut(timer, s.signal) ?? withCode(error, headersSeen);
     }
   }
 
-  /** The body as it arrives, within the size bound and the attempt's timeout. */
-  private async *bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target, timeout: AbortSignal): AsyncIterable<Buffer> {
+  /**
+   * The body as it arrives, within the size bound. The timer runs only while waiting for the next
+   * piece: a body that keeps arriving is never cut, however long it takes, nor is one whose reader
+   * is slow (a pager the person is reading).
+   */
+  private async *bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target, timer: IdleTimer): AsyncIterable<Buffer> {
     const limit = this.settings.maxBodyBytes;
+    const pieces = stream[Symbol.asyncIterator]();
     let size = 0;
     try {
-      for await (const chunk of stream) {
+      for (;;) {
+        timer.arm();
+        const next = await pieces.next();
+        timer.disarm();
+        if (next.done) break;
+        const chunk = next.value;
         size += chunk.length;
         if (size > limit) throw tooLarge(target, limit);
         yield chunk;
       }
     } catch (error) {
-      throw timedOut(timeout, this.settings.signal) ?? error;
+      throw timedOut(timer, this.settings.signal) ?? withCode(error, true);
     } finally {
+      timer.disarm();
       stream.destroy();
     }
   }
@@ -176,9 +258,16 @@ export class Transport {
   failure(error: unknown, target: Target): NetworkError | undefined {
     const code = errorCode(error);
     const where = target.origin;
-    if ((error as Error).name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new NetworkError(`No answer from ${where} within ${this.settings.timeoutMs / 1000} s. Check the service, or raise --timeout.`);
+    const seconds = this.settings.timeoutMs / 1000;
+    if (((error as Error).name === 'TimeoutError' && (error as { inBody?: boolean }).inBody) || code === 'UND_ERR_BODY_TIMEOUT') {
+      return new NetworkError(`The answer from ${where} stopped arriving: nothing came for ${seconds} s. Check the service, or raise --timeout.`);
     }
+    if ((error as Error).name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT') {
+      return new NetworkError(`No answer from ${where} within ${seconds} s. Check the service, or raise --timeout.`);
+    }
+    if (code === BODY_CUT) return new NetworkError(`The answer from ${where} was cut off: the connection closed before the end of the body. Try again; if it persists, check the service.`);
+    if (code === BAD_HEADER) return new NetworkError(`The service at ${where} sent a bad response header (control characters such as ESC, or bytes HTTP does not allow); wsctl cannot read the answer.`);
+    if (code === NOT_HTTP) return new NetworkError(`The service at ${where} answered with something that is not valid HTTP/1.1 (${cleanLine((error as Error).message).replace(/^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/, '$1')}). Check the base URL.`);
     // undici's tunnel through a proxy: the proxy's own answer to CONNECT.
     const tunnel = /Proxy response \((\d+)\)/.exec((error as Error).message ?? '');
     if (tunnel) {

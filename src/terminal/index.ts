@@ -32,6 +32,8 @@ export interface IO {
   writeHelp?(text: string): void;
   /** A pager started: Ctrl-C waits for it to exit (the real process only). */
   onPager?(exited: Promise<void>): void;
+  /** What the user must be told if the output cannot be written (the real process only). */
+  onLost?(note: string): void;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -287,7 +289,7 @@ export class Terminal {
   async pager(wanted: boolean): Promise<Sink> {
     const command = (this.env.WSCTL_PAGER ?? this.env.PAGER ?? 'less -FRX').trim();
     if (!wanted || !this.tty || command === '' || command === 'cat') return bufferedSink(this.io.stdout);
-    return openPager({ command, env: this.env, onStart: this.io.onPager });
+    return openPager({ command, env: this.env, onStart: this.io.onPager, direct: () => bufferedSink(this.io.stdout), warn: (m) => this.warn(m) });
   }
 
   /**

@@ -1,5 +1,8 @@
 // Long output: batched writes, and on a TTY the pager ($WSCTL_PAGER, $PAGER, less -FRX).
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { WsctlError } from '../errors.js';
 
 export interface Sink {
   /** Text, or bytes already encoded (a spool read back), which the caller may reuse once the write settles. */
@@ -57,23 +60,75 @@ export interface PagerOptions {
   env: Record<string, string | undefined>;
   /** Told when a pager starts, so Ctrl-C waits for it to exit instead of leaving it on the screen. */
   onStart?: (exited: Promise<void>) => void;
+  /** Where the output goes when the pager cannot be started (stdout), and the one warning saying so. */
+  direct: () => Sink;
+  warn: (message: string) => void;
 }
 
-/** A sink into the pager; the promise it ends with settles once the pager has exited. */
+/** The program a pager command starts (its first word), when it can be told without a shell. */
+function programOf(command: string): string | undefined {
+  const first = /^\s*([^\s|&;<>()]+)/.exec(command)?.[1];
+  // Quotes, variables, assignments and escapes need the shell to say what runs.
+  if (!first || /["'$`\\=*?[~]/.test(first)) return undefined;
+  return first;
+}
+
+/** Whether `program` names an executable file, as the shell would find it on PATH. */
+function canRun(program: string, env: Record<string, string | undefined>): boolean {
+  const runnable = (path: string) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (program.includes('/')) return runnable(program);
+  return (env.PATH ?? '').split(delimiter).some((dir) => runnable(join(dir || '.', program)));
+}
+
+/**
+ * A sink into the pager; the promise it ends with settles once the pager has exited. A pager that
+ * cannot be started is skipped with one warning (the output goes straight to stdout); one that
+ * fails (a non-zero exit, a signal) ends in an error, since it may not have shown everything.
+ */
 export async function openPager(options: PagerOptions): Promise<Sink> {
+  const skip = (why: string) => {
+    options.warn(`The pager '${options.command}' could not be started (${why}): printing directly. Set WSCTL_PAGER, or pass --no-pager.`);
+    return options.direct();
+  };
+  const program = programOf(options.command);
+  if (program !== undefined && process.platform !== 'win32' && !isBuiltin(program) && !canRun(program, options.env)) return skip('not found');
   const { spawn } = await import('node:child_process');
   const child = spawn(options.command, {
     shell: true,
     stdio: ['pipe', 'inherit', 'inherit'],
     env: { ...options.env, LESS: options.env.LESS ?? 'FRX' } as NodeJS.ProcessEnv,
   });
-  const exited = new Promise<void>((resolve) => {
-    child.on('close', () => resolve());
-    child.on('error', () => resolve());
+  const started = await new Promise<Error | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', resolve);
   });
-  options.onStart?.(exited);
+  if (started) return skip((started as NodeJS.ErrnoException).code ?? started.message);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal }));
+    child.on('error', () => resolve({ code: null, signal: null }));
+  });
+  // A pager that quits early closes its end: writes after that are dropped (bufferedSink), not errors.
+  child.stdin.on('error', () => {});
+  const done = exited.then(() => undefined);
+  options.onStart?.(done);
   return bufferedSink(child.stdin, async () => {
     child.stdin.end();
-    await exited;
+    const { code, signal } = await exited;
+    // Quitting early (q in less) is exit 0: the person saw what they wanted.
+    if (code === 0) return;
+    const how = signal ? `was stopped by ${signal}` : code === null ? 'failed' : `exited with status ${code}`;
+    throw new WsctlError(`The pager '${options.command}' ${how}, so the output may not have been shown in full. Run again with --no-pager, or set WSCTL_PAGER.`);
   });
+}
+
+/** Words the shell runs itself, whatever PATH holds. */
+function isBuiltin(word: string): boolean {
+  return ['exec', 'command', 'env', 'eval', 'builtin', 'nohup', 'time', '.', ':', 'true', 'false', 'echo', 'printf', 'read'].includes(word);
 }

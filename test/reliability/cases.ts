@@ -29,7 +29,7 @@ export const faultCases: FaultCase[] = [
   { name: '429 with Retry-After: 86400', faults: [{ status: 429, retry_after: '86400' }], args: GET, exit: 1, message: /retry after 86400 s \(at \d{4}-/, requests: 1, behaviour: 'over 10 s: ends at once, saying when to retry' },
   { name: 'connection dropped before the answer (GET)', faults: [{ drop: true, times: 3 }], args: GET, exit: 3, message: /Cannot reach .*(reset|closed|socket)/, requests: 3, behaviour: 'retried, then exit 3' },
   { name: 'connection dropped before the answer (POST)', faults: [{ drop: true }], args: POST, exit: 3, message: /Cannot reach/, requests: 1, behaviour: 'a POST is not repeated' },
-  { name: 'connection reset mid-body', faults: [{ reset_mid_body: true, times: 3 }], args: GET, exit: 3, message: /Cannot reach|not JSON/, requests: 3, behaviour: 'retried, then exit 3' },
+  { name: 'connection reset mid-body', faults: [{ reset_mid_body: true, times: 3 }], args: GET, exit: 3, message: /was cut off|Cannot reach|not JSON/, requests: 3, behaviour: 'retried, then exit 3' },
   { name: 'a server that never answers', faults: [{ delay_ms: 5000, times: 3 }], args: [...GET, '--timeout', '0.3'], exit: 3, message: /within 0\.3 s/, requests: 3, behaviour: 'each try times out after --timeout' },
   { name: 'HTML instead of JSON', faults: [{ malformed: 'html' }], args: GET, exit: 3, message: /not JSON \(text\/html\)/, requests: 1, behaviour: 'exit 3, names the content type' },
   { name: 'truncated JSON', faults: [{ malformed: 'truncated' }], args: GET, exit: 3, message: /not JSON/, requests: 1, behaviour: 'exit 3' },

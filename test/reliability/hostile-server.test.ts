@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, run, runBin, startSandbox, tempDir } from '../helpers.js';
@@ -132,7 +132,7 @@ describe('writing the result', () => {
     child.stderr.on('data', (c) => (stderr += c));
     const status = await new Promise((resolve) => child.on('close', resolve));
     expect(status).toBe(1);
-    expect(stderr).toMatch(/^Error: Cannot write the output: ENOSPC\.$/m);
+    expect(stderr).toMatch(/^Error: Cannot write the output: ENOSPC\. The key .full. \(id key_\w+\) was created/m);
     expect(sb.state.keys.some((k) => k.name === 'full')).toBe(true);
   });
 });
@@ -264,5 +264,153 @@ describe('completion treats names as data', () => {
     expect(r.stdout).not.toContain('PWNED');
     expect(r.stdout).toContain('work');
     expect(r.stdout).toContain('\\$\\(touch');
+  });
+});
+
+/** A server that writes raw bytes: what node:http would never send. */
+async function serveRaw(answer: (socket: Socket, request: string) => void): Promise<{ url: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server = createNetServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', (data) => {
+      requests.push(data.toString('latin1').split('\r\n')[0] as string);
+      answer(socket, data.toString('latin1'));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+const KEYS = JSON.stringify({ keys: [{ id: 'key_1', name: 'ci', key_prefix: 'wsk_', created_at: '2026-01-01T00:00:00Z', last_used_at: null }] });
+const CONVERSATION = JSON.stringify({
+  conversation: { id: 'c1', title: 'Cut', type: 'chat', created_at: '2026-01-01T00:00:00Z' },
+  messages: Array.from({ length: 40 }, (_, i) => ({ kind: 'request', timestamp: '2026-01-01T00:00:00Z', parts: [{ part_kind: 'text', content: `message ${i} ${'x'.repeat(200)}` }] })),
+  state: 'idle',
+});
+
+describe('bodies cut off part-way', () => {
+  // `Connection: close` makes undici's parser report the missing last chunk itself, with no code.
+  const chunkedCut = (body: string) => (socket: Socket) =>
+    socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n${(body.length >> 1).toString(16)}\r\n${body.slice(0, body.length >> 1)}\r\n`);
+
+  it.each([
+    ['keys list (read whole)', ['keys', 'list'], KEYS],
+    ['convo show (read as it arrives)', ['convo', 'show', 'c1', '--no-pager'], CONVERSATION],
+    ['api', ['api', '/x'], KEYS],
+  ])('%s: a chunked body without its last chunk is exit 3, named, and retried (a GET)', async (_name, args, body) => {
+    const s = await serveRaw(chunkedCut(body));
+    const r = await run(args, { env: envFor(s.url) });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toBe(`Error: The answer from ${s.url} was cut off: the connection closed before the end of the body. Try again; if it persists, check the service.\n`);
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it('a POST whose answer is cut is not sent again', async () => {
+    const s = await serveRaw(chunkedCut(JSON.stringify({ id: 'key_1', name: 'ci', key: 'wsk_secret', key_prefix: 'wsk_', created_at: '2026-01-01T00:00:00Z' })));
+    const r = await run(['keys', 'create', 'ci'], { env: envFor(s.url) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('was cut off');
+    expect(s.requests).toEqual(['POST /api-keys/ HTTP/1.1']);
+  });
+
+  it('a Content-Length that is not reached (Connection: close) is the same', async () => {
+    const s = await serveRaw((socket) => socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${KEYS.length}\r\n\r\n${KEYS.slice(0, 20)}`));
+    const r = await run(['keys', 'list', '--json'], { env: envFor(s.url) });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stderr).error.message).toContain('was cut off');
+    expect(s.requests).toHaveLength(3);
+  });
+});
+
+describe('--timeout is the longest wait without progress', () => {
+  /** The body in `pieces` parts, one every `everyMs`, then (unless `stallAfter`) the end. */
+  const trickle = (body: string, pieces: number, everyMs: number, stallAfter?: number) => (socket: Socket) => {
+    socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    const size = Math.ceil(body.length / pieces);
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (stallAfter !== undefined && sent >= stallAfter) return clearInterval(timer);
+      socket.write(body.slice(sent * size, (sent + 1) * size));
+      if (++sent >= pieces) {
+        clearInterval(timer);
+        socket.end();
+      }
+    }, everyMs);
+    socket.on('close', () => clearInterval(timer));
+  };
+
+  it.each([
+    ['keys list (read whole)', ['keys', 'list'], KEYS],
+    ['convo show (read as it arrives)', ['convo', 'show', 'c1', '--no-pager'], CONVERSATION],
+  ])('%s: a body arriving steadily for four times --timeout is never cut', async (_name, args, body) => {
+    // 20 pieces 40 ms apart: 0.8 s in all, each wait a tenth of --timeout 0.4.
+    const s = await serveRaw(trickle(body, 20, 40));
+    const r = await run([...args, '--timeout', '0.4'], { env: envFor(s.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a body that stops arriving is exit 3 after --timeout, named as a stall, and retried', async () => {
+    const s = await serveRaw(trickle(KEYS, 10, 10, 3));
+    const r = await run(['keys', 'list', '--timeout', '0.3'], { env: envFor(s.url) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`Error: The answer from ${s.url} stopped arriving: nothing came for 0.3 s. Check the service, or raise --timeout.\n`);
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it('no answer at all is still "No answer … within"', async () => {
+    const s = await serveRaw(() => {});
+    const r = await run(['keys', 'list', '--timeout', '0.2'], { env: envFor(s.url) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`Error: No answer from ${s.url} within 0.2 s. Check the service, or raise --timeout.\n`);
+  });
+});
+
+describe('deep bodies at any size', () => {
+  // 2,100,000 levels: 4.2 MB, past the 4 MiB under which bodies used to be checked.
+  const levels = 2_100_000;
+  it.each([
+    [200, false],
+    [500, true],
+  ])('HTTP %i with a 4 MiB+ body nested 2.1 million deep (--json: %s): exit 3, one line or one JSON document', async (status, json) => {
+    const body = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const s = await serveRaw((socket) => socket.end(`HTTP/1.1 ${status} X\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
+    const r = await runBin(json ? ['keys', 'list', '--json'] : ['api', '/x'], { env: envFor(s.url), timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe('');
+    const message = `The service sent JSON nested more than 512 levels deep (HTTP ${status}); wsctl cannot handle it.`;
+    if (json) expect(JSON.parse(r.stderr).error).toEqual({ message, exit_code: 3, status });
+    else expect(r.stderr).toBe(`Error: ${message}\n`);
+  }, 60_000);
+});
+
+describe('messages that name the right cause', () => {
+  it('a 302 with an empty Location says so (not "Too many redirects"): exit 3, one request', async () => {
+    const s = await serveRaw((socket) => socket.end('HTTP/1.1 302 Found\r\nLocation: \r\nContent-Length: 0\r\n\r\n'));
+    const r = await run(['keys', 'list'], { env: envFor(s.url) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('Error: The service redirected (HTTP 302) without a location to go to; wsctl cannot follow it.\n');
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['an ESC opening the value, after Content-Length', 'Content-Length: 2\r\nX-Title: \x1b]0;pwned\x07'],
+    ['an ESC inside the value', 'X-Title: a\x1b[2Jb\r\nContent-Length: 2'],
+    ['a NUL', 'X-Title: a\x00b\r\nContent-Length: 2'],
+    ['an ESC in the name', 'X-T\x1bitle: a\r\nContent-Length: 2'],
+  ])('a response header with %s is named a bad header: exit 3, not retried', async (_name, headers) => {
+    const s = await serveRaw((socket) => socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${headers}\r\n\r\n{}`));
+    const r = await run(['keys', 'list'], { env: envFor(s.url) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`Error: The service at ${s.url} sent a bad response header (control characters such as ESC, or bytes HTTP does not allow); wsctl cannot read the answer.\n`);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a 407 with no proxy configured says the server answered 407 without a proxy in use', async () => {
+    const s = await serve((_req, res) => json(res, 407, {}));
+    const r = await run(['keys', 'list'], { env: envFor(s.url) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('Error: The service answered HTTP 407 (proxy authentication required) although no proxy is in use: check the base URL, or set HTTPS_PROXY if a proxy is needed.\n');
   });
 });

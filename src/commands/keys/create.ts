@@ -47,6 +47,7 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
   const profile = opts.saveAs;
   return {
     json: key,
+    lost: `The key '${key.name}' (id ${key.id}) was created but its secret was not written: delete that key in the workspace and create another.`,
     // Saved only once the key is printed: a config that cannot be written never loses the secret.
     after:
       profile === undefined
