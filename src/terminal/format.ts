@@ -1,5 +1,8 @@
 // How values read for people: masked secrets, relative times, labels, display width.
 import { cleanLine } from './sanitize.js';
+import { displayWidth, truncate } from './width.js';
+
+export { displayWidth, truncate } from './width.js';
 
 /** cli.md §2: first 4 and last 4 characters around an ellipsis, or **** when short. */
 export function mask(secret: string | null | undefined): string {
@@ -46,35 +49,6 @@ export function plural(n: number, word: string): string {
 export function label(field: string): string {
   const words = field.replace(/_/g, ' ').replace(/\bid\b/gi, 'ID').replace(/\burl\b/gi, 'URL').replace(/\bapi\b/gi, 'API');
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-// East Asian wide and fullwidth ranges and emoji: two columns each on a terminal.
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
-const COMBINING = /[\u0300-\u036f\u1ab0-\u1aff\u20d0-\u20ff\ufe00-\ufe0f]/u;
-const ASCII = /^[\x20-\x7e]*$/;
-
-/** Columns a string takes on a terminal (after cleanLine: no controls left). */
-export function displayWidth(text: string): number {
-  if (ASCII.test(text)) return text.length;
-  let width = 0;
-  for (const ch of text) width += COMBINING.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
-  return width;
-}
-
-/** The longest start of text that fits in width columns, ending in … when cut. */
-export function truncate(text: string, width: number): string {
-  if (text.length <= width && ASCII.test(text)) return text;
-  if (displayWidth(text.slice(0, width * 2 + 2)) <= width && text.length <= width * 2 + 2) return text;
-  if (width <= 0) return '';
-  let out = '';
-  let used = 0;
-  for (const ch of text) {
-    const w = COMBINING.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
-    if (used + w > width - 1) break;
-    out += ch;
-    used += w;
-  }
-  return `${out}…`;
 }
 
 /** Lines of at most width columns, broken at spaces where possible, each after indent. */
