@@ -144,11 +144,12 @@ export class Terminal {
     }
     const big = value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some((v) => Array.isArray(v) && v.length > 1000);
     if (!big) {
-      this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      this.io.stdout.write(`${this.forTerminal(JSON.stringify(value, null, 2))}\n`);
       return;
     }
     // The same text as JSON.stringify(value, null, 2), without holding all of it at once.
-    const sink = bufferedSink(this.io.stdout);
+    const out = bufferedSink(this.io.stdout);
+    const sink: Sink = this.tty ? { write: (text) => out.write(typeof text === 'string' ? escapeInvisible(text) : text), end: () => out.end() } : out;
     const writer = new JsonObjectWriter(sink);
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       if (item === undefined || typeof item === 'function') continue;
@@ -169,6 +170,14 @@ export class Terminal {
     this.io.stdout.write(`${escapeInvisible(JSON.stringify(value, null, 2))}\n`);
   }
 
+  /**
+   * JSON for a terminal: C1 controls, bidi and invisible format characters written as \u escapes
+   * (the same document, read back), so it cannot drive the terminal; piped, JSON.stringify's bytes.
+   */
+  private forTerminal(json: string): string {
+    return this.tty ? escapeInvisible(json) : json;
+  }
+
   /** One compact JSON line (newline-delimited output), or its --jq results. */
   async printJsonLine(value: unknown): Promise<void> {
     this.io.stdout.write(await this.jsonLine(value));
@@ -177,7 +186,7 @@ export class Terminal {
   /** The text printJsonLine prints: the line, or the --jq results a line each (empty when none). */
   async jsonLine(value: unknown): Promise<string> {
     const text = JSON.stringify(value);
-    const lines = this.options.jq ? await this.options.jq.apply(text) : [text];
+    const lines = this.options.jq ? await this.options.jq.apply(text) : [this.forTerminal(text)];
     return lines.length > 0 ? `${lines.join('\n')}\n` : '';
   }
 
@@ -319,13 +328,14 @@ export class Terminal {
   /** Asks for a secret with input hidden; without a terminal (or with --no-input) names what answers it instead. */
   async secret(question: string, instead: string): Promise<string> {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
-    return this.options.prompt.secret(question);
+    return this.options.prompt.secret(cleanLine(question));
   }
 
   /** Asks [y/N]; without a terminal (or with --no-input) names what answers it instead. */
   async confirm(question: string, instead: string): Promise<boolean> {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
-    return this.options.prompt.confirm(question);
+    // The question repeats arguments (a pasted id): none of it may drive the terminal (cli.md §5).
+    return this.options.prompt.confirm(cleanLine(question));
   }
 
   private noPrompt(instead: string): string {
