@@ -56,11 +56,22 @@ export const plain: Painter = {
   magenta: (t) => t,
 };
 
-/** cli.md §1: --no-color and NO_COLOR win, then FORCE_COLOR, then whether the stream is a TTY. */
+/** A terminal that understands no escape sequence at all: no colour, no styling, no spinner, no cursor movement. */
+export function dumbTerminal(env: Env): boolean {
+  return env.TERM === 'dumb';
+}
+
+/**
+ * cli.md §1: --no-color and a non-empty NO_COLOR win over everything; FORCE_COLOR or
+ * CLICOLOR_FORCE set to anything but 0 force colour (as gh and chalk read them); FORCE_COLOR=0 or
+ * CLICOLOR=0 turn it off; otherwise colour on a terminal whose TERM is not dumb. CI changes nothing.
+ */
 export function colorWanted(isTTY: boolean, env: Env, noColorFlag: boolean): boolean {
   if (noColorFlag || (env.NO_COLOR ?? '') !== '') return false;
-  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0';
-  return isTTY;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  if ((env.CLICOLOR_FORCE ?? '') !== '' && env.CLICOLOR_FORCE !== '0') return true;
+  if (env.FORCE_COLOR === '0' || env.CLICOLOR === '0') return false;
+  return isTTY && !dumbTerminal(env);
 }
 
 /** The width to lay out for: $COLUMNS, else the terminal's own, else 80. */
@@ -254,10 +265,15 @@ export class Terminal {
     this.io.stderr.write(`${this.paintErr.dim(message)}\n`);
   }
 
-  /** Spinners and status lines: stderr is a terminal with a size (ora cannot draw without one), outside CI. */
+  /** Spinners and status lines: stderr is a terminal with a size (ora cannot draw without one) that moves its cursor, outside CI. */
   private get animated(): boolean {
     const width = (this.io.stderr as { columns?: number }).columns ?? 0;
-    return this.io.stderrIsTTY && this.env.CI === undefined && width > 0;
+    return this.io.stderrIsTTY && this.env.CI === undefined && width > 0 && !dumbTerminal(this.env);
+  }
+
+  /** The spinner's colour follows stderr's colour rules (ora's own would ignore CLICOLOR=0). */
+  private get spinnerColor(): 'cyan' | false {
+    return this.paintErr === plain ? false : 'cyan';
   }
 
   /** Runs work under a spinner on stderr, only on a TTY with a size and outside CI. */
@@ -266,7 +282,7 @@ export class Terminal {
     work.catch(() => {});
     if (!this.animated) return work;
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false }).start();
+    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: this.spinnerColor }).start();
     const ticker = progress && setInterval(() => (spinner.text = progress() ?? text), 100);
     try {
       return await work;
@@ -280,7 +296,7 @@ export class Terminal {
   async statusLine(): Promise<StatusLine> {
     if (!this.animated) return { set: () => {}, clear: () => {} };
     const { default: ora } = await import('ora');
-    const spinner = ora({ stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false });
+    const spinner = ora({ stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: this.spinnerColor });
     return {
       set(text) {
         spinner.text = text;
