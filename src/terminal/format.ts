@@ -10,6 +10,14 @@ export function mask(secret: string | null | undefined): string {
   return secret.length >= 12 ? `${secret.slice(0, 4)}…${secret.slice(-4)}` : '****';
 }
 
+// The password of a URL's user information: scheme://user:PASSWORD@host.
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)[^\s/?#@]+@/gi;
+
+/** Text with every URL's password replaced: https://user:***@host (cli.md §3). */
+export function maskUrlPassword(text: string): string {
+  return text.includes('@') ? text.replace(URL_PASSWORD, '$1***@') : text;
+}
+
 export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '';
   const then = Date.parse(iso);

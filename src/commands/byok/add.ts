@@ -3,7 +3,7 @@ import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import type { ByokBody } from '../../schemas.js';
-import { mask, relativeTime } from '../../terminal/index.js';
+import { mask, maskUrlPassword, relativeTime } from '../../terminal/index.js';
 import { readFirstLine } from '../../terminal/prompt.js';
 
 export interface AddOptions {
@@ -79,7 +79,7 @@ function checkProviderUrl(raw: string): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new UsageError(`Invalid --provider-url '${raw}': give an http:// or https:// URL.`);
+    throw new UsageError(`Invalid --provider-url '${maskUrlPassword(raw)}': give an http:// or https:// URL.`);
   }
   return raw;
 }
@@ -99,7 +99,8 @@ export async function run(opts: AddOptions, ctx: Ctx): Promise<Result> {
       schema: 'ByokConfig',
     }),
   );
-  const shown = opts.showSecret ? body : { ...body, ...(body.api_key ? { api_key: mask(body.api_key) } : {}) };
+  // The provider key and the password of the provider URL are masked in all output (cli.md §3).
+  const shown = opts.showSecret ? body : { ...body, ...(body.api_key ? { api_key: mask(body.api_key) } : {}), ...(typeof body.base_url === 'string' ? { base_url: maskUrlPassword(body.base_url) } : {}) };
   return {
     json: shown,
     human: (out) =>
