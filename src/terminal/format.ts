@@ -1,6 +1,6 @@
 // How values read for people: masked secrets, relative times, labels, display width.
 import { cleanLine } from './sanitize.js';
-import { displayWidth, truncate } from './width.js';
+import { displayWidth, graphemes, prefixLength, truncate } from './width.js';
 
 export { displayWidth, truncate } from './width.js';
 
@@ -65,14 +65,57 @@ export function wrap(text: string, width: number, indent = ''): string {
   const out: string[] = [];
   for (const line of text.split('\n')) {
     let rest = line;
-    while (displayWidth(rest) > room) {
-      const head = truncate(rest, room + 1).replace(/…$/, '');
-      let cut = head.lastIndexOf(' ');
-      if (cut <= 0) cut = head.length;
+    for (;;) {
+      const fit = prefixLength(rest, room);
+      if (fit === rest.length) break;
+      // At the last space that leaves the head within room, else where the room ends (a long word).
+      let cut = rest.lastIndexOf(' ', fit);
+      if (cut <= 0) cut = fit > 0 ? fit : (graphemes(rest).next().value as string).length;
       out.push(indent + rest.slice(0, cut));
       rest = rest.slice(cut).replace(/^ /, '');
     }
     out.push(indent + rest);
   }
   return out.join('\n');
+}
+
+/** One part of a line that fitPieces lays out: ids and times are whole (never cut). */
+export interface Piece {
+  text: string;
+  /** Never shortened: an id, a time, a number. */
+  whole?: boolean;
+  paint?: (text: string) => string;
+  /** What stands before it on the same line; " · " unless given. */
+  sep?: string;
+}
+
+/**
+ * Pieces on lines of at most width columns (cli.md §3): a piece that does not fit goes to the
+ * next line (after continuation); one too long for a line of its own ends in … unless whole.
+ */
+export function fitPieces(pieces: Piece[], width: number, options: { indent?: string; continuation?: string; paintLine?: (line: string) => string } = {}): string {
+  const { indent = '', continuation = indent, paintLine = (line: string) => line } = options;
+  const lines: string[] = [];
+  let line = indent;
+  let used = displayWidth(indent);
+  let empty = true;
+  for (const piece of pieces) {
+    if (!piece.text) continue;
+    const sep = piece.sep ?? ' · ';
+    let text = piece.text;
+    if (!empty && used + sep.length + displayWidth(text) > width) {
+      lines.push(line);
+      line = continuation;
+      used = displayWidth(continuation);
+      empty = true;
+    }
+    const before = empty ? '' : sep;
+    const room = width - used - before.length;
+    if (!piece.whole && displayWidth(text) > room) text = truncate(text, Math.max(1, room));
+    line += before + (piece.paint ? piece.paint(text) : text);
+    used += before.length + displayWidth(text);
+    empty = false;
+  }
+  lines.push(line);
+  return lines.map((l) => paintLine(l)).join('\n');
 }

@@ -14,7 +14,8 @@ import type { Prompt } from './prompt.js';
 import { renderTable } from './table.js';
 
 export { clean, cleanLine } from './sanitize.js';
-export { mask, maskUrlPassword, plural, relativeTime, thousands, wrap } from './format.js';
+export { fitPieces, mask, maskUrlPassword, plural, relativeTime, thousands, wrap, type Piece } from './format.js';
+export { truncate } from './width.js';
 export type { Sink } from './pager.js';
 export { Spool, type HeldSink } from './spool.js';
 export { JsonObjectWriter } from './json.js';

@@ -118,18 +118,34 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+const printable = (code: number) => code >= 0x20 && code <= 0x7e;
+
+/**
+ * How many UTF-16 units of text's start fit in width columns, ending between graphemes. Reads
+ * only as far as it needs, so a line of 10 MB costs what its first columns cost.
+ */
+export function prefixLength(text: string, width: number): number {
+  let i = 0;
+  const ascii = Math.min(text.length, Math.max(0, width));
+  while (i < ascii && printable(text.charCodeAt(i))) i++;
+  if (i === text.length) return i;
+  // Two printable ASCII characters always have a grapheme boundary between them; any other may
+  // extend the one before (e + U+0301), so that one is measured again with what follows.
+  if (i === width && printable(text.charCodeAt(i))) return i;
+  if (i > 0) i--;
+  let used = i;
+  for (const cluster of graphemes(text.slice(i))) {
+    const w = graphemeWidth(cluster);
+    if (used + w > width) break;
+    used += w;
+    i += cluster.length;
+  }
+  return i;
+}
+
 /** The longest start of text that fits in width columns, ending in … when cut; never inside a grapheme. */
 export function truncate(text: string, width: number): string {
-  if (ASCII.test(text)) return text.length <= width ? text : width <= 0 ? '' : `${text.slice(0, width - 1)}…`;
-  let fits = 0;
-  let used = 0;
-  let cut = -1;
-  for (const cluster of graphemes(text)) {
-    const w = graphemeWidth(cluster);
-    if (cut < 0 && used + w > width - 1) cut = fits;
-    if (used + w > width) return width <= 0 ? '' : `${text.slice(0, cut)}…`;
-    used += w;
-    fits += cluster.length;
-  }
-  return text;
+  if (prefixLength(text, width) === text.length) return text;
+  if (width <= 0) return '';
+  return `${text.slice(0, prefixLength(text, width - 1))}…`;
 }

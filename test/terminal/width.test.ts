@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
+import { wrap } from '../../src/terminal/format.js';
 import { displayWidth, graphemes, truncate } from '../../src/terminal/width.js';
 
 /** No lone surrogate: nothing was cut inside a character. */
@@ -87,6 +88,29 @@ describe('terminal widths', () => {
         expect(wellFormed(kept)).toBe(true);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('wrapped lines fit, keep every character, and break only between graphemes', () => {
+    const words = fc.array(fc.oneof(text, fc.constant(' '), fc.constant('a'.repeat(30))), { maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(words, fc.integer({ min: 22, max: 80 }), (s, width) => {
+        const lines = wrap(s, width, '  ').split('\n');
+        const bounds = new Set([0]);
+        let at = 0;
+        for (const g of reference(s)) bounds.add((at += g.length));
+        let pos = 0;
+        lines.forEach((line, i) => {
+          expect(displayWidth(line), JSON.stringify(line)).toBeLessThanOrEqual(width);
+          const content = line.slice(2);
+          expect(s.startsWith(content, pos), JSON.stringify([s, lines])).toBe(true);
+          pos += content.length;
+          expect(bounds.has(pos), JSON.stringify([s, lines])).toBe(true);
+          if (i < lines.length - 1 && s[pos] === ' ') pos++;
+        });
+        expect(pos).toBe(s.length);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
