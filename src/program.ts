@@ -47,7 +47,7 @@ export function globalOptions(): Option[] {
     new Option('--profile <name>', 'config profile to use (env: WSCTL_PROFILE)'),
     new Option('--base-url <url>', 'service base URL (env: WSCTL_BASE_URL)'),
     new Option('--json', 'print machine-readable JSON'),
-    new Option('--no-color', 'turn colour off (env: NO_COLOR)'),
+    new Option('--no-color', 'turn colour off (env: NO_COLOR, CLICOLOR=0; TERM=dumb has none)'),
     new Option('--debug', 'trace HTTP exchanges on stderr, secrets redacted (env: WSCTL_DEBUG=1)'),
     new Option('--timeout <seconds>', 'timeout of each attempt (env: WSCTL_TIMEOUT, default 30)'),
     new Option('--dry-run', 'print the request instead of sending it'),
