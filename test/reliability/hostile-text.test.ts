@@ -120,4 +120,12 @@ describe('text bodies and prompts on a terminal', () => {
     expect(r.output).not.toContain('\x1b[2J');
     expect(r.output).not.toContain('\x07');
   });
+
+  it('a dry run repeats arguments without their control characters', async () => {
+    const sb = await startSandbox();
+    const r = await runPty(['byok', 'add', '--name', 'n\x9b2J\u202eevil', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--dry-run'], { cols: 80, env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-0123456789abcdef' } });
+    expect(r.code, r.text).toBe(0);
+    expect(r.output).not.toMatch(/[\x9b\u202e]/);
+    expect(r.text).toContain('"name": "n\\u009b2J\\u202eevil"');
+  });
 });
