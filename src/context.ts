@@ -161,7 +161,10 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
         if (json) return term.printJson(request);
         term.line(`${request.method} ${request.url}`);
         for (const [k, v] of Object.entries(request.headers)) term.line(`${k}: ${v}`);
-        if (request.body !== undefined) term.line(`\n${JSON.stringify(request.body, null, 2)}`);
+        if (request.body === undefined) return;
+        // The body repeats arguments: C1, bidi and invisible characters as \u escapes (cli.md §5).
+        term.line();
+        term.printJsonText(request.body);
       },
       proxy: {
         http: env.http_proxy ?? env.HTTP_PROXY,

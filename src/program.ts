@@ -59,7 +59,7 @@ export const GLOBAL_OPTIONS = {
   profile: text('--profile <name>', 'config profile to use (env: WSCTL_PROFILE)'),
   baseUrl: text('--base-url <url>', 'service base URL (env: WSCTL_BASE_URL)'),
   json: flag('--json', 'print machine-readable JSON'),
-  color: flag('--no-color', 'turn colour off (env: NO_COLOR)'),
+  color: flag('--no-color', 'turn colour off (env: NO_COLOR, CLICOLOR=0; TERM=dumb has none)'),
   debug: flag('--debug', 'trace HTTP exchanges on stderr, secrets redacted (env: WSCTL_DEBUG=1)'),
   timeout: text('--timeout <seconds>', 'longest wait without progress, per attempt (env: WSCTL_TIMEOUT, default 30)'),
   dryRun: flag('--dry-run', 'print the request instead of sending it'),

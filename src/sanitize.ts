@@ -5,11 +5,23 @@
 
 // CSI and OSC sequences, other two-byte escapes, then C1 CSI.
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]?|\x9b[0-?]*[ -/]*[@-~]/g;
-// C0 and C1 controls but tab and newline; bidi embeddings, overrides and isolates; zero-width
-// characters and the BOM.
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-const ANY_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
-const ANY_CONTROL_OR_BREAK = /[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+// C0 and C1 controls but tab and newline; bidi marks, embeddings, overrides and isolates
+// (U+061C, U+200E-F, U+202A-E, U+2066-9); invisible format characters: soft hyphen, zero-width
+// spaces and joiners, word joiner and invisible operators, deprecated format controls, the BOM,
+// interlinear annotations, Egyptian, shorthand and musical format controls, tag characters. The
+// prepended number marks of Arabic, Syriac and Kaithi are format characters too, but visible: kept.
+const INVISIBLE = String.raw`\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{13430}-\u{1343f}\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}`;
+// Line and paragraph separators break lines in some terminals: they become newlines.
+const SEPARATORS = /\u2028|\u2029/g;
+const CONTROLS = new RegExp(`[${INVISIBLE}]`, 'gu');
+// The quick checks that most text passes: one class without the u flag (a 40 MB transcript
+// scans in about 0.8 of the time), the astral ranges by their lead surrogates; a false alarm
+// only takes the exact path.
+const SUSPECT = String.raw`\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u2028\u2029\ud80d\ud82f\ud834\udb40`;
+const ANY_CONTROL = new RegExp(`[${SUSPECT}]`);
+const ANY_CONTROL_OR_BREAK = new RegExp(`[${SUSPECT}\\t\\n]`);
+// The zero-width joiner is kept where it joins emoji (👨‍👩‍👧 is one family, two columns).
+const CONTROLS_BUT_EMOJI_JOINERS = new RegExp(`(?<=[\\p{Extended_Pictographic}\\u{1f3fb}-\\u{1f3ff}\\ufe0f])\\u200d(?=\\p{Extended_Pictographic})|([${INVISIBLE}])`, 'gu');
 
 /** Service text made safe for a terminal; newlines and tabs stay. */
 export function clean(text: unknown): string {
@@ -17,7 +29,9 @@ export function clean(text: unknown): string {
   const s = typeof text === 'string' ? text : JSON.stringify(text);
   // Most text has nothing to remove: one scan instead of three replaces (large transcripts).
   if (!ANY_CONTROL.test(s)) return s;
-  return s.replace(ESCAPES, '').replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+  const stripped = s.replace(ESCAPES, '').replace(/\r\n?/g, '\n').replace(SEPARATORS, '\n');
+  if (!stripped.includes('\u200d')) return stripped.replace(CONTROLS, '');
+  return stripped.replace(CONTROLS_BUT_EMOJI_JOINERS, (joiner, removed: string | undefined) => (removed === undefined ? joiner : ''));
 }
 
 /** As clean(), on one line: for table cells, tab-separated fields and error messages. */
@@ -32,7 +46,10 @@ export function cleanErrorMessage(message: string): string {
   return message.split('\n').map(cleanLine).join('\n');
 }
 
-/** JSON text with the characters JSON leaves raw but a terminal acts on written as \u escapes. */
+/** JSON text with the characters JSON leaves raw but a terminal acts on (or hides) written as \u escapes. */
 export function escapeInvisible(json: string): string {
-  return json.replace(/[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (!ANY_CONTROL.test(json)) return json;
+  return json.replace(JSON_INVISIBLE, (ch) => Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 }
+
+const JSON_INVISIBLE = new RegExp(`[${INVISIBLE}\\u2028\\u2029]`, 'gu');

@@ -39,6 +39,10 @@ describe('output', () => {
     expect(mask('short')).toBe('****');
     expect(clean('a\x1b[31mb\x1b]0;t\x07c\r\nd')).toBe('abc\nd');
     expect(cleanLine('a\tb\nc')).toBe('a b c');
+    // Astral format characters go; other characters that share their lead surrogate stay.
+    expect(clean('\u{1d11e} \u{1d173}x\u{e0041}\u{1f3f4}\u{13430}\u{13000}')).toBe('\u{1d11e} x\u{1f3f4}\u{13000}');
+    expect(clean('a\u2028b\u2029c')).toBe('a\nb\nc');
+    expect(cleanLine('a\u2028b')).toBe('a b');
     expect(colorWanted(true, {}, false)).toBe(true);
     expect(colorWanted(true, { NO_COLOR: '1' }, false)).toBe(false);
     expect(colorWanted(false, { FORCE_COLOR: '1' }, false)).toBe(true);

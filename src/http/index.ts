@@ -11,7 +11,7 @@ import { errorCode, Transport, type Attempt, type Upload } from './transport.js'
 import { checkBaseUrl, joinUrl } from './url.js';
 
 export { filePart } from './multipart.js';
-export { redactText } from './redact.js';
+export { maskUrlPassword, redactText } from './redact.js';
 export type { Upload } from './transport.js';
 export { checkBaseUrl, isLoopback, path } from './url.js';
 

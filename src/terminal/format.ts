@@ -1,11 +1,15 @@
 // How values read for people: masked secrets, relative times, labels, display width.
 import { cleanLine } from '../sanitize.js';
+import { displayWidth, graphemes, prefixLength, truncate } from './width.js';
+
+export { displayWidth, truncate } from './width.js';
 
 /** cli.md §2: first 4 and last 4 characters around an ellipsis, or **** when short. */
 export function mask(secret: string | null | undefined): string {
   if (!secret) return '';
   return secret.length >= 12 ? `${secret.slice(0, 4)}…${secret.slice(-4)}` : '****';
 }
+
 
 export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '';
@@ -48,49 +52,63 @@ export function label(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-// East Asian wide and fullwidth ranges and emoji: two columns each on a terminal.
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
-const COMBINING = /[\u0300-\u036f\u1ab0-\u1aff\u20d0-\u20ff\ufe00-\ufe0f]/u;
-const ASCII = /^[\x20-\x7e]*$/;
-
-/** Columns a string takes on a terminal (after cleanLine: no controls left). */
-export function displayWidth(text: string): number {
-  if (ASCII.test(text)) return text.length;
-  let width = 0;
-  for (const ch of text) width += COMBINING.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
-  return width;
-}
-
-/** The longest start of text that fits in width columns, ending in … when cut. */
-export function truncate(text: string, width: number): string {
-  if (text.length <= width && ASCII.test(text)) return text;
-  if (displayWidth(text.slice(0, width * 2 + 2)) <= width && text.length <= width * 2 + 2) return text;
-  if (width <= 0) return '';
-  let out = '';
-  let used = 0;
-  for (const ch of text) {
-    const w = COMBINING.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
-    if (used + w > width - 1) break;
-    out += ch;
-    used += w;
-  }
-  return `${out}…`;
-}
-
 /** Lines of at most width columns, broken at spaces where possible, each after indent. */
 export function wrap(text: string, width: number, indent = ''): string {
   const room = Math.max(20, width - indent.length);
   const out: string[] = [];
   for (const line of text.split('\n')) {
     let rest = line;
-    while (displayWidth(rest) > room) {
-      const head = truncate(rest, room + 1).replace(/…$/, '');
-      let cut = head.lastIndexOf(' ');
-      if (cut <= 0) cut = head.length;
+    for (;;) {
+      const fit = prefixLength(rest, room);
+      if (fit === rest.length) break;
+      // At the last space that leaves the head within room, else where the room ends (a long word).
+      let cut = rest.lastIndexOf(' ', fit);
+      if (cut <= 0) cut = fit > 0 ? fit : (graphemes(rest).next().value as string).length;
       out.push(indent + rest.slice(0, cut));
       rest = rest.slice(cut).replace(/^ /, '');
     }
     out.push(indent + rest);
   }
   return out.join('\n');
+}
+
+/** One part of a line that fitPieces lays out: ids and times are whole (never cut). */
+export interface Piece {
+  text: string;
+  /** Never shortened: an id, a time, a number. */
+  whole?: boolean;
+  paint?: (text: string) => string;
+  /** What stands before it on the same line; " · " unless given. */
+  sep?: string;
+}
+
+/**
+ * Pieces on lines of at most width columns (cli.md §3): a piece that does not fit goes to the
+ * next line (after continuation); one too long for a line of its own ends in … unless whole.
+ */
+export function fitPieces(pieces: Piece[], width: number, options: { indent?: string; continuation?: string; paintLine?: (line: string) => string } = {}): string {
+  const { indent = '', continuation = indent, paintLine = (line: string) => line } = options;
+  const lines: string[] = [];
+  let line = indent;
+  let used = displayWidth(indent);
+  let empty = true;
+  for (const piece of pieces) {
+    if (!piece.text) continue;
+    const sep = piece.sep ?? ' · ';
+    let text = piece.text;
+    if (!empty && used + sep.length + displayWidth(text) > width) {
+      lines.push(line);
+      line = continuation;
+      used = displayWidth(continuation);
+      empty = true;
+    }
+    const before = empty ? '' : sep;
+    const room = width - used - before.length;
+    if (!piece.whole && displayWidth(text) > room) text = truncate(text, Math.max(1, room));
+    line += before + (piece.paint ? piece.paint(text) : text);
+    used += before.length + displayWidth(text);
+    empty = false;
+  }
+  lines.push(line);
+  return lines.map((l) => paintLine(l)).join('\n');
 }

@@ -14,7 +14,8 @@ import type { Prompt } from './prompt.js';
 import { renderTable } from './table.js';
 
 export { clean, cleanLine } from '../sanitize.js';
-export { mask, plural, relativeTime, thousands, wrap } from './format.js';
+export { fitPieces, mask, plural, relativeTime, thousands, wrap, type Piece } from './format.js';
+export { truncate } from './width.js';
 export type { Sink } from './pager.js';
 export { Spool, type HeldSink } from './spool.js';
 export { JsonObjectWriter } from './json.js';
@@ -58,11 +59,22 @@ export const plain: Painter = {
   magenta: (t) => t,
 };
 
-/** cli.md §1: --no-color and NO_COLOR win, then FORCE_COLOR, then whether the stream is a TTY. */
+/** A terminal that understands no escape sequence at all: no colour, no styling, no spinner, no cursor movement. */
+export function dumbTerminal(env: Env): boolean {
+  return env.TERM === 'dumb';
+}
+
+/**
+ * cli.md §1: --no-color and a non-empty NO_COLOR win over everything; FORCE_COLOR or
+ * CLICOLOR_FORCE set to anything but 0 force colour (as gh and chalk read them); FORCE_COLOR=0 or
+ * CLICOLOR=0 turn it off; otherwise colour on a terminal whose TERM is not dumb. CI changes nothing.
+ */
 export function colorWanted(isTTY: boolean, env: Env, noColorFlag: boolean): boolean {
   if (noColorFlag || (env.NO_COLOR ?? '') !== '') return false;
-  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0';
-  return isTTY;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  if ((env.CLICOLOR_FORCE ?? '') !== '' && env.CLICOLOR_FORCE !== '0') return true;
+  if (env.FORCE_COLOR === '0' || env.CLICOLOR === '0') return false;
+  return isTTY && !dumbTerminal(env);
 }
 
 /** The width to lay out for: $COLUMNS, else the terminal's own, else 80. */
@@ -146,11 +158,12 @@ export class Terminal {
     }
     const big = value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some((v) => Array.isArray(v) && v.length > 1000);
     if (!big) {
-      this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      this.io.stdout.write(`${this.forTerminal(JSON.stringify(value, null, 2))}\n`);
       return;
     }
     // The same text as JSON.stringify(value, null, 2), without holding all of it at once.
-    const sink = bufferedSink(this.io.stdout);
+    const out = bufferedSink(this.io.stdout);
+    const sink: Sink = this.tty ? { write: (text) => out.write(typeof text === 'string' ? escapeInvisible(text) : text), end: () => out.end() } : out;
     const writer = new JsonObjectWriter(sink);
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       if (item === undefined || typeof item === 'function') continue;
@@ -171,6 +184,14 @@ export class Terminal {
     this.io.stdout.write(`${escapeInvisible(JSON.stringify(value, null, 2))}\n`);
   }
 
+  /**
+   * JSON for a terminal: C1 controls, bidi and invisible format characters written as \u escapes
+   * (the same document, read back), so it cannot drive the terminal; piped, JSON.stringify's bytes.
+   */
+  private forTerminal(json: string): string {
+    return this.tty ? escapeInvisible(json) : json;
+  }
+
   /** One compact JSON line (newline-delimited output), or its --jq results. */
   async printJsonLine(value: unknown): Promise<void> {
     this.io.stdout.write(await this.jsonLine(value));
@@ -179,7 +200,7 @@ export class Terminal {
   /** The text printJsonLine prints: the line, or the --jq results a line each (empty when none). */
   async jsonLine(value: unknown): Promise<string> {
     const text = JSON.stringify(value);
-    const lines = this.options.jq ? await this.options.jq.apply(text) : [text];
+    const lines = this.options.jq ? await this.options.jq.apply(text) : [this.forTerminal(text)];
     return lines.length > 0 ? `${lines.join('\n')}\n` : '';
   }
 
@@ -247,10 +268,15 @@ export class Terminal {
     this.io.stderr.write(`${this.paintErr.dim(message)}\n`);
   }
 
-  /** Spinners and status lines: stderr is a terminal with a size (ora cannot draw without one), outside CI. */
+  /** Spinners and status lines: stderr is a terminal with a size (ora cannot draw without one) that moves its cursor, outside CI. */
   private get animated(): boolean {
     const width = (this.io.stderr as { columns?: number }).columns ?? 0;
-    return this.io.stderrIsTTY && this.env.CI === undefined && width > 0;
+    return this.io.stderrIsTTY && this.env.CI === undefined && width > 0 && !dumbTerminal(this.env);
+  }
+
+  /** The spinner's colour follows stderr's colour rules (ora's own would ignore CLICOLOR=0). */
+  private get spinnerColor(): 'cyan' | false {
+    return this.paintErr === plain ? false : 'cyan';
   }
 
   /** Runs work under a spinner on stderr, only on a TTY with a size and outside CI. */
@@ -259,7 +285,7 @@ export class Terminal {
     work.catch(() => {});
     if (!this.animated) return work;
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false }).start();
+    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: this.spinnerColor }).start();
     const ticker = progress && setInterval(() => (spinner.text = progress() ?? text), 100);
     try {
       return await work;
@@ -273,7 +299,7 @@ export class Terminal {
   async statusLine(): Promise<StatusLine> {
     if (!this.animated) return { set: () => {}, clear: () => {} };
     const { default: ora } = await import('ora');
-    const spinner = ora({ stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false });
+    const spinner = ora({ stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: this.spinnerColor });
     return {
       set(text) {
         spinner.text = text;
@@ -321,13 +347,14 @@ export class Terminal {
   /** Asks for a secret with input hidden; without a terminal (or with --no-input) names what answers it instead. */
   async secret(question: string, instead: string): Promise<string> {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
-    return this.options.prompt.secret(question);
+    return this.options.prompt.secret(cleanLine(question));
   }
 
   /** Asks [y/N]; without a terminal (or with --no-input) names what answers it instead. */
   async confirm(question: string, instead: string): Promise<boolean> {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
-    return this.options.prompt.confirm(question);
+    // The question repeats arguments (a pasted id): none of it may drive the terminal (cli.md §5).
+    return this.options.prompt.confirm(cleanLine(question));
   }
 
   private noPrompt(instead: string): string {

@@ -11,7 +11,6 @@ export interface TableColumn {
 }
 
 const GAP = 2;
-const MIN_FLEX = 6;
 
 function natural(cell: string, cap: number): number {
   return displayWidth(cell.length > cap * 2 ? cell.slice(0, cap * 2) : cell);
@@ -19,7 +18,11 @@ function natural(cell: string, cap: number): number {
 
 /** Column widths for cells on a terminal width columns wide. */
 export function fitWidths(columns: TableColumn[], rows: string[][], width: number): number[] {
-  const widths = columns.map((c, i) => Math.max(displayWidth(c.header), ...rows.map((r) => natural(r[i] ?? '', width))));
+  // A loop, not Math.max(...rows): spreading 130,000 rows as arguments overflows the stack.
+  const widths = columns.map((c) => displayWidth(c.header));
+  for (const row of rows) {
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i] as number, natural(row[i] ?? '', width));
+  }
   const total = () => widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1);
   if (total() <= width) return widths;
   const flex = columns.map((c, i) => (c.fixed ? -1 : i)).filter((i) => i >= 0);
@@ -35,7 +38,8 @@ export function fitWidths(columns: TableColumn[], rows: string[][], width: numbe
       open = open.slice(1);
       continue;
     }
-    for (const i of open) widths[i] = Math.max(Math.min(MIN_FLEX, widths[i] as number), share);
+    // The fair share, however narrow: a table never passes the terminal's width (cli.md §3).
+    for (const i of open) widths[i] = Math.max(1, share);
     break;
   }
   return widths;

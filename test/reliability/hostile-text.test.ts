@@ -1,7 +1,8 @@
 // Text from the service that tries to drive the terminal is printed without its control
 // sequences in human output, on a TTY and piped; JSON keeps it, escaped.
 import { describe, expect, it } from 'vitest';
-import { run, startSandbox } from '../helpers.js';
+import { run, runBin, startSandbox, tempDir } from '../helpers.js';
+import { runPty } from '../terminal/pty.js';
 
 const HOSTILE = [
   '\x1b[2J\x1b[H', // clear screen, cursor home
@@ -53,5 +54,78 @@ describe('hostile text from the service', () => {
     const r = await run(['convo', 'show', '\x1b]0;pwned\x07x'], { env: sb.env });
     expect(r.code).toBe(5);
     expect(hasControl(r.stderr)).toBe(false);
+  });
+});
+
+describe('invisible and format characters', () => {
+  // Bidi marks, separators, soft hyphen, interlinear annotations, tags, deprecated format controls.
+  const GAPS = ['\u061c', '\u2028', '\u2029', '\u00ad', '\ufff9', '\ufffa', '\ufffb', '\u{e0001}', '\u{e0041}', '\u{e007f}', '\u206a', '\u180e', '\u200e', '\u2066', '\u200b'];
+  const SNEAKY = `Hi${GAPS.join('x')}there`;
+  const hasGap = (s: string) => GAPS.some((g) => s.includes(g));
+
+  it.each([false, true])('never reach human output (tty: %s); JSON keeps them', async (tty) => {
+    const sb = await startSandbox();
+    sb.state.conversations.conv_demo!.conversation.title = SNEAKY;
+    (sb.state.conversations.conv_demo!.messages[2]!.parts as Record<string, unknown>[])[0]!.content = SNEAKY;
+    sb.state.keys[0]!.name = SNEAKY;
+    sb.state.settings.bio = SNEAKY;
+    for (const args of [['convo', 'show', 'conv_demo', '--no-pager'], ['keys', 'list'], ['settings']]) {
+      const r = await run(args, { env: sb.env, tty });
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(hasGap(r.stdout), `${args.join(' ')}: ${JSON.stringify(r.stdout.slice(0, 300))}`).toBe(false);
+      expect(r.stdout).toContain('Hi');
+    }
+    const json = await run(['keys', 'list', '--json'], { env: sb.env, tty });
+    expect(JSON.parse(json.stdout).keys[0].name).toBe(SNEAKY);
+    // On a terminal they are written as \u escapes; piped, JSON's own bytes.
+    expect(hasGap(json.stdout)).toBe(!tty);
+  });
+
+  it('a joined emoji family keeps its joiners; a stray joiner goes', async () => {
+    const sb = await startSandbox();
+    sb.state.keys[0]!.name = 'family 👨‍👩‍👧 a\u200db';
+    const r = await run(['keys', 'list'], { env: sb.env, tty: true });
+    expect(r.stdout).toContain('family 👨‍👩‍👧 ab');
+  });
+});
+
+describe('text bodies and prompts on a terminal', () => {
+  it('api --json on a TTY escapes C1 controls of a text body; piped, the bytes stay JSON.stringify\'s', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('before\x9b2Jafter\u061c\u2028end');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const env = { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_test_0123456789', WSCTL_CONFIG_DIR: tempDir() };
+      const r = await runPty(['api', '/x', '--json'], { cols: 80, env });
+      expect(r.code, r.text).toBe(0);
+      expect(r.output).not.toMatch(/[\x9b\u061c\u2028]/);
+      expect(r.output).toContain('before\\u009b2Jafter\\u061c\\u2028end');
+      const piped = await runBin(['api', '/x', '--json'], { env });
+      expect(JSON.parse(piped.stdout)).toEqual({ body: 'before\x9b2Jafter\u061c\u2028end' });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('the [y/N] prompt shows a pasted id without its escape sequences', async () => {
+    const sb = await startSandbox();
+    const r = await runPty(['device', 'rm', 'dev\x1b]0;PWN\x07\x1b[2J'], { cols: 80, env: sb.env, steps: [['[y/N]', 'n\r']] });
+    expect(r.code).toBe(1);
+    expect(r.text).toMatch(/Remove device 'dev(\]0;PWN)?' .*\[y\/N\]/);
+    expect(r.output).not.toContain('\x1b]0;PWN');
+    expect(r.output).not.toContain('\x1b[2J');
+    expect(r.output).not.toContain('\x07');
+  });
+
+  it('a dry run repeats arguments without their control characters', async () => {
+    const sb = await startSandbox();
+    const r = await runPty(['byok', 'add', '--name', 'n\x9b2J\u202eevil', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--dry-run'], { cols: 80, env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-0123456789abcdef' } });
+    expect(r.code, r.text).toBe(0);
+    expect(r.output).not.toMatch(/[\x9b\u202e]/);
+    expect(r.text).toContain('"name": "n\\u009b2J\\u202eevil"');
   });
 });

@@ -2,7 +2,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { run, runBin, startSandbox } from '../helpers.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { run, runBin, startSandbox, tempDir } from '../helpers.js';
 
 describe('secrets', () => {
   it('no output of any command but keys create contains the key, with --debug, --dry-run, on errors and in status', async () => {
@@ -53,5 +55,61 @@ describe('secrets', () => {
     } finally {
       proxy.close();
     }
+  });
+
+  it('--debug and --dry-run redact secrets inside a JSON body: Authorization, credentials, passwd, jwt, bearer, sessionid, URL passwords', async () => {
+    const secrets = ['tok_header_0001', 'cred_secret_0002', 'passwd_secret_0003', 'jwt_secret_0004', 'bearer_secret_0005', 'session_secret_0006', 'inline_secret_0007', 'urlpass_secret_0008', 'pwd_secret_0009'];
+    const body = {
+      headers: { Authorization: `Bearer ${secrets[0]}` },
+      credentials: secrets[1],
+      PASSWD: secrets[2],
+      jwt: secrets[3],
+      bearer: secrets[4],
+      SessionId: secrets[5],
+      note: `retry with Bearer ${secrets[6]} later`,
+      callback: `https://user:${secrets[7]}@hooks.example/x`,
+      db_pwd: secrets[8],
+      title: 'kept',
+    };
+    // The service echoes the body back, so the response trace is checked too.
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(text || JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const file = join(tempDir(), 'body.json');
+    writeFileSync(file, JSON.stringify(body));
+    try {
+      const env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_test_0123456789', WSCTL_CONFIG_DIR: tempDir() };
+      for (const mode of ['--debug', '--dry-run']) {
+        const r = await runBin(['api', '/echo', '-X', 'POST', '--input', file, mode], { env });
+        expect(r.code, r.stderr).toBe(0);
+        const traced = mode === '--debug' ? r.stderr : r.stdout;
+        expect(traced).toContain('kept');
+        for (const secret of secrets) expect(traced, `${mode}: ${secret}`).not.toContain(secret);
+        expect(traced).toContain('user:***@hooks.example');
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it('byok add never shows the password of --provider-url: dry run, debug, the result, JSON', async () => {
+    const sb = await startSandbox();
+    const url = 'https://user:url_pass_secret_42@llm.example/v1';
+    const env = { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-provider-0123456789abcdef' };
+    const args = ['byok', 'add', '--name', 'p', '--provider-url', url, '--format', 'openai', '--model', 'm'];
+    for (const extra of [['--dry-run'], ['--dry-run', '--json'], ['--debug'], [], ['--json']]) {
+      const r = await runBin([...args, ...extra], { env });
+      expect(r.code, `${extra.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout + r.stderr, extra.join(' ')).not.toContain('url_pass_secret_42');
+      expect(r.stdout + r.stderr, extra.join(' ')).toContain('https://user:***@llm.example/v1');
+    }
+    // The service still gets the URL as given.
+    expect(sb.state.byok.at(-1)?.base_url).toBe(url);
   });
 });

@@ -2,6 +2,7 @@
 // spinner, layout and prompt paths that a pipe (or a pty with no size) never takes.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import stringWidth from 'string-width';
 import { BIN, ROOT } from '../helpers.js';
 
 export interface PtyResult {
@@ -44,8 +45,7 @@ export function runPty(args: string[], options: { cols: number; rows?: number; e
 /** Node's crash output or a stack trace: never acceptable on a user's terminal. */
 export const crashed = (text: string) => /\n\s+at .+:\d+:\d+|Node\.js v\d+|node:internal|Uncaught|DryRunComplete/.test(text);
 
-/** Lines wider than the terminal (wide characters count two). */
+/** Lines wider than the terminal, measured as a terminal measures them (string-width: emoji, CJK, marks). */
 export function tooWide(text: string, cols: number): string[] {
-  const width = (line: string) => Array.from(line).reduce((w, ch) => w + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60\u{1f300}-\u{1f9ff}]/u.test(ch) ? 2 : 1), 0);
-  return text.split('\n').filter((line) => width(line) > cols);
+  return text.split('\n').filter((line) => stringWidth(line) > cols);
 }

@@ -4,6 +4,7 @@ import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import type { ByokBody } from '../../schemas.js';
 import { request } from '../../service.js';
+import { maskUrlPassword } from '../../http/index.js';
 import { mask, relativeTime } from '../../terminal/index.js';
 import { readFirstLine } from '../../terminal/prompt.js';
 
@@ -80,7 +81,7 @@ function checkProviderUrl(raw: string): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new UsageError(`Invalid --provider-url '${raw}': give an http:// or https:// URL.`);
+    throw new UsageError(`Invalid --provider-url '${maskUrlPassword(raw)}': give an http:// or https:// URL.`);
   }
   return raw;
 }
@@ -95,7 +96,8 @@ export async function run(opts: AddOptions, ctx: Ctx): Promise<Result> {
     'Registering model',
     api.request(request('addByok', { body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format as ByokBody['format'], model_id: opts.model } })),
   );
-  const shown = opts.showSecret ? body : { ...body, ...(body.api_key ? { api_key: mask(body.api_key) } : {}) };
+  // The provider key and the password of the provider URL are masked in all output (cli.md §3).
+  const shown = opts.showSecret ? body : { ...body, ...(body.api_key ? { api_key: mask(body.api_key) } : {}), ...(typeof body.base_url === 'string' ? { base_url: maskUrlPassword(body.base_url) } : {}) };
   return {
     json: shown,
     human: (out) =>

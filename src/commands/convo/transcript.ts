@@ -1,6 +1,6 @@
 // Renders a conversation for people: a transcript (TTY or plain) or Markdown, piece by piece
 // (header, each message, totals), so that a 50 MB conversation never becomes one giant string.
-import { clean, cleanLine, plural, relativeTime, thousands, wrap, type Painter, type Terminal } from '../../terminal/index.js';
+import { clean, cleanLine, fitPieces, plural, relativeTime, thousands, truncate, wrap, type Painter, type Piece, type Terminal } from '../../terminal/index.js';
 import type { Conversation, Message, MessagePart } from '../../schemas.js';
 
 export interface Style {
@@ -27,6 +27,11 @@ function addTokens(totals: Totals, message: Message): Totals {
 function formatTokens(counts: Totals, tty: boolean): string {
   const n = (i: number) => (tty ? thousands(counts[i as 0]) : String(counts[i as 0]));
   return `${TOKEN_LABELS[0]} ${n(0)} · ${TOKEN_LABELS[1]} ${n(1)} · ${TOKEN_LABELS[2]} ${n(2)} · ${TOKEN_LABELS[3]} ${n(3)}`;
+}
+
+/** "input 1,840", "output 96", …: each whole, for lines fitted to the terminal. */
+function tokenPieces(counts: Totals): Piece[] {
+  return TOKEN_LABELS.map((label, i) => ({ text: `${label} ${thousands(counts[i as 0])}`, whole: true }));
 }
 
 /** The non-empty ones, joined with " · ". */
@@ -80,22 +85,26 @@ function renderPart(part: MessagePart, style: Style): string {
   const tool = part.tool_name ? cleanLine(part.tool_name) : '';
   if (kind === 'tool-call') {
     const call = `→ ${tool}(${clean(formatArgs(part.args))})`.split('\n');
-    return call.map((line, i) => paint.cyan(`${i === 0 ? '  ' : '    '}${line}`)).join('\n');
+    // On a terminal every line fits its width (cli.md §3); piped, lines stay whole.
+    const lines = call.map((line, i) => (tty ? wrap(line, width, i === 0 ? '  ' : '    ') : `${i === 0 ? '  ' : '    '}${line}`));
+    return lines.join('\n').split('\n').map((l) => paint.cyan(l)).join('\n');
   }
   if (isResult(kind)) {
     const { text, note } = shorten(clean(part.content), style.full);
-    const body = indentBlock(text, '    ');
-    return `  ${paint.magenta(`← ${tool || kind}`)}\n${body}${note ? `\n    ${paint.dim(note)}` : ''}`;
+    const body = tty ? wrap(text, width, '    ') : indentBlock(text, '    ');
+    const name = tty ? truncate(`← ${tool || kind}`, width - 2) : `← ${tool || kind}`;
+    const noteLines = note && (tty ? wrap(note, width, '    ') : `    ${note}`).split('\n').map((l) => paint.dim(l)).join('\n');
+    return `  ${paint.magenta(name)}\n${body}${noteLines ? `\n${noteLines}` : ''}`;
   }
   const content = clean(part.content);
   const prefix = kind === 'system-prompt' ? paint.dim('system: ') : kind && kind !== 'text' && kind !== 'user-prompt' ? paint.dim(`[${cleanLine(kind)}] `) : '';
   return tty ? wrap(prefix + content, width, '  ') : indentBlock(prefix + content, '  ');
 }
 
-function stateLabel(state: string | null | undefined, paint: Painter): string {
+/** The state in its colour; shown is the text as laid out (cut to fit). */
+function stateLabel(state: string | null | undefined, paint: Painter, shown: string): string {
   if (!state) return '';
-  const s = cleanLine(state);
-  return state === 'running' ? paint.green(s) : state === 'stopping' ? paint.yellow(s) : paint.dim(s);
+  return state === 'running' ? paint.green(shown) : state === 'stopping' ? paint.yellow(shown) : paint.dim(shown);
 }
 
 /** How the terminal wants a transcript drawn; full keeps long tool results whole. */
@@ -120,9 +129,20 @@ function plainRenderer(style: Style): Renderer {
     header(head) {
       const c = head.conversation;
       if (tty) {
-        const meta = [cleanLine(c.id), cleanLine(c.type), stateLabel(head.state, paint), c.created_at && `created ${relativeTime(c.created_at)}`, c.updated_at && `updated ${relativeTime(c.updated_at)}`];
+        // Every line fits the terminal; the id and the times are never cut (cli.md §3).
+        const title = wrap(cleanLine(c.title) || '(untitled)', style.width).split('\n').map((l) => paint.bold(l)).join('\n');
+        const meta = fitPieces(
+          [
+            { text: cleanLine(c.id), whole: true },
+            { text: cleanLine(c.type) },
+            { text: head.state ? cleanLine(head.state) : '', paint: (s) => stateLabel(head.state, paint, s) },
+            { text: c.created_at ? `created ${relativeTime(c.created_at)}` : '', whole: true },
+            { text: c.updated_at ? `updated ${relativeTime(c.updated_at)}` : '', whole: true },
+          ],
+          style.width,
+        );
         const deleted = c.deleted_at ? `${paint.red(`deleted ${relativeTime(c.deleted_at)}`)}\n` : '';
-        return `${paint.bold(cleanLine(c.title) || '(untitled)')}\n${meta.filter(Boolean).join(' · ')}\n${deleted}`;
+        return `${title}\n${meta}\n${deleted}`;
       }
       const fields: [string, unknown][] = [['title', c.title], ['id', c.id], ['type', c.type], ['state', head.state], ['created_at', c.created_at], ['updated_at', c.updated_at]];
       if (c.deleted_at) fields.push(['deleted_at', c.deleted_at]);
@@ -131,20 +151,32 @@ function plainRenderer(style: Style): Renderer {
     // Built by concatenation, not arrays joined: this runs 55,000 times for a large transcript.
     message(message) {
       const counts = addTokens(totals, message);
-      const head = joinPresent(when(message.timestamp, tty), cleanLine(message.kind) || 'message', cleanLine(message.persona_name), cleanLine(message.model_name));
-      let text = `\n${paint.bold(`▸ ${head}`)}`;
+      const time = when(message.timestamp, tty);
+      const kind = cleanLine(message.kind) || 'message';
+      let text = tty
+        ? `\n${fitPieces([{ text: time, whole: true }, { text: kind }, { text: cleanLine(message.persona_name) }, { text: cleanLine(message.model_name) }], style.width, { indent: '▸ ', continuation: '  ', paintLine: paint.bold })}`
+        : `\n${paint.bold(`▸ ${joinPresent(time, kind, cleanLine(message.persona_name), cleanLine(message.model_name))}`)}`;
       if (message.parts) for (const part of message.parts) text += `\n${renderPart(part, style)}`;
-      if (counts[0] > 0 || counts[1] > 0 || counts[2] > 0 || counts[3] > 0) text += `\n${paint.dim(`  tokens: ${formatTokens(counts, tty)}`)}`;
+      if (counts[0] > 0 || counts[1] > 0 || counts[2] > 0 || counts[3] > 0) {
+        text += tty
+          ? `\n${fitPieces(tokenPieces(counts).map((p, i) => (i === 0 ? { ...p, text: `tokens: ${p.text}` } : p)), style.width, { indent: '  ', continuation: '          ', paintLine: paint.dim })}`
+          : `\n${paint.dim(`  tokens: ${formatTokens(counts, tty)}`)}`;
+      }
       return `${text}\n`;
     },
     end(count) {
-      return `\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${plural(count, 'message')})\n`;
+      if (!tty) return `\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${plural(count, 'message')})\n`;
+      const pieces: Piece[] = [{ text: 'Totals', paint: paint.bold }, ...tokenPieces(totals), { text: `(${plural(count, 'message')})`, whole: true, sep: ' ' }];
+      pieces[1] = { ...(pieces[1] as Piece), sep: '  ' };
+      return `\n${fitPieces(pieces, style.width, { continuation: '        ' })}\n`;
     },
   };
 }
 
 function fence(text: string, lang = ''): string {
-  const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((f) => f.length));
+  // A loop, not Math.max(...fences): a text with 130,000 fences would overflow the stack.
+  let longest = 2;
+  for (const f of text.match(/`{3,}/g) ?? []) longest = Math.max(longest, f.length);
   const marks = '`'.repeat(longest + 1);
   return `${marks}${lang}\n${text}\n${marks}`;
 }
