@@ -40,7 +40,8 @@ describe('the pager', () => {
     expect(warnings(r.text)).toHaveLength(1);
     expect(warnings(r.text)[0]).toMatch(new RegExp(`^! The pager '(.*/)?${pager.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' could not be started \\(not found\\): printing directly\\. Set WSCTL_PAGER, or pass --no-pager\\.$`));
     expect(r.text).toContain('Plan the Lisbon team offsite');
-    expect(r.text).toMatch(/^Totals .*\(6 messages\)$/m);
+    // The totals end the transcript (at 80 columns the count goes on a line of its own).
+    expect(r.text).toMatch(/^Totals .*(\n +)?\(6 messages\)$/m);
     expect(r.text).not.toMatch(/not found$/m); // no shell complaint besides the warning
     expect(crashed(r.output)).toBe(false);
   });
@@ -59,6 +60,6 @@ describe('the pager', () => {
   it('a pager that takes everything and exits 0 is a success', async () => {
     const r = await show({ PAGER: 'tail -n 1' });
     expect(r.code, r.text).toBe(0);
-    expect(r.text.trim()).toMatch(/^Totals .*\(6 messages\)$/);
+    expect(r.text.trim()).toMatch(/\(6 messages\)$/);
   });
 });
