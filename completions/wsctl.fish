@@ -117,7 +117,7 @@ complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l name -x -d 'a name f
 complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l provider-url -x -d 'base URL of the model provider, http or https (required)'
 complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l format -x -a 'openai anthropic groq' -d 'API format of the provider (required)'
 complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l model -x -d 'model id at the provider (required)'
-complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l api-key-stdin -d 'read the provider key from standard input (first line)'
+complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l api-key-stdin -d 'read the provider key from standard input (first line; on a terminal, asked with input hidden)'
 complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l show-secret -d 'show the provider key in the output'
 complete -c wsctl -n '__wsctl_at '\''wsctl device'\''' -a 'rm' -d 'Remove a registered device; asks to confirm on a terminal, else needs --yes'
 complete -c wsctl -n '__wsctl_in '\''wsctl device rm'\''' -s y -l yes -d 'do not ask for confirmation'
