@@ -132,7 +132,7 @@ complete -c wsctl -n '__wsctl_in '\''wsctl site create'\''' -l parent -x -d 'fol
 complete -c wsctl -n '__wsctl_in '\''wsctl site create'\''' -l force -d 'replace a site of the same name'
 complete -c wsctl -n '__wsctl_in '\''wsctl site create'\''' -l display-name -x -d 'the name shown to visitors'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s X -l method -x -d 'HTTP method (default GET, or POST with -f or --input)'
-complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s f -l field -x -d 'add a string field to the JSON body (repeatable)'
+complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s f -l field -x -d 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -l input -r -F -d 'send the file as the request body (- for stdin)'
 complete -c wsctl -n '__wsctl_at '\''wsctl completion'\''' -x -a 'bash zsh fish'
 complete -c wsctl -n '__wsctl_at '\''wsctl sandbox'\''' -a 'serve' -d 'Run the sandbox as a server until interrupted; prints its URL and key first'
