@@ -21,7 +21,7 @@ export function register(command: Command, app: App): void {
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with -f or --input)')
     .option('-f, --field <key=value>', 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
     .option('--input <file>', 'send the file as the request body (- for stdin)')
-    .addHelpText('after', examples('wsctl api /settings/', "wsctl api /settings/ --jq '.timezone'", 'wsctl api -X GET /api-keys/ -f limit=10', 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'))
+    .addHelpText('after', examples("wsctl api /settings/ --jq '.timezone'", 'wsctl api -X GET /api-keys/ -f limit=10', 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'))
     .action((path: string, flags: { method?: string; field: string[]; input?: string }, command: Command) =>
       app.run(command, (ctx) => run({ path, method: flags.method, fields: flags.field, input: flags.input }, ctx)),
     );
