@@ -5,7 +5,7 @@ import { examples, type App, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';
 import { startSandboxServer } from '../../sandbox/server.js';
-import { FileStore } from '../../sandbox/store.js';
+import { FileStore, RESET_HINT } from '../../sandbox/store.js';
 
 export interface ServeOptions {
   port: string;
@@ -40,7 +40,12 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Invalid port '${opts.port}': give 0-65535.`);
   if (!isLoopback(opts.host)) throw new UsageError(`The sandbox listens on loopback only; '${opts.host}' is not a loopback address.`);
-  const statePath = opts.state ? resolve(opts.state) : sandboxStatePath(ctx.config.dir);
+  const defaultState = resolve(sandboxStatePath(ctx.config.dir));
+  const statePath = opts.state ? resolve(opts.state) : defaultState;
+  // `sandbox reset` rewrites the default file only: another one is the user's to fix or remove.
+  const store = new FileStore(statePath, statePath === defaultState ? RESET_HINT : undefined);
+  // Read (or seeded) here, so that a damaged file is reported by this command, detached or not.
+  const state = await store.read();
   if (opts.detach) {
     const { detach } = await import('./detached.js');
     const server = await detach(ctx, { port, host: opts.host, statePath });
@@ -48,8 +53,6 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
     ctx.term.info(`Sandbox running in the background on ${server.url} (pid ${server.pid}, log ${server.log}). Stop it with \`wsctl sandbox stop\`.`);
     return;
   }
-  const store = new FileStore(statePath);
-  const state = await store.read();
   const server = await startSandboxServer({
     store,
     host: opts.host,
