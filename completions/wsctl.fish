@@ -141,4 +141,4 @@ complete -c wsctl -n '__wsctl_at '\''wsctl sandbox'\''' -a 'reset' -d 'Restore t
 complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l port -x -d 'port to listen on (0 picks a free one)'
 complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l host -x -d 'loopback address to listen on'
 complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l state -r -F -d 'state file (default: the embedded sandbox state in the config dir)'
-complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l detach -d 'leave the server running in the background and exit at once (stop it with `wsctl sandbox stop`)'
+complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l detach -d 'leave the server running in the background and exit at once; one per config folder (stop it with `wsctl sandbox stop`)'

@@ -21,7 +21,7 @@ export function register(sandbox: Command, app: App): void {
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
     .option('--host <address>', 'loopback address to listen on', '127.0.0.1')
     .option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)')
-    .option('--detach', 'leave the server running in the background and exit at once (stop it with `wsctl sandbox stop`)')
+    .option('--detach', 'leave the server running in the background and exit at once; one per config folder (stop it with `wsctl sandbox stop`)')
     .addHelpText(
       'after',
       examples('eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop', 'wsctl sandbox serve --port 8787', 'wsctl sandbox serve --detach --state ./ws.json && wsctl sandbox stop'),
