@@ -19,9 +19,9 @@ export function register(command: Command, app: App): void {
   command
     .argument('<path>', 'path below the base URL, e.g. /settings/')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with -f or --input)')
-    .option('-f, --field <key=value>', 'add a string field to the JSON body (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
+    .option('-f, --field <key=value>', 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
     .option('--input <file>', 'send the file as the request body (- for stdin)')
-    .addHelpText('after', examples('wsctl api /settings/', "wsctl api /settings/ --jq '.timezone'", 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'))
+    .addHelpText('after', examples("wsctl api /settings/ --jq '.timezone'", 'wsctl api -X GET /api-keys/ -f limit=10', 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'))
     .action((path: string, flags: { method?: string; field: string[]; input?: string }, command: Command) =>
       app.run(command, { path, method: flags.method, fields: flags.field, input: flags.input }, run),
     );
@@ -52,15 +52,25 @@ export function normalizePath(raw: string): string {
   return `/${segments.join('/')}${query}`;
 }
 
-function parseFields(fields: string[]): Record<string, string> {
-  const body: Record<string, string> = {};
-  for (const field of fields) {
+/** -f key=value pairs, in order. */
+function parseFields(fields: string[]): [key: string, value: string][] {
+  return fields.map((field) => {
     const at = field.indexOf('=');
-    if (at <= 0) throw new UsageError(`Invalid field '${field}': use key=value.`);
-    body[field.slice(0, at)] = field.slice(at + 1);
-  }
-  return body;
+    if (at <= 0) throw new UsageError(`Invalid field '${cleanLine(field)}': use key=value.`);
+    return [field.slice(0, at), field.slice(at + 1)];
+  });
 }
+
+/** Fields appended to the path's query string, as `gh api` does for GET: each kept, in order, percent-encoded. */
+export function withQuery(path: string, fields: [string, string][]): string {
+  if (fields.length === 0) return path;
+  const query = fields.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
+  const separator = !path.includes('?') ? '?' : path.endsWith('?') || path.endsWith('&') ? '' : '&';
+  return path + separator + query;
+}
+
+// Methods whose -f fields travel in the query string: a body on them is ignored or refused by servers.
+const QUERY_METHODS = ['GET', 'DELETE'];
 
 async function readInputFile(file: string): Promise<string> {
   const stream = createReadStream(file);
@@ -73,12 +83,14 @@ async function readInputFile(file: string): Promise<string> {
 }
 
 export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
-  const path = normalizePath(opts.path);
+  let path = normalizePath(opts.path);
   if (opts.fields.length > 0 && opts.input !== undefined) throw new UsageError('Use -f fields or --input, not both.');
   const method = (opts.method ?? (opts.fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET')).toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`Invalid method '${opts.method}': use one of ${METHODS.join(', ')}.`);
   let body: unknown;
-  if (opts.fields.length > 0) body = parseFields(opts.fields);
+  const fields = parseFields(opts.fields);
+  if (QUERY_METHODS.includes(method)) path = withQuery(path, fields);
+  else if (fields.length > 0) body = Object.fromEntries(fields);
   if (opts.input !== undefined) {
     // One cap for stdin and files (/dev/urandom included), checked while reading.
     const text = opts.input === '-' ? await readStdin(ctx.io.stdin) : await readInputFile(opts.input);

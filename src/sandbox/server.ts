@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { WsctlError } from '../errors.js';
 import { redactText } from '../http/index.js';
 import { responseSchemas, type SchemaName } from '../schemas.js';
 import { takeFault, type Fault } from './faults.js';
@@ -23,6 +24,8 @@ export interface RecordedRequest {
 
 export interface SandboxServer {
   url: string;
+  /** Made at each start and told only over the control route: proves a process is this server. */
+  nonce: string;
   store: Store;
   faults: Fault[];
   requests: RecordedRequest[];
@@ -157,6 +160,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
   const requests: RecordedRequest[] = [];
   const log = options.log ?? (() => {});
   const checkReplies = options.checkReplies ?? true;
+  const nonce = randomId(32);
   let origin = '';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -232,6 +236,10 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
       faults.length = 0;
       return send(res, 200, { faults });
     }
+    if (path === '/__sandbox/identity' && method === 'GET') {
+      // What `sandbox stop` checks before it signals a pid: this process, this start, this state file.
+      return send(res, 200, { pid: process.pid, nonce, state: 'path' in store && typeof store.path === 'string' ? store.path : null });
+    }
     if (path === '/__sandbox/requests' && method === 'GET') return send(res, 200, { requests: requests.map(redactRecorded) });
     if (path === '/__sandbox/requests' && method === 'DELETE') {
       requests.length = 0;
@@ -243,8 +251,10 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
   const { createServer } = builtinHttp();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
-      log(`error: ${error.message}`);
-      if (!res.headersSent) send(res, 500, { detail: `Sandbox error: ${error.message}` });
+      log(`error: ${error.stack ?? error.message}`);
+      // Our own errors (a damaged state file) say what to do; a slip of the sandbox's code is not the client's business.
+      const detail = error instanceof WsctlError ? error.message : 'the sandbox failed on this request (its log has the details)';
+      if (!res.headersSent) send(res, 500, { detail: `Sandbox error: ${detail}` });
       else res.destroy();
     });
   });
@@ -257,6 +267,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
   origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   return {
     url: origin,
+    nonce,
     store,
     faults,
     requests,

@@ -30,20 +30,71 @@ export class MemoryStore implements Store {
 const LISTS = ['keys', 'numbers', 'addresses', 'prompts', 'connections', 'byok', 'devices', 'publications', 'websites', 'imports'] as const;
 const MAPS = ['conversations', 'settings', 'personas', 'pages', 'uploads'] as const;
 
-/** What a state file lacks that every route relies on, or undefined when it is whole. */
-function missingCollection(state: unknown): string | undefined {
-  if (!state || typeof state !== 'object' || Array.isArray(state)) return 'not an object';
-  const s = state as Record<string, unknown>;
-  if (typeof s.bootstrap_key !== 'string') return "no 'bootstrap_key'";
-  for (const name of LISTS) if (!Array.isArray(s[name])) return `no '${name}' list`;
-  for (const name of MAPS) if (!s[name] || typeof s[name] !== 'object' || Array.isArray(s[name])) return `no '${name}' map`;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const what = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+const wrong = (path: string, value: unknown, wanted: string) => (value === undefined ? `${path} is missing` : `${path} is ${what(value)}, not ${wanted}`);
+
+/** The first element of list that is not an object (or, for strings, not a string), named by its path. */
+function badElement(list: unknown[], path: string, strings = false): string | undefined {
+  const index = list.findIndex((item) => (strings ? typeof item !== 'string' : !isObject(item)));
+  return index < 0 ? undefined : wrong(`${path}[${index}]`, list[index], strings ? 'a string' : 'an object');
+}
+
+/**
+ * What in a state file the routes could not work with (a missing collection, a null element,
+ * a field of the wrong type that a route reads), or undefined when it is whole: a damaged file
+ * is reported as such, never met as a JavaScript error inside a route.
+ */
+export function damage(state: unknown): string | undefined {
+  if (!isObject(state)) return 'not an object';
+  if (typeof state.bootstrap_key !== 'string' || state.bootstrap_key === '') return "no 'bootstrap_key'";
+  for (const name of LISTS) {
+    const list = state[name];
+    if (!Array.isArray(list)) return `no '${name}' list`;
+    const bad = badElement(list, name, name === 'addresses');
+    if (bad) return bad;
+  }
+  for (const name of MAPS) {
+    const map = state[name];
+    if (!isObject(map)) return `no '${name}' map`;
+    if (name === 'settings') continue;
+    for (const [key, value] of Object.entries(map)) if (!isObject(value)) return wrong(`${name}.${key}`, value, 'an object');
+  }
+  const fields: [map: string, field: string, check: (value: unknown) => boolean, wanted: string][] = [
+    ['conversations', 'conversation', isObject, 'an object'],
+    ['conversations', 'messages', Array.isArray, 'a list'],
+    ['personas', 'published', Array.isArray, 'a list'],
+    ['pages', 'title', (v) => typeof v === 'string', 'a string'],
+    ['uploads', 'content_type', (v) => typeof v === 'string', 'a string'],
+    ['uploads', 'data', (v) => typeof v === 'string', 'a string'],
+  ];
+  for (const [map, field, check, wanted] of fields) {
+    for (const [key, value] of Object.entries(state[map] as Record<string, Record<string, unknown>>)) {
+      if (!check(value[field])) return wrong(`${map}.${key}.${field}`, value[field], wanted);
+    }
+  }
+  for (const [key, value] of Object.entries(state.conversations as Record<string, { messages: unknown[] }>)) {
+    const bad = badElement(value.messages, `conversations.${key}.messages`);
+    if (bad) return bad;
+  }
+  for (const [key, value] of Object.entries(state.personas as Record<string, { published: unknown[] }>)) {
+    const bad = badElement(value.published, `personas.${key}.published`);
+    if (bad) return bad;
+  }
   return undefined;
 }
+
+/** What the default state file's damage asks for: the command that rewrites it. */
+export const RESET_HINT = 'Run `wsctl sandbox reset` to start over';
 
 export class FileStore implements Store {
   private cache?: { mtimeMs: number; size: number; state: SandboxState };
 
-  constructor(readonly path: string) {}
+  /** startOver: what a damaged file's message tells to do (`sandbox reset` rewrites only the default file). */
+  constructor(
+    readonly path: string,
+    private readonly startOver = 'Fix it, or remove it to start over from the seeded state',
+  ) {}
 
   async read(): Promise<SandboxState> {
     let stat;
@@ -92,10 +143,10 @@ export class FileStore implements Store {
     try {
       state = JSON.parse(text) as SandboxState;
     } catch {
-      throw new ConfigError(`Sandbox state ${this.path} is not valid JSON. Run \`wsctl sandbox reset\` to start over; it was left untouched.`);
+      throw new ConfigError(`Sandbox state ${this.path} is not valid JSON. ${this.startOver}; it was left untouched.`);
     }
-    const missing = missingCollection(state);
-    if (missing) throw new ConfigError(`Sandbox state ${this.path} is damaged (${missing}). Run \`wsctl sandbox reset\` to start over; it was left untouched.`);
+    const damaged = damage(state);
+    if (damaged) throw new ConfigError(`Sandbox state ${this.path} is damaged (${damaged}). ${this.startOver}; it was left untouched.`);
     this.cache = { mtimeMs: stat.mtimeMs, size: stat.size, state };
     return state;
   }

@@ -45,6 +45,72 @@ describe('convo show --follow', () => {
     expect(bodies).toEqual(['hello', 'World, growing and done', 'next, final']);
     expect(r.stdout).toMatch(/^state\trunning$/m);
     expect(r.stdout).toMatch(/\(3 messages\)\n$/);
+    expect(r.stderr).not.toMatch(/changed between polls/);
+  });
+
+  it('a history that reorders between polls: each message printed once, none lost, said once on stderr (built bin)', async () => {
+    const [a, b, c, d, e, f] = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'].map((text, i) => message(i, text));
+    const s = await scripted([
+      { body: { conversation, state: 'running', messages: [a, b, c] } },
+      { body: { conversation, state: 'running', messages: [c, a, b, d, e] } },
+      { body: { conversation, state: 'idle', messages: [e, d, c, b, a, f] } },
+    ]);
+    const human = await runBin(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    expect(human.code, human.stderr).toBe(0);
+    const bodies = human.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
+    expect(bodies).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot']);
+    expect(human.stderr.match(/changed between polls/g)).toHaveLength(1);
+    expect(human.stderr).toMatch(/^! The history of conversation 'c1' changed between polls \(messages moved, removed or rewritten\); no message is printed twice\.$/m);
+    // --json: one line per message, each once, as the service sent it.
+    server?.close();
+    const again = await scripted([
+      { body: { conversation, state: 'running', messages: [a, b, c] } },
+      { body: { conversation, state: 'running', messages: [c, a, b, d, e] } },
+      { body: { conversation, state: 'idle', messages: [e, d, c, b, a, f] } },
+    ]);
+    const json = await runBin(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(again.url) });
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([{ conversation, state: 'running' }, a, b, c, d, e, f, { state: 'idle' }]);
+    expect(json.stderr.match(/changed between polls/g)).toHaveLength(1);
+  });
+
+  it('a history that shrinks and regrows: the new messages are printed, none twice, said once', async () => {
+    const [a, b, c, d, e] = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((text, i) => message(i, text));
+    const s = await scripted([
+      { body: { conversation, state: 'running', messages: [a, b, c] } },
+      { body: { conversation, state: 'running', messages: [a] } },
+      { body: { conversation, state: 'idle', messages: [a, d, e] } },
+    ]);
+    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    expect(r.code, r.stderr).toBe(0);
+    const bodies = r.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
+    // charlie was still the last message (perhaps growing) when it went away: never complete, never printed.
+    expect(bodies).toEqual(['alpha', 'bravo', 'delta', 'echo']);
+    expect(r.stderr.match(/changed between polls/g)).toHaveLength(1);
+  });
+
+  it('identical messages are distinct messages: a repeated one is printed each time it is added', async () => {
+    const ok = message(1, 'ok');
+    const s = await scripted([
+      { body: { conversation, state: 'running', messages: [ok, ok] } },
+      { body: { conversation, state: 'idle', messages: [ok, ok, ok] } },
+    ]);
+    const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').slice(1, -1).map((l) => JSON.parse(l))).toEqual([ok, ok, ok]);
+    expect(r.stderr).not.toMatch(/changed between polls/);
+  });
+
+  it('--tail on a running conversation: what it leaves out is never printed later, and is no change of history', async () => {
+    const [a, b, c, d] = ['alpha', 'bravo', 'charlie', 'delta'].map((text, i) => message(i, text));
+    const s = await scripted([
+      { body: { conversation, state: 'running', messages: [a, b, c] } },
+      { body: { conversation, state: 'idle', messages: [a, b, c, d] } },
+    ]);
+    const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '2', '--json', ...FAST], { env: env(s.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').slice(1, -1).map((l) => JSON.parse(l))).toEqual([b, c, d]);
+    expect(r.stderr).not.toMatch(/changed between polls/);
   });
 
   it('idle at once: one request, the whole transcript, exit 0', async () => {

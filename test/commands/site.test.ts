@@ -27,6 +27,8 @@ describe('site create', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('');
     expect(again.stderr).toContain('already_exists (error): A website named');
+    // The hint once, naming the flag (the service's own sentence names its body field).
+    expect(again.stderr).toBe("Error: Could not create site 'launch': already_exists (error): A website named 'launch' already exists. Pass --force to replace it.\n");
     const json = await run(['site', 'create', 'launch', '--json'], { env: sb.env });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ data: null, error: { code: 'already_exists', kind: 'error' } });

@@ -25,7 +25,7 @@ export function register(byok: Command, app: App): void {
     .option('--provider-url <url>', 'base URL of the model provider, http or https (required)')
     .addOption(byok.createOption('--format <format>', 'API format of the provider (required)').choices(byokFormats))
     .option('--model <model_id>', 'model id at the provider (required)')
-    .option('--api-key-stdin', 'read the provider key from standard input (first line)')
+    .option('--api-key-stdin', 'read the provider key from standard input (first line; on a terminal, asked with input hidden)')
     .option('--show-secret', 'show the provider key in the output')
     .addHelpText(
       'after',
@@ -64,10 +64,13 @@ export function addOptions(flags: Partial<AddOptions>): AddOptions {
 }
 
 async function providerKey(opts: AddOptions, ctx: Ctx): Promise<string> {
+  const ask = () => ctx.term.secret('Provider API key (input hidden): ', 'pipe the provider key in with --api-key-stdin, or set WSCTL_BYOK_API_KEY');
   let key: string;
-  if (opts.apiKeyStdin) key = await readFirstLine(ctx.io.stdin);
+  // --api-key-stdin on a terminal would echo the key as it is typed: ask with input hidden
+  // instead, as `auth login --with-key` does.
+  if (opts.apiKeyStdin) key = ctx.io.stdinIsTTY ? await ask() : await readFirstLine(ctx.io.stdin);
   else if (ctx.env.WSCTL_BYOK_API_KEY) key = ctx.env.WSCTL_BYOK_API_KEY;
-  else key = await ctx.term.secret('Provider API key (input hidden): ', 'pipe the provider key in with --api-key-stdin, or set WSCTL_BYOK_API_KEY');
+  else key = await ask();
   key = key.trim();
   if (key === '' || /\s/.test(key)) throw new UsageError('The provider key is empty or contains whitespace.');
   return key;

@@ -1,6 +1,7 @@
 // `convo show --follow`: the transcript of a running conversation, each message printed once, in
 // order, as soon as it is complete (a later message exists, or the state is no longer running or
 // stopping); then the totals, or with --json newline-delimited JSON. Loaded only with --follow.
+import { hash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx } from '../../command.js';
 import { InterruptedError } from '../../errors.js';
@@ -20,6 +21,59 @@ export interface FollowOptions {
 
 const ACTIVE = new Set(['running', 'stopping']);
 
+/** A message read in a poll, and its digest, worked out when it is needed. */
+interface Read {
+  message: Message;
+  digest: () => string;
+}
+
+/**
+ * What has been printed, known by a digest of each message's bytes as the service sent them (a
+ * message has no id). The history is trusted to keep what was printed in place; when it does not
+ * (reordered, shrunk, rewritten), a message counts as printed as often as its bytes were.
+ */
+class Printed {
+  private readonly order: string[] = [];
+  private readonly times = new Map<string, number>();
+
+  add(digest: string): void {
+    this.order.push(digest);
+    this.times.set(digest, (this.times.get(digest) ?? 0) + 1);
+  }
+
+  /** One poll's reading: for each message, whether it was printed; and whether the history kept what was printed in place. */
+  reading(onChange: () => void) {
+    const { order, times } = this;
+    // Nothing printed before this poll: nothing in it is known, and no digest is needed until a message is printed.
+    const fresh = order.length === 0;
+    const seen = new Map<string, number>();
+    const digests: string[] = [];
+    let changed = false;
+    const change = () => {
+      if (!changed) onChange();
+      changed = true;
+    };
+    const digest = (index: number, text: string): string => (digests[index] ??= hash('sha1', text, 'base64'));
+    return {
+      digest,
+      /** The digests of the first n messages. */
+      first: (n: number) => digests.slice(0, n),
+      known(index: number, text: string): boolean {
+        if (fresh) return false;
+        const d = digest(index, text);
+        if (index < order.length && order[index] !== d) change();
+        const nth = (seen.get(d) ?? 0) + 1;
+        seen.set(d, nth);
+        return nth <= (times.get(d) ?? 0);
+      },
+      /** The history ended with `total` messages: fewer than were printed means some went away. */
+      ended(total: number): void {
+        if (total < order.length) change();
+      },
+    };
+  }
+}
+
 function since(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
@@ -37,18 +91,26 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
     end: (count: number) => (renderer ? renderer.end(count) : term.jsonLine({ state: 'idle' })),
   };
 
-  let printed = 0; // messages printed so far: later polls skip them undecoded
+  const printed = new Printed(); // later polls pass these over undecoded
+  let warned = false;
   let lastMessageAt = Date.now();
   const status = await term.statusLine();
   const spool = term.spool();
   const gate = new HeaderGate(sink, spool, show.header);
 
-  const print = async (message: Message) => {
-    const text = await show.message(message);
+  const print = async (read: Read) => {
+    const text = await show.message(read.message);
     status.clear();
     await gate.write(text);
-    printed++;
+    printed.add(read.digest());
     lastMessageAt = Date.now();
+  };
+  // Said once: a message the history moved or dropped is not printed again, and one it rewrote is printed as new.
+  const historyChanged = () => {
+    if (warned) return;
+    warned = true;
+    status.clear();
+    term.warn(`The history of conversation '${opts.id}' changed between polls (messages moved, removed or rewritten); no message is printed twice.`);
   };
 
   /** One poll: prints each message once a later one exists; returns the state and the message count. */
@@ -57,14 +119,15 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
       request('getConversation', { params: { conversation_id: opts.id }, what: `conversation '${opts.id}'` }),
       async (body) => {
         let state: string | null | undefined;
-        let pending: Message | undefined;
+        let pending: Read | undefined;
         let count = 0;
+        const reading = printed.reading(historyChanged);
         // --tail applies to the first answer: its messages wait until the count is known.
         const tailing = first && opts.tail !== undefined;
-        const kept = lastOf<Message>(tailing ? opts.tail : undefined);
-        const next = async (message: Message) => {
+        const kept = lastOf<Read>(tailing ? opts.tail : undefined);
+        const next = async (read: Read) => {
           if (pending) await print(pending);
-          pending = message;
+          pending = read;
         };
         await readConversation(
           body,
@@ -74,18 +137,24 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
               return gate.field(key, value, tailing);
             },
             messagesStart() {},
-            message(_index, message) {
-              if (message && !kept.add(message)) return next(message);
+            message(index, message, text) {
+              if (!message) return;
+              const read = { message, digest: () => reading.digest(index, text as string) };
+              // The messages --tail leaves out count as printed: their digests are needed at the end.
+              if (tailing) read.digest();
+              if (!kept.add(read)) return next(read);
             },
             async messagesEnd(total) {
               count = total;
+              reading.ended(total);
               if (!tailing) return;
               const last = kept.items();
-              printed = total - last.length;
-              for (const message of last) await next(message);
+              // The messages --tail leaves out count as printed.
+              for (const digest of reading.first(total - last.length)) printed.add(digest);
+              for (const read of last) await next(read);
             },
           },
-          printed,
+          reading.known,
         );
         await gate.show();
         // The last message of a running conversation may still be growing: the next poll reads it again.

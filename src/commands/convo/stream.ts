@@ -14,18 +14,21 @@ export interface ConversationVisitor {
   /** A top-level field: `conversation` and `state` checked; others (kept by --json) as they came. */
   field(key: string, value: unknown): void | Promise<void>;
   messagesStart(): void | Promise<void>;
-  /** Each message in order; undefined for those below `skip`, which are not decoded. */
-  message(index: number, message: Message | undefined): void | Promise<void>;
+  /** Each message in order, and its text as sent; undefined for those `known` says were seen, which are not decoded. */
+  message(index: number, message: Message | undefined, text: string | undefined): void | Promise<void>;
   messagesEnd(count: number): void | Promise<void>;
 }
 
 const stateSchema = ConversationSchema.shape.state;
 
-/** Reads the body to its end, telling the visitor as it goes; a body that is not a conversation is exit 3. */
-export async function readConversation(body: StreamedBody, visitor: ConversationVisitor, skip = 0): Promise<void> {
+/**
+ * Reads the body to its end, telling the visitor as it goes; a body that is not a conversation is
+ * exit 3. `known` is shown each message's text first: true means it was seen before (a follow poll
+ * printed it), and it is passed on undecoded.
+ */
+export async function readConversation(body: StreamedBody, visitor: ConversationVisitor, known?: (index: number, text: string) => boolean): Promise<void> {
   const info: ErrorInfo = { status: body.status, requestId: body.requestId };
   const splitter = new ObjectSplitter('messages');
-  splitter.skipItems = skip;
   const seen = new Set<string>();
 
   const parse = (text: string, what: string): unknown => {
@@ -39,10 +42,10 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
   const handle = (event: SplitEvent): void | Promise<void> => {
     switch (event.kind) {
       case 'item': {
-        if (event.text === undefined) return visitor.message(event.index, undefined);
+        if (event.text === undefined || known?.(event.index, event.text)) return visitor.message(event.index, undefined, event.text);
         const message = parse(event.text, `message ${event.index}`);
         checkShape(MessageSchema, message, ['messages', event.index], info);
-        return visitor.message(event.index, message as Message);
+        return visitor.message(event.index, message as Message, event.text);
       }
       case 'field': {
         seen.add(event.key);

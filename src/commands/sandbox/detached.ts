@@ -1,21 +1,36 @@
 // `sandbox serve --detach` and `sandbox stop`: a server in its own session, started by this
-// process and found again through <config dir>/sandbox-serve.json (its pid and URL).
+// process and found again through <config dir>/sandbox-serve.json. Starting and stopping happen
+// under one lock, so parallel starts leave one server; a recorded pid is signalled only once the
+// process is proven to be that server (its start time, and the nonce it tells its starter).
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx } from '../../command.js';
-import { writeFileAtomic } from '../../config/atomic.js';
-import { WsctlError } from '../../errors.js';
+import { withLock, writeFileAtomic } from '../../config/atomic.js';
+import { UsageError, WsctlError } from '../../errors.js';
 
 export interface Detached {
   pid: number;
   url: string;
   key: string;
   log: string;
+  /** The state file it serves. */
+  state: string;
+  /** Made by the server at its start; it tells it only to a holder of its key. */
+  nonce: string;
+  /** The process's start time from /proc (clock ticks since boot), where there is a /proc. */
+  start?: string;
+}
+
+interface Identity {
+  pid: number;
+  nonce: string;
+  state: string | null;
 }
 
 const STARTUP_MS = 10_000;
+const STOP_MS = 5_000;
 
 export function serverFile(configDir: string): string {
   return join(configDir, 'sandbox-serve.json');
@@ -35,26 +50,59 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The server the file names, if its process lives and it answers with its own key (a pid can be reused). */
-export async function runningServer(configDir: string): Promise<Detached | undefined> {
-  let server: Detached;
+/** When the process started (field 22 of /proc/<pid>/stat), or undefined where that cannot be read. */
+export function startTime(pid: number): string | undefined {
   try {
-    server = JSON.parse(readFileSync(serverFile(configDir), 'utf8')) as Detached;
-  } catch {
-    return undefined;
-  }
-  if (!Number.isInteger(server.pid) || !alive(server.pid)) return undefined;
-  try {
-    const answer = await fetch(`${server.url}/api-keys/`, { headers: { authorization: `Bearer ${server.key}` }, signal: AbortSignal.timeout(2000) });
-    return answer.ok ? server : undefined;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
     return undefined;
   }
 }
 
-export async function detach(ctx: Ctx, opts: { port: number; host: string; statePath: string }): Promise<Detached> {
-  const running = await runningServer(ctx.config.dir);
-  if (running) return running;
+function readRecord(configDir: string): Partial<Detached> | undefined {
+  try {
+    const record = JSON.parse(readFileSync(serverFile(configDir), 'utf8')) as unknown;
+    return record && typeof record === 'object' ? (record as Partial<Detached>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the server at url says about itself, asked with its key; undefined when nothing (or not a sandbox) answers. */
+async function identity(url: string, key: string): Promise<Identity | undefined> {
+  try {
+    const answer = await fetch(`${url}/__sandbox/identity`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(2000) });
+    if (!answer.ok) return undefined;
+    const body = (await answer.json()) as Partial<Identity>;
+    if (typeof body.pid !== 'number' || typeof body.nonce !== 'string') return undefined;
+    return { pid: body.pid, nonce: body.nonce, state: typeof body.state === 'string' ? body.state : null };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same process as when it was recorded: alive, and started when it was (where /proc says). */
+function sameProcess(record: Detached): boolean {
+  if (!alive(record.pid)) return false;
+  const now = startTime(record.pid);
+  return now === undefined || now === record.start;
+}
+
+/**
+ * The recorded server, if it is proven to be running: its pid holds the process that was
+ * started, and the server at its URL answers with its key, that pid and the nonce it made at
+ * its start. A reused pid, or another server on the same port with the same key, proves nothing.
+ */
+async function proven(record: Partial<Detached> | undefined): Promise<Detached | undefined> {
+  if (!record || !Number.isInteger(record.pid) || typeof record.url !== 'string' || typeof record.key !== 'string' || typeof record.nonce !== 'string') return undefined;
+  const server = record as Detached;
+  if (!sameProcess(server)) return undefined;
+  const said = await identity(server.url, server.key);
+  return said && said.pid === server.pid && said.nonce === server.nonce ? { ...server, state: said.state ?? server.state } : undefined;
+}
+
+async function start(ctx: Ctx, opts: { port: number; host: string; statePath: string }): Promise<Detached> {
   ctx.config.secureDir();
   const log = join(ctx.config.dir, 'sandbox-serve.log');
   const logFd = openSync(log, 'a', 0o600);
@@ -85,23 +133,55 @@ export async function detach(ctx: Ctx, opts: { port: number; host: string; state
   child.removeAllListeners('exit');
   child.stdout?.destroy();
   child.unref();
-  const server: Detached = {
-    pid: child.pid as number,
-    url: (lines[0] ?? '').replace(/^WSCTL_BASE_URL=/, ''),
-    key: (lines[1] ?? '').replace(/^WSCTL_API_KEY=/, ''),
-    log,
-  };
+  const pid = child.pid as number;
+  const url = (lines[0] ?? '').replace(/^WSCTL_BASE_URL=/, '');
+  const key = (lines[1] ?? '').replace(/^WSCTL_API_KEY=/, '');
+  const said = await identity(url, key);
+  if (!said || said.pid !== pid) {
+    try {
+      process.kill(pid, 'SIGINT'); // our own child, which we cannot record: not left behind
+    } catch {
+      // gone already
+    }
+    throw new WsctlError(`The sandbox server started on ${url} but does not answer as the process started (pid ${pid}); see ${log}.`);
+  }
+  const server: Detached = { pid, url, key, log, state: said.state ?? opts.statePath, nonce: said.nonce, start: startTime(pid) };
   writeFileAtomic(serverFile(ctx.config.dir), JSON.stringify(server));
   return server;
 }
 
-/** Stops the detached server: Ctrl-C's signal first, then a kill after 5 s. */
-export async function stop(configDir: string): Promise<Detached | undefined> {
-  const server = await runningServer(configDir);
-  rmSync(serverFile(configDir), { force: true });
-  if (!server) return undefined;
-  process.kill(server.pid, 'SIGINT');
-  for (let waited = 0; alive(server.pid) && waited < 5000; waited += 50) await sleep(50);
-  if (alive(server.pid)) process.kill(server.pid, 'SIGKILL');
-  return server;
+/** The server for this config folder: the one running (same state file), else a new one. */
+export async function detach(ctx: Ctx, opts: { port: number; host: string; statePath: string }): Promise<Detached> {
+  return withLock(serverFile(ctx.config.dir), async () => {
+    const running = await proven(readRecord(ctx.config.dir));
+    if (!running) return start(ctx, opts);
+    if (running.state !== opts.statePath) {
+      throw new UsageError(
+        `A sandbox server for this config folder already runs on ${running.url} with state ${running.state}. Stop it first (\`wsctl sandbox stop\`), or use that state file.`,
+      );
+    }
+    return running;
+  });
+}
+
+export type Stopped = { stopped: Detached } | { unproven: { pid?: number; url?: string } } | undefined;
+
+/** Stops the detached server: Ctrl-C's signal first, then a kill after 5 s, each only while the pid is proven to be it. */
+export async function stop(configDir: string): Promise<Stopped> {
+  return withLock(serverFile(configDir), async () => {
+    const record = readRecord(configDir);
+    if (!record) return undefined;
+    const server = await proven(record);
+    rmSync(serverFile(configDir), { force: true });
+    if (!server) return Number.isInteger(record.pid) && alive(record.pid as number) ? { unproven: { pid: record.pid, url: record.url } } : undefined;
+    process.kill(server.pid, 'SIGINT');
+    for (let waited = 0; sameProcess(server) && waited < STOP_MS; waited += 50) await sleep(50);
+    if (sameProcess(server)) {
+      // Where there is no /proc to tell a reused pid, the server itself must still answer.
+      const stillIt = startTime(server.pid) !== undefined || (await identity(server.url, server.key))?.nonce === server.nonce;
+      if (!stillIt) throw new WsctlError(`The sandbox server (pid ${server.pid}) did not stop within ${STOP_MS / 1000} s, and it is no longer certain that pid is it: not killed.`);
+      process.kill(server.pid, 'SIGKILL');
+    }
+    return { stopped: server };
+  });
 }

@@ -5,7 +5,7 @@ import { examples, type App, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';
 import { startSandboxServer } from '../../sandbox/server.js';
-import { FileStore } from '../../sandbox/store.js';
+import { FileStore, RESET_HINT } from '../../sandbox/store.js';
 
 export interface ServeOptions {
   port: number;
@@ -21,7 +21,7 @@ export function register(sandbox: Command, app: App): void {
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 0)
     .option('--host <address>', 'loopback address to listen on', '127.0.0.1')
     .option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)')
-    .option('--detach', 'leave the server running in the background and exit at once (stop it with `wsctl sandbox stop`)')
+    .option('--detach', 'leave the server running in the background and exit at once; one per config folder (stop it with `wsctl sandbox stop`)')
     .addHelpText(
       'after',
       examples('eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop', 'wsctl sandbox serve --port 8787', 'wsctl sandbox serve --detach --state ./ws.json && wsctl sandbox stop'),
@@ -45,7 +45,12 @@ function printEnv(ctx: Ctx, url: string, key: string): void {
 export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
   const { port } = opts;
   if (!isLoopback(opts.host)) throw new UsageError(`The sandbox listens on loopback only; '${opts.host}' is not a loopback address.`);
-  const statePath = opts.state ? resolve(opts.state) : sandboxStatePath(ctx.config.dir);
+  const defaultState = resolve(sandboxStatePath(ctx.config.dir));
+  const statePath = opts.state ? resolve(opts.state) : defaultState;
+  // `sandbox reset` rewrites the default file only: another one is the user's to fix or remove.
+  const store = new FileStore(statePath, statePath === defaultState ? RESET_HINT : undefined);
+  // Read (or seeded) here, so that a damaged file is reported by this command, detached or not.
+  const state = await store.read();
   if (opts.detach) {
     const { detach } = await import('./detached.js');
     const server = await detach(ctx, { port, host: opts.host, statePath });
@@ -53,8 +58,6 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
     ctx.term.info(`Sandbox running in the background on ${server.url} (pid ${server.pid}, log ${server.log}). Stop it with \`wsctl sandbox stop\`.`);
     return;
   }
-  const store = new FileStore(statePath);
-  const state = await store.read();
   const server = await startSandboxServer({
     store,
     host: opts.host,

@@ -11,7 +11,12 @@ export function register(sandbox: Command, app: App): void {
 
 export async function run(ctx: Ctx): Promise<Result> {
   const { stop } = await import('./detached.js');
-  const server = await stop(ctx.config.dir);
+  const result = await stop(ctx.config.dir);
+  if (result && 'unproven' in result) {
+    const { pid, url } = result.unproven;
+    ctx.term.warn(`The recorded sandbox server (pid ${pid}${url ? `, ${url}` : ''}) could not be proven to be the one started here; no process was signalled, and the record was removed.`);
+  }
+  const server = result && 'stopped' in result ? result.stopped : undefined;
   return {
     json: { stopped: !!server, ...(server ? { pid: server.pid, url: server.url } : {}) },
     human: (out) => out.done(server ? `Stopped the sandbox server on ${server.url} (pid ${server.pid}).` : 'No sandbox server was running.'),

@@ -37,7 +37,10 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
   const api = await ctx.api();
   const { body: created } = await ctx.term.spin('Creating website', api.request(request('createWebsite', { body })));
   const { data, error } = created;
-  const failure = error || !data ? `${error?.code ?? 'unknown'} (${error?.kind ?? 'error'}): ${error?.message ?? 'the service returned no data'}` : undefined;
+  // The service names its body field ("Pass force to replace it."); wsctl says its flag instead, once.
+  const hint = error?.code === 'already_exists' && !opts.force;
+  const message = hint ? error?.message?.replace(/\s*Pass force to replace it\.?\s*$/i, '') : error?.message;
+  const failure = error || !data ? `${error?.code ?? 'unknown'} (${error?.kind ?? 'error'}): ${message ?? 'the service returned no data'}` : undefined;
   return {
     json: created,
     human(out) {
@@ -55,6 +58,6 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
         out.line(clean(data.entrypoint_output).trimEnd());
       }
     },
-    failure: failure && `Could not create site '${opts.name}': ${cleanLine(failure)}${error?.code === 'already_exists' && !opts.force ? ' Pass --force to replace it.' : ''}`,
+    failure: failure && `Could not create site '${opts.name}': ${cleanLine(failure)}${hint ? ' Pass --force to replace it.' : ''}`,
   };
 }
