@@ -73,6 +73,9 @@ function programOf(command: string): string | undefined {
   return first;
 }
 
+/** What /bin/sh searches when PATH is not set at all. */
+const SHELL_DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
 /** Whether `program` names an executable file, as the shell would find it on PATH. */
 function canRun(program: string, env: Record<string, string | undefined>): boolean {
   const runnable = (path: string) => {
@@ -84,7 +87,7 @@ function canRun(program: string, env: Record<string, string | undefined>): boole
     }
   };
   if (program.includes('/')) return runnable(program);
-  return (env.PATH ?? '').split(delimiter).some((dir) => runnable(join(dir || '.', program)));
+  return (env.PATH ?? SHELL_DEFAULT_PATH).split(delimiter).some((dir) => runnable(join(dir || '.', program)));
 }
 
 /**
