@@ -16,6 +16,8 @@ export interface ShowOptions {
   full: boolean;
   follow?: boolean;
   interval?: string;
+  /** Return the whole document instead of printing it as it arrives (as --jq does; wsctl mcp). */
+  whole?: boolean;
 }
 
 /** --interval in milliseconds: default 2 s, at least 0.5 s (each poll fetches the whole history). */
@@ -60,7 +62,7 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
   }
   const api = await ctx.api();
   const spec = { method: 'GET', path: path`/conversations/${opts.id}`, what: `conversation '${opts.id}'` } as const;
-  if (ctx.globals.jq !== undefined) {
+  if (opts.whole || ctx.globals.jq !== undefined) {
     // jq needs the whole document.
     const { body } = await ctx.term.spin('Loading conversation', api.request({ ...spec, schema: 'Conversation' }));
     return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };
