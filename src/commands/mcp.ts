@@ -29,7 +29,7 @@ export function register(mcp: Command, app: App): void {
         const root = rootOf(command);
         // Tool descriptions come from the command tree: every verb's declaration.
         await app.loadAll(root);
-        const { serve } = await import('../mcp/server.js');
+        const { serve } = await import('../mcp/mcp-server.js');
         await serve(flags, ctx, (path) => describe(root, path));
       }),
     );

@@ -181,13 +181,12 @@ function boundedLines(stdin: Readable, tooLong: (head: string) => void): PassThr
   return out;
 }
 
-/** Runs the server until stdin closes, SIGINT (ctx.signal) or SIGTERM. */
-export async function serve(options: McpOptions, ctx: Ctx, describe: (command: string[]) => CommandInfo | undefined): Promise<void> {
+/** The server with its tools, before it is connected to a transport; inflight holds the calls under way. */
+export function createServer(options: McpOptions, ctx: Ctx, describe: (command: string[]) => CommandInfo | undefined): { server: Server; inflight: Set<Promise<unknown>> } {
   const tools = offered(options);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = tools.map((t) => describeTool(t, describe(t.command)));
   const runner = new ToolRunner(ctx, options);
-  const log = (line: string) => ctx.io.stderr.write(`wsctl mcp: ${cleanErrorMessage(line).replace(/\n/g, ' ')}\n`);
 
   const server = new Server(
     { name: 'wsctl', title: 'wsctl', version: ctx.version },
@@ -212,6 +211,22 @@ export async function serve(options: McpOptions, ctx: Ctx, describe: (command: s
     return call.finally(() => inflight.delete(call));
   });
 
+  server.onerror = (error) => {
+    // Lines that are not JSON-RPC: said on stderr, never answered on stdout with anything else.
+    logTo(ctx)(ctx.debug ? String(error?.stack ?? error) : String(error?.message ?? error));
+  };
+  return { server, inflight };
+}
+
+function logTo(ctx: Ctx): (line: string) => void {
+  return (line) => ctx.io.stderr.write(`wsctl mcp: ${cleanErrorMessage(line).replace(/\n/g, ' ')}\n`);
+}
+
+/** Runs the server on stdin/stdout until stdin closes, SIGINT (ctx.signal) or SIGTERM. */
+export async function serve(options: McpOptions, ctx: Ctx, describe: (command: string[]) => CommandInfo | undefined): Promise<void> {
+  const { server, inflight } = createServer(options, ctx, describe);
+  const tools = offered(options);
+  const log = logTo(ctx);
   const stdout = ctx.io.stdout;
   const input = boundedLines(ctx.io.stdin, (head) => {
     const id = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?\d{1,16})/.exec(head)?.[1];
@@ -219,11 +234,6 @@ export async function serve(options: McpOptions, ctx: Ctx, describe: (command: s
     if (id !== undefined) stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(id), error: { code: ErrorCode.InvalidRequest, message: `Message too large: the limit is ${MAX_MESSAGE_BYTES} bytes.` } })}\n`);
   });
   const transport = new StdioServerTransport(input, stdout as NodeJS.WritableStream as never, { maxBufferSize: 2 * MAX_MESSAGE_BYTES + 1 });
-  server.onerror = (error) => {
-    // Lines that are not JSON-RPC: said on stderr, never answered on stdout with anything else.
-    log(ctx.debug ? String(error?.stack ?? error) : String(error?.message ?? error));
-  };
-
   // Nothing but protocol messages on stdout, whatever a library may print.
   const saved = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = (...args: unknown[]) => ctx.io.stderr.write(`${args.map(String).join(' ')}\n`);
