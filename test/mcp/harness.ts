@@ -54,6 +54,6 @@ export async function connect(options: McpOptions, env: Record<string, string>, 
 }
 
 /** The texts of a tool result's content. */
-export function texts(result: { content?: unknown }): string[] {
-  return ((result.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '');
+export function texts(result: object): string[] {
+  return (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '');
 }
