@@ -47,7 +47,7 @@ describe('start-up', () => {
       const text = readFileSync(join(ROOT, 'dist', chunk), 'utf8');
       if (!chunk.includes('mcp-server-')) expect(text.includes('StdioServerTransport'), chunk).toBe(false);
       expect(text, chunk).not.toMatch(/(?:require\(|from\s*|import\(\s*)["'](?:express|hono|@hono\/[^"']*|express-rate-limit|cors)["']/);
-      expect(text, chunk).not.toMatch(/express\.Router|new Hono\b|createMcpExpressApp|StreamableHTTPServerTransport/);
+      expect(text, chunk).not.toMatch(/express\.Router|class Hono\b|new Hono\b|function createApplication\(|createMcpExpressApp|StreamableHTTPServerTransport/);
     }
     // wsctl mcp loads it, and no other command does (above).
     const r = await runBin(['mcp', '--sandbox'], { env: { NODE_DEBUG: 'esm,module', WSCTL_CONFIG_DIR: tempDir() }, stdin: '' });
