@@ -29,6 +29,7 @@ export function register(mcp: Command, app: App): void {
         const root = rootOf(command);
         // Tool descriptions come from the command tree: every verb's declaration.
         await app.loadAll(root);
+        if (ctx.io.stdinIsTTY) ctx.term.info('wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp config`). Ctrl-C stops it.');
         const { serve } = await import('../mcp/mcp-server.js');
         await serve(flags, ctx, (path) => describe(root, path));
       }),
