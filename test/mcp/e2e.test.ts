@@ -116,7 +116,7 @@ describe('the built wsctl mcp over stdio', () => {
     expect(s.garbage).toEqual([]);
   });
 
-  it('against a failing service: 401, 404, 422, 500, a timeout and hostile text are results, and the server goes on', async () => {
+  it('against a failing service: 401, 404, 422, 500, a timeout and hostile text are results, and the server goes on', { timeout: 60_000 }, async () => {
     const url = await faultServer();
     const s = await spawnServer(['--timeout', '0.3', '--debug'], { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
     const call = (name: string, args: Record<string, unknown> = {}) => s.client.callTool({ name, arguments: args });
@@ -170,7 +170,7 @@ function raw(args: string[], env: Record<string, string>): { child: ChildProcess
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
 describe('stdout carries protocol messages only', () => {
-  it('malformed JSON-RPC, unknown methods and huge arguments get errors or nothing, and the server goes on', async () => {
+  it('malformed JSON-RPC, unknown methods and huge arguments get errors or nothing, and the server goes on', { timeout: 120_000 }, async () => {
     const s = raw(['--sandbox'], { WSCTL_CONFIG_DIR: tempDir() });
     const send = (text: string) => s.child.stdin.write(`${text}\n`);
     const init = s.next(0);
