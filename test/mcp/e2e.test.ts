@@ -238,6 +238,7 @@ describe('wsctl mcp config', () => {
     expect(JSON.parse(plain.stdout)).toEqual({ mcpServers: { wsctl: { command: BIN, args: ['mcp'] } } });
     const flags = await runBin(['--profile', 'work', 'mcp', 'config', '--read-only', '--sandbox', '--timeout', '10', '--debug']);
     expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual(['mcp', '--sandbox', '--profile', 'work', '--timeout', '10', '--debug', '--read-only']);
+    expect((await runBin(['--help'])).stdout).toMatch(/^ {2}mcp {2,}Serve the workspace to AI agents/m);
     const both = await runBin(['mcp', '--read-only', '--allow-destructive']);
     expect([both.code, both.stderr]).toEqual([2, 'Error: --read-only and --allow-destructive cannot be used together.\n']);
   });
