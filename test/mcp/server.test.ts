@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lastRequest, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { createCtx } from '../../src/context.js';
+import { ToolRunner } from '../../src/mcp/mcp-server.js';
+import { TOOLS } from '../../src/mcp/tools.js';
 import { connect, texts, type Connected } from './harness.js';
 
 const ALL = [
@@ -225,5 +228,24 @@ describe('errors', () => {
     const missing = await none.client.callTool({ name: 'settings', arguments: {} });
     expect(texts(missing)[0]).toMatch(/No base URL.*\(exit code 4\)$/);
     expect((await none.client.listTools()).tools.length).toBe(11);
+  });
+});
+
+describe('a call that crashes', () => {
+  it('is a result (exit 1, one line), never the end of the server', async () => {
+    const { PassThrough, Readable } = await import('node:stream');
+    const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
+    const never = () => Promise.reject(new Error('no prompts'));
+    const ctx = await createCtx({ io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } }, {});
+    const runner = new ToolRunner(ctx, {});
+    const crashing = [new TypeError("Cannot read properties of undefined (reading 'x')\n    at somewhere"), 'a string', undefined];
+    for (const thrown of crashing) {
+      const result = await runner.call({ ...TOOLS[1]!, call: async () => Promise.reject(thrown) }, {});
+      expect(result.isError).toBe(true);
+      expect(texts(result)[0]).toMatch(/^Error: Unexpected error: [^\n]*Run with --debug for details\. \(exit code 1\)$/);
+    }
+    const after = await runner.call(TOOLS[1]!, {});
+    expect(after.isError).toBeFalsy();
+    await ctx.close();
   });
 });
