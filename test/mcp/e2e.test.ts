@@ -106,6 +106,21 @@ describe('the built wsctl mcp over stdio', () => {
     expect(s.stderr()).not.toContain(env.WSCTL_API_KEY);
   });
 
+  it('takes --profile, --base-url and --timeout as the CLI does', async () => {
+    const env = await sandboxServe();
+    const config = tempDir();
+    const login = await runBin(['auth', 'login', '--profile', 'work', '--base-url', env.WSCTL_BASE_URL!, '--with-key', '--insecure-storage', '--no-verify'], { env: { WSCTL_CONFIG_DIR: config }, stdin: `${env.WSCTL_API_KEY}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    const work = await spawnServer(['--profile', 'work', '--timeout', '5'], { WSCTL_CONFIG_DIR: config });
+    expect((await work.client.callTool({ name: 'settings', arguments: {} })).isError).toBeFalsy();
+    // Another profile has no base URL: the call says how to set one.
+    const other = await spawnServer(['--profile', 'nope'], { WSCTL_CONFIG_DIR: config });
+    expect(texts(await other.client.callTool({ name: 'settings', arguments: {} }))[0]).toMatch(/No profile 'nope'.*\(exit code 4\)$/);
+    // --base-url wins over WSCTL_BASE_URL.
+    const flag = await spawnServer(['--base-url', env.WSCTL_BASE_URL!], { WSCTL_BASE_URL: 'http://127.0.0.1:9', WSCTL_API_KEY: env.WSCTL_API_KEY!, WSCTL_CONFIG_DIR: tempDir() });
+    expect((await flag.client.callTool({ name: 'keys_list', arguments: {} })).isError).toBeFalsy();
+  });
+
   it('--sandbox --allow-destructive: the embedded sandbox, deletions included', async () => {
     const s = await spawnServer(['--sandbox', '--allow-destructive'], { WSCTL_CONFIG_DIR: tempDir() });
     expect((await s.client.listTools()).tools).toHaveLength(14);

@@ -98,8 +98,15 @@ describe('calls', () => {
     expect(JSON.parse(json!)).toEqual(doc);
     expect(markdown).toMatch(new RegExp(`^# ${doc.conversation.title}\\n`));
     expect(markdown).toContain('**Totals:**');
-    const two = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_demo', tail: 2 } });
-    expect((two.structuredContent as { messages: unknown[] }).messages).toEqual(doc.messages.slice(-2));
+    // Default 50 of a longer conversation.
+    const long = { conversation: { id: 'conv_long', title: 'Long' }, state: 'idle', messages: Array.from({ length: 70 }, (_, i) => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: `message ${i}` }] })) };
+    sb.state.conversations.conv_long = long;
+    const fifty = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_long' } });
+    expect((fifty.structuredContent as { messages: unknown[] }).messages).toEqual(long.messages.slice(-50));
+    expect(texts(fifty)[1]).toContain('message 69');
+    expect(texts(fifty)[1]).not.toContain('message 19\n');
+    const two = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_long', tail: 2 } });
+    expect((two.structuredContent as { messages: unknown[] }).messages).toEqual(long.messages.slice(-2));
     expect(texts(two)[1]!.match(/^## /gm)).toHaveLength(2);
   });
 
