@@ -150,8 +150,13 @@ describe('calls', () => {
     expect(doc.id).toBe(made.id);
     expect(doc.key).toMatch(/^.{4}….{4}$/);
     expect(JSON.stringify(masked)).not.toMatch(/wsk_[A-Za-z0-9]{20,}/);
-    const shown = await (await server({ showSecrets: true })).client.callTool({ name: 'keys_create', arguments: { name: 'agent2' } });
-    expect((shown.structuredContent as { key: string }).key).toMatch(/^wsk_[A-Za-z0-9]{20,}$/);
+    const debugging = await server({ showSecrets: true }, { ...sb.env, WSCTL_DEBUG: '1' });
+    const shown = await debugging.client.callTool({ name: 'keys_create', arguments: { name: 'agent2' } });
+    const full = (shown.structuredContent as { key: string }).key;
+    expect(full).toMatch(/^wsk_[A-Za-z0-9]{20,}$/);
+    // --debug traces the exchange on stderr, the new key redacted.
+    expect(debugging.stderr()).toContain('/api-keys/');
+    expect(debugging.stderr()).not.toContain(full);
 
     const config = tempDir();
     const c = await server({}, { ...sb.env, WSCTL_CONFIG_DIR: config });
