@@ -16,6 +16,17 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 // What main.ts and program.ts load with import(): every command and what they share (app.ts).
 const lazyEntries = [join(root, 'src/app.ts')];
 
+// wsctl mcp bundles the MCP SDK's stdio server parts only: its HTTP transports would bring
+// express and hono, which wsctl must neither ship nor load.
+const noHttpServers = {
+  name: 'no-http-servers',
+  setup(b) {
+    b.onResolve({ filter: /^(express|hono|@hono\/.*|cors|express-rate-limit|raw-body|eventsource)(\/.*)?$/ }, (args) => ({
+      errors: [{ text: `${args.path} must not be bundled (imported by ${relative(root, args.importer)}): import the SDK's stdio parts only.` }],
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -38,7 +49,7 @@ await build({
   alias: { 'node:http2': './scripts/no-http2.cjs' },
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
-  plugins: [jqWasmStdin(join(root, 'dist/lazy'))],
+  plugins: [jqWasmStdin(join(root, 'dist/lazy')), noHttpServers],
   // CommonJS dependencies (undici, cli-table3, form-data) call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
 });

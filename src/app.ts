@@ -18,6 +18,7 @@ export { register as conn } from './commands/conn/index.js';
 export { register as convo } from './commands/convo/index.js';
 export { register as device } from './commands/device/index.js';
 export { register as keys } from './commands/keys/index.js';
+export { register as mcp } from './commands/mcp.js';
 export { register as notes } from './commands/notes/index.js';
 export { register as persona } from './commands/persona/index.js';
 export { register as profile } from './commands/profile/index.js';

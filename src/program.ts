@@ -27,6 +27,7 @@ const nouns: Noun[] = [
   { name: 'persona', description: 'Published versions and avatars of personas', register: (app) => app.persona },
   { name: 'pub', description: 'Manage published conversations', register: (app) => app.pub },
   { name: 'site', description: 'Create websites in the workspace', register: (app) => app.site },
+  { name: 'mcp', description: 'Serve the workspace to AI agents as MCP tools (Claude, Cursor, VS Code)', register: (app) => app.mcp },
   { name: 'api', description: 'Send an authenticated request to any path and print the response body', register: (app) => app.api },
   { name: 'completion', description: 'Print the completion script for a shell', register: (app) => app.completion },
   { name: 'sandbox', description: 'Run or reset the local sandbox service', register: (app) => app.sandbox },

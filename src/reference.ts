@@ -10,7 +10,9 @@ export function commandReference(program: Command, helpOf: (command: Command) =>
   const visit = (command: Command, path: string) => {
     for (const sub of visibleSubcommands(command)) {
       const name = `${path} ${sub.name()}`;
-      if (sub.commands.length > 0) {
+      // A command with verbs has a row of its own when it also runs by itself (wsctl mcp).
+      const runs = !!(sub as unknown as { _actionHandler?: unknown })._actionHandler;
+      if (sub.commands.length > 0 && !runs) {
         visit(sub, name);
         continue;
       }
@@ -18,6 +20,7 @@ export function commandReference(program: Command, helpOf: (command: Command) =>
       const example = /Examples:\n\s+\$ (.+)/.exec(helpOf(sub))?.[1] ?? '';
       const cell = (text: string) => text.replace(/\|/g, '\\|');
       rows.push(`| \`${cell(`${name}${args ? ` ${args}` : ''}`)}\` | ${cell(sub.description())} | \`${cell(example)}\` |`);
+      if (sub.commands.length > 0) visit(sub, name);
     }
   };
   visit(program, 'wsctl');

@@ -167,7 +167,7 @@ export const responseSchemas = {
 };
 
 // Request bodies (endpoints 1, 5, 7, 8 and 11).
-const nonEmpty = z.string().check(z.refine((v) => v.trim() !== '', { message: 'String should have at least 1 character', params: { type: 'string_too_short' } }));
+export const nonEmpty = z.string().check(z.refine((v) => v.trim() !== '', { message: 'String should have at least 1 character', params: { type: 'string_too_short' } }));
 const httpUrl = z.string().check(z.refine((v) => /^https?:\/\/[^\s/]+/.test(v), { message: 'Input should be a valid URL', params: { type: 'url_parsing' } }));
 
 export const CreateKeyBody = z.object({ name: nonEmpty.check(z.maxLength(64)) });

@@ -27,7 +27,7 @@ export const samples: Record<EndpointName, string[][]> = {
 };
 
 /** Commands that call no endpoint of the table (`api` calls any path: it is a sample above). */
-export const LOCAL_COMMANDS = ['auth login', 'auth status', 'auth token', 'auth logout', 'profile list', 'profile use', 'profile rm', 'completion', 'sandbox serve', 'sandbox stop', 'sandbox reset'];
+export const LOCAL_COMMANDS = ['auth login', 'auth status', 'auth token', 'auth logout', 'profile list', 'profile use', 'profile rm', 'completion', 'sandbox serve', 'sandbox stop', 'sandbox reset', 'mcp config'];
 
 export interface ServiceCall {
   endpoint: EndpointName;

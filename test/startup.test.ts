@@ -1,12 +1,12 @@
 // Start-up stays small: `wsctl --version` and `--help` load commander and the command tree,
 // nothing else (see BENCHMARKS.md for the timings this protects).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, runBin, startSandbox, tempDir } from './helpers.js';
 
-const HEAVY = ['undici', 'zod', 'ora', 'form-data', 'chalk', 'keyring', 'jq-wasm', 'chunks/jq-', 'chunks/follow-'];
+const HEAVY = ['undici', 'zod', 'ora', 'form-data', 'chalk', 'keyring', 'jq-wasm', 'chunks/jq-', 'chunks/follow-', 'chunks/mcp-server-'];
 
 describe('start-up', () => {
   it('the entry bundle holds commander and our command tree only', () => {
@@ -32,7 +32,27 @@ describe('start-up', () => {
     expect(r.code).toBe(0);
     const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
     expect(loaded.some((l) => l.includes('dist/lazy/chunks/')), 'the trace sees what loads').toBe(true);
-    for (const name of ['keyring', 'jq-wasm', 'chunks/jq-', 'chunks/dist-', 'chunks/follow-']) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
+    for (const name of ['keyring', 'jq-wasm', 'chunks/jq-', 'chunks/dist-', 'chunks/follow-', 'chunks/mcp-server-']) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
+  });
+
+  it('the MCP SDK is bundled into a chunk of its own that only `wsctl mcp` loads, without express or hono', async () => {
+    const chunks = readdirSync(join(ROOT, 'dist', 'lazy', 'chunks'));
+    const server = chunks.filter((c) => c.startsWith('mcp-server-'));
+    expect(server).toHaveLength(1);
+    const code = readFileSync(join(ROOT, 'dist', 'lazy', 'chunks', server[0]!), 'utf8');
+    expect(code).toContain('StdioServerTransport already started');
+    // No chunk other than the server's holds the SDK, and none imports the SDK's HTTP servers.
+    for (const chunk of [...chunks.map((c) => join('lazy', 'chunks', c)), join('lazy', 'app.js'), 'wsctl.cjs']) {
+      if (!chunk.endsWith('js')) continue;
+      const text = readFileSync(join(ROOT, 'dist', chunk), 'utf8');
+      if (!chunk.includes('mcp-server-')) expect(text.includes('StdioServerTransport'), chunk).toBe(false);
+      expect(text, chunk).not.toMatch(/(?:require\(|from\s*|import\(\s*)["'](?:express|hono|@hono\/[^"']*|express-rate-limit|cors)["']/);
+      expect(text, chunk).not.toMatch(/express\.Router|class Hono\b|new Hono\b|function createApplication\(|createMcpExpressApp|StreamableHTTPServerTransport/);
+    }
+    // wsctl mcp loads it, and no other command does (above).
+    const r = await runBin(['mcp', '--sandbox'], { env: { NODE_DEBUG: 'esm,module', WSCTL_CONFIG_DIR: tempDir() }, stdin: '' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('\n').some((l) => l.includes('chunks/mcp-server-'))).toBe(true);
   });
 
   it('`wsctl --version` alone is answered by the launcher: the bundle is not even loaded, and the answer is commander\'s', async () => {

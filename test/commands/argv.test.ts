@@ -80,6 +80,9 @@ const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = 
   [['sandbox', 'serve', '--port', '8787', '--state', 'ws.json', '--detach'], 'sandbox serve', { port: 8787, state: 'ws.json', detach: true }],
   [['sandbox', 'stop'], 'sandbox stop', {}],
   [['sandbox', 'reset'], 'sandbox reset', {}],
+  [['mcp'], 'mcp', {}],
+  [['mcp', '--read-only', '--show-secrets'], 'mcp', { readOnly: true, showSecrets: true }],
+  [['mcp', 'config', '--allow-destructive'], 'mcp config', { allowDestructive: true }],
 ];
 
 describe('argv → options', () => {

@@ -18,6 +18,8 @@ export interface ShowOptions {
   follow?: boolean;
   /** Milliseconds between polls of --follow; undefined when --interval is not given. */
   intervalMs?: number;
+  /** Return the whole document instead of printing it as it arrives (as --jq does; wsctl mcp). */
+  whole?: boolean;
 }
 
 /** The default time between polls of --follow. */
@@ -62,7 +64,7 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
   }
   const api = await ctx.api();
   const spec = request('getConversation', { params: { conversation_id: opts.id }, what: `conversation '${opts.id}'` });
-  if (ctx.globals.jq !== undefined) {
+  if (opts.whole || ctx.globals.jq !== undefined) {
     // jq needs the whole document.
     const { body } = await ctx.term.spin('Loading conversation', api.request(spec));
     return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };

@@ -1,0 +1,94 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { examples, type App, type Ctx, type Globals, type Result } from '../command.js';
+import { UsageError } from '../errors.js';
+
+export interface McpFlags {
+  readOnly?: boolean;
+  allowDestructive?: boolean;
+  showSecrets?: boolean;
+}
+
+function serverOptions(command: Command): Command {
+  return command
+    .option('--read-only', 'offer only the tools that read (keys_list, convo_show, caps, settings, persona_versions)')
+    .option('--allow-destructive', 'also offer the tools that delete (conn_rm, device_rm, pub_rm)')
+    .option('--show-secrets', 'return the key made by keys_create in full, not masked');
+}
+
+export function register(mcp: Command, app: App): void {
+  serverOptions(mcp)
+    .description('Serve the workspace to AI agents as MCP tools over stdin/stdout (Model Context Protocol)')
+    .addHelpText(
+      'after',
+      examples('wsctl mcp --sandbox', 'wsctl mcp --read-only --profile work', 'wsctl mcp config --allow-destructive'),
+    )
+    .action((flags: McpFlags, command: Command) =>
+      app.run(command, flags, async (flags, ctx) => {
+        check(flags, ctx.globals);
+        const root = rootOf(command);
+        // Tool descriptions come from the command tree: every verb's declaration.
+        await app.loadAll(root);
+        if (ctx.io.stdinIsTTY) ctx.term.info('wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp config`). Ctrl-C stops it.');
+        const { serve } = await import('../mcp/mcp-server.js');
+        await serve(flags, ctx, (path) => describe(root, path));
+      }),
+    );
+  serverOptions(mcp.command('config'))
+    .description('Print the JSON an MCP client (Claude Desktop, Claude Code, Cursor, VS Code) needs to start wsctl mcp')
+    .addHelpText('after', examples('wsctl mcp config', 'wsctl mcp config --sandbox', 'wsctl mcp config --profile work --read-only'))
+    .action((flags: McpFlags, command: Command) =>
+      app.run(command, { ...(command.parent?.opts<McpFlags>() ?? {}), ...flags }, (opts, ctx) => configRun(opts, ctx, launcher())),
+    );
+}
+
+function check(flags: McpFlags, globals: Globals): void {
+  if (flags.readOnly && flags.allowDestructive) throw new UsageError('--read-only and --allow-destructive cannot be used together.');
+  if (globals.jq !== undefined) throw new UsageError('wsctl mcp does not take --jq: tool results are JSON documents already.');
+  if (globals.dryRun) throw new UsageError('wsctl mcp does not take --dry-run.');
+}
+
+function rootOf(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/** The path of the wsctl that runs: the launcher argv names, made absolute. */
+function launcher(): string {
+  const script = process.argv[1];
+  return script ? resolve(script) : 'wsctl';
+}
+
+/** snake_case of an option's or argument's name, as tools name their parameters. */
+export function snake(name: string): string {
+  return name.replace(/-/g, '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** A command's description and what each argument and option means, by its tool name. */
+export function describe(root: Command, path: string[]): { description: string; params: Record<string, string> } | undefined {
+  let command: Command | undefined = root;
+  for (const word of path) command = command?.commands.find((c) => c.name() === word);
+  if (!command) return undefined;
+  const params: Record<string, string> = {};
+  for (const argument of command.registeredArguments) params[snake(argument.name())] = argument.description;
+  for (const option of command.options) params[snake(option.attributeName())] = option.description;
+  return { description: command.description(), params };
+}
+
+/** `wsctl mcp config`: the mcpServers entry, with the flags given on this command line. */
+export async function configRun(flags: McpFlags, ctx: Ctx, command: string): Promise<Result> {
+  check(flags, ctx.globals);
+  const g = ctx.globals;
+  const args = ['mcp'];
+  if (g.sandbox) args.push('--sandbox');
+  if (g.profile) args.push('--profile', g.profile);
+  if (g.baseUrl) args.push('--base-url', g.baseUrl);
+  if (g.timeout) args.push('--timeout', g.timeout);
+  if (g.debug) args.push('--debug');
+  if (flags.readOnly) args.push('--read-only');
+  if (flags.allowDestructive) args.push('--allow-destructive');
+  if (flags.showSecrets) args.push('--show-secrets');
+  const json = { mcpServers: { wsctl: { command, args } } };
+  return { json, human: (out) => out.printJson(json) };
+}

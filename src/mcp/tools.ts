@@ -1,0 +1,291 @@
+// The MCP tools of `wsctl mcp`: one per command of the tree that calls the service (cli.md §8).
+// Each tool names its command, takes that command's arguments and options (snake case) checked by
+// the same zod definitions as the request bodies, and calls the verb's own run(opts, ctx): the
+// same HTTP layer, retries, redaction and validation as on the command line.
+// test/mcp/tools.test.ts compares this table with the command tree, so the two cannot drift.
+import * as z from 'zod/mini';
+import type { Ctx, Result } from '../command.js';
+import { ByokBody, CreateKeyBody, CreateWebsiteBody, NotesImportBody, PermissionBody, nonEmpty, responseSchemas } from '../schemas.js';
+import { mask, plain } from '../terminal/index.js';
+import { run as byokAdd } from '../commands/byok/add.js';
+import { run as caps } from '../commands/caps.js';
+import { run as connRm } from '../commands/conn/rm.js';
+import { run as connSetPermission } from '../commands/conn/set-permission.js';
+import { run as convoShow } from '../commands/convo/show.js';
+import { transcriptRenderer } from '../commands/convo/transcript.js';
+import { run as deviceRm } from '../commands/device/rm.js';
+import { run as keysCreate } from '../commands/keys/create.js';
+import { run as keysList } from '../commands/keys/list.js';
+import { run as notesImport } from '../commands/notes/import.js';
+import { run as personaUploadAvatar } from '../commands/persona/upload-avatar.js';
+import { run as personaVersions } from '../commands/persona/versions.js';
+import { run as pubRm } from '../commands/pub/rm.js';
+import { run as settings } from '../commands/settings.js';
+import { run as siteCreate } from '../commands/site/create.js';
+import type { Conversation } from '../schemas.js';
+
+/** reads change nothing; writes add or change; destructive ones delete (offered only with --allow-destructive). */
+export type ToolKind = 'read' | 'write' | 'destructive';
+
+export interface ServerOptions {
+  showSecrets: boolean;
+}
+
+/** What a call gives back: the command's --json document, and any text besides it. */
+export interface ToolOutput {
+  document: unknown;
+  /** convo_show's Markdown transcript. */
+  text?: string;
+  /** A 2xx body that reports failure (exit 1), as the command would say. */
+  failure?: string;
+}
+
+export interface Tool<S extends z.ZodMiniObject = z.ZodMiniObject> {
+  name: string;
+  /** The command's words: ['keys', 'create']. */
+  command: string[];
+  kind: ToolKind;
+  idempotent: boolean;
+  /** Reaches beyond the workspace (a third-party app). */
+  openWorld: boolean;
+  /** One more sentence for agents, after the command's own description. */
+  note?: string;
+  input: S;
+  output: z.ZodMiniType;
+  /** Options of the command that have no meaning for a tool (prompts, paging, terminal output). */
+  cliOnly: string[];
+  /** Arguments of the tool that the command takes another way (stdin, a prompt). */
+  toolOnly: string[];
+  /** What the call writes to the verb's standard input (byok_add's provider key). */
+  stdin?(args: z.infer<S>): string | undefined;
+  call(args: z.infer<S>, ctx: Ctx, options: ServerOptions): Promise<{ result: Result | void; text?: (document: unknown) => string }>;
+}
+
+function tool<S extends z.ZodMiniObject>(definition: Tool<S>): Tool {
+  return definition as unknown as Tool;
+}
+
+const id = nonEmpty;
+const flag = z.optional(z.boolean());
+const optionalText = z.optional(z.string());
+const none = z.strictObject({});
+
+/** A path such as a/b/c, split on / by the command. */
+const folders = z.optional(nonEmpty);
+
+/** `device rm` and `pub rm` print the body as is, or {"success": true} when there is none. */
+const Removed = z.looseObject({ success: z.optional(z.boolean()) });
+
+export const TOOLS: Tool[] = [
+  tool({
+    name: 'keys_create',
+    command: ['keys', 'create'],
+    kind: 'write',
+    idempotent: false,
+    openWorld: false,
+    note: 'The new key is returned masked unless the server was started with --show-secrets; save_as stores it in a wsctl profile.',
+    input: z.strictObject({ name: CreateKeyBody.shape.name, save_as: optionalText, force: flag, insecure_storage: flag }),
+    output: responseSchemas.ApiKeyCreated,
+    cliOnly: [],
+    toolOnly: [],
+    async call(args, ctx, options) {
+      const result = await keysCreate({ name: args.name, saveAs: args.save_as, force: args.force, insecureStorage: args.insecure_storage }, ctx);
+      if (!options.showSecrets) {
+        const key = result.json as { key?: string };
+        result.json = { ...key, key: mask(key.key) };
+      }
+      return { result };
+    },
+  }),
+  tool({
+    name: 'keys_list',
+    command: ['keys', 'list'],
+    kind: 'read',
+    idempotent: true,
+    openWorld: false,
+    input: none,
+    output: responseSchemas.ApiKeyList,
+    cliOnly: [],
+    toolOnly: [],
+    call: async (_args, ctx) => ({ result: await keysList(ctx) }),
+  }),
+  tool({
+    name: 'convo_show',
+    command: ['convo', 'show'],
+    kind: 'read',
+    idempotent: true,
+    openWorld: false,
+    note: 'Returns the last `tail` messages (default 50) as Markdown text besides the document.',
+    input: z.strictObject({ conversation_id: id, tail: z._default(z.int().check(z.minimum(0)), 50) }),
+    output: responseSchemas.Conversation,
+    cliOnly: ['markdown', 'full', 'pager', 'follow', 'interval'],
+    toolOnly: [],
+    async call(args, ctx) {
+      const result = await convoShow({ id: args.conversation_id, tail: args.tail, markdown: true, pager: false, full: false, whole: true }, ctx);
+      return { result, text: (document) => markdown(document as Conversation) };
+    },
+  }),
+  tool({
+    name: 'caps',
+    command: ['caps'],
+    kind: 'read',
+    idempotent: true,
+    openWorld: false,
+    input: none,
+    output: responseSchemas.Capabilities,
+    cliOnly: [],
+    toolOnly: [],
+    call: async (_args, ctx) => ({ result: await caps(ctx) }),
+  }),
+  tool({
+    name: 'settings',
+    command: ['settings'],
+    kind: 'read',
+    idempotent: true,
+    openWorld: false,
+    input: none,
+    output: responseSchemas.Settings,
+    cliOnly: [],
+    toolOnly: [],
+    call: async (_args, ctx) => ({ result: await settings(ctx) }),
+  }),
+  tool({
+    name: 'notes_import',
+    command: ['notes', 'import'],
+    kind: 'write',
+    idempotent: false,
+    openWorld: true,
+    input: z.strictObject({ page_id: NotesImportBody.shape.page_id, title: NotesImportBody.shape.title, to: folders, account: z.optional(id) }),
+    output: responseSchemas.NotesImported,
+    cliOnly: [],
+    toolOnly: [],
+    call: async (args, ctx) => ({ result: await notesImport({ pageId: args.page_id, title: args.title, to: args.to, account: args.account }, ctx) }),
+  }),
+  tool({
+    name: 'conn_set_permission',
+    command: ['conn', 'set-permission'],
+    kind: 'write',
+    idempotent: true,
+    openWorld: false,
+    input: z.strictObject({ app_slug: id, pd_conn_id: id, permission: PermissionBody.shape.permission }),
+    output: responseSchemas.Success,
+    cliOnly: [],
+    toolOnly: [],
+    call: async (args, ctx) => ({ result: await connSetPermission({ appSlug: args.app_slug, connId: args.pd_conn_id, permission: args.permission }, ctx) }),
+  }),
+  tool({
+    name: 'conn_rm',
+    command: ['conn', 'rm'],
+    kind: 'destructive',
+    idempotent: true,
+    openWorld: false,
+    input: z.strictObject({ app_slug: id, pd_conn_id: id }),
+    output: responseSchemas.Success,
+    cliOnly: ['yes'],
+    toolOnly: [],
+    call: async (args, ctx) => ({ result: await connRm({ appSlug: args.app_slug, connId: args.pd_conn_id, yes: true }, ctx) }),
+  }),
+  tool({
+    name: 'byok_add',
+    command: ['byok', 'add'],
+    kind: 'write',
+    idempotent: false,
+    openWorld: false,
+    note: 'The provider key is returned masked.',
+    input: z.strictObject({
+      name: ByokBody.shape.name,
+      provider_url: ByokBody.shape.base_url,
+      format: ByokBody.shape.format,
+      model: ByokBody.shape.model_id,
+      api_key: ByokBody.shape.api_key,
+    }),
+    output: responseSchemas.ByokConfig,
+    cliOnly: ['api_key_stdin', 'show_secret'],
+    toolOnly: ['api_key'],
+    // The verb reads the key from its standard input, as with --api-key-stdin.
+    stdin: (args) => `${args.api_key}\n`,
+    call: async (args, ctx) => ({
+      result: await byokAdd({ name: args.name, providerUrl: args.provider_url, format: args.format, model: args.model, apiKeyStdin: true, showSecret: false }, ctx),
+    }),
+  }),
+  tool({
+    name: 'device_rm',
+    command: ['device', 'rm'],
+    kind: 'destructive',
+    idempotent: true,
+    openWorld: false,
+    input: z.strictObject({ device_id: id }),
+    output: Removed,
+    cliOnly: ['yes'],
+    toolOnly: [],
+    call: async (args, ctx) => ({ result: await deviceRm({ deviceId: args.device_id, yes: true }, ctx) }),
+  }),
+  tool({
+    name: 'persona_versions',
+    command: ['persona', 'versions'],
+    kind: 'read',
+    idempotent: true,
+    openWorld: false,
+    input: z.strictObject({ persona_id: id }),
+    output: responseSchemas.PublishedList,
+    cliOnly: [],
+    toolOnly: [],
+    call: async (args, ctx) => ({ result: await personaVersions({ personaId: args.persona_id }, ctx) }),
+  }),
+  tool({
+    name: 'persona_upload_avatar',
+    command: ['persona', 'upload-avatar'],
+    kind: 'write',
+    idempotent: false,
+    openWorld: false,
+    note: 'file is a path on the machine that runs wsctl (relative to its working folder).',
+    input: z.strictObject({ file: nonEmpty }),
+    output: responseSchemas.ImageUploaded,
+    cliOnly: [],
+    toolOnly: [],
+    call: async (args, ctx) => ({ result: await personaUploadAvatar({ file: args.file }, ctx) }),
+  }),
+  tool({
+    name: 'pub_rm',
+    command: ['pub', 'rm'],
+    kind: 'destructive',
+    idempotent: true,
+    openWorld: false,
+    input: z.strictObject({ pub_id: id }),
+    output: Removed,
+    cliOnly: ['yes'],
+    toolOnly: [],
+    call: async (args, ctx) => ({ result: await pubRm({ pubId: args.pub_id, yes: true }, ctx) }),
+  }),
+  tool({
+    name: 'site_create',
+    command: ['site', 'create'],
+    kind: 'write',
+    idempotent: false,
+    openWorld: false,
+    input: z.strictObject({
+      name: CreateWebsiteBody.shape.name,
+      variant: CreateWebsiteBody.shape.variant,
+      parent: folders,
+      force: flag,
+      display_name: optionalText,
+    }),
+    output: responseSchemas.WebsiteCreated,
+    cliOnly: [],
+    toolOnly: [],
+    call: async (args, ctx) => ({ result: await siteCreate({ name: args.name, variant: args.variant, parent: args.parent, force: args.force, displayName: args.display_name }, ctx) }),
+  }),
+];
+
+/** The tools a server offers: reads alone with --read-only; destructive ones only with --allow-destructive. */
+export function offered(flags: { readOnly?: boolean; allowDestructive?: boolean }): Tool[] {
+  return TOOLS.filter((t) => (flags.readOnly ? t.kind === 'read' : t.kind !== 'destructive' || !!flags.allowDestructive));
+}
+
+/** The transcript as Markdown, as `convo show --markdown` prints it (control characters removed). */
+function markdown(conversation: Conversation): string {
+  const renderer = transcriptRenderer({ tty: false, paint: plain, width: 0, full: false }, true);
+  let text = renderer.header(conversation);
+  for (const message of conversation.messages) text += renderer.message(message);
+  return text + renderer.end(conversation.messages.length);
+}

@@ -1,0 +1,260 @@
+// The built bin/wsctl mcp, spawned over stdio by the SDK's StdioClientTransport (and by hand, for
+// what no client would send), against `wsctl sandbox serve`, the embedded sandbox and a server
+// that fails in every way: stdout carries protocol messages only, the server outlives every
+// failure, and it ends cleanly on SIGTERM, SIGINT and a closed stdin.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, runBin, tempDir } from '../helpers.js';
+import { texts } from './harness.js';
+
+const closers: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+});
+
+interface Spawned {
+  client: Client;
+  stderr(): string;
+  /** Lines of stdout the client could not read as JSON-RPC. */
+  garbage: unknown[];
+  transport: StdioClientTransport;
+}
+
+async function spawnServer(args: string[], env: Record<string, string>): Promise<Spawned> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: { PATH: process.env.PATH ?? '', HOME: tempDir(), WSCTL_RETRY_BASE_MS: '10', ...env },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (c) => (err += c));
+  const garbage: unknown[] = [];
+  const client = new Client({ name: 'wsctl-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  // Set after connect: the client installs its own handler there.
+  const own = transport.onerror;
+  transport.onerror = (error) => {
+    garbage.push(error);
+    own?.(error);
+  };
+  closers.push(() => client.close());
+  return { client, stderr: () => err, garbage, transport };
+}
+
+/** `wsctl sandbox serve --port 0` as a child: its URL and key from its first two lines. */
+async function sandboxServe(): Promise<Record<string, string>> {
+  const config = tempDir();
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0'], { env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: config }, stdio: ['ignore', 'pipe', 'pipe'] });
+  closers.push(() => child.kill('SIGTERM'));
+  const lines = createInterface({ input: child.stdout });
+  const env: Record<string, string> = { WSCTL_CONFIG_DIR: tempDir() };
+  for await (const line of lines) {
+    const [, name, value] = /^(WSCTL_BASE_URL|WSCTL_API_KEY)=(.*)$/.exec(line) ?? [];
+    if (name && value) env[name] = value;
+    if (env.WSCTL_BASE_URL && env.WSCTL_API_KEY) break;
+  }
+  return env;
+}
+
+const HOSTILE = '\u001b]52;c;aGk=\u0007\u001b[2J\r\n{"jsonrpc":"2.0","id":1,"result":{}}\n\u009b31m\u202eevil\u0000';
+
+/** A service that fails in every way the brief names, with hostile text in every string. */
+async function faultServer(): Promise<string> {
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': HOSTILE.replace(/[\r\n\u0000\u0007\u001b\u009b\u202e]/g, '') });
+    res.end(JSON.stringify(body));
+  };
+  const server = createServer((req, res) => {
+    const url = req.url ?? '';
+    if (url === '/api-keys/') return json(res, 401, { detail: HOSTILE });
+    if (url === '/capabilities/') return json(res, 500, { detail: HOSTILE });
+    if (url.startsWith('/conversations/')) return json(res, 404, { detail: HOSTILE });
+    if (url === '/byok/') return json(res, 422, { detail: [{ loc: ['body', HOSTILE], msg: HOSTILE, type: 'value_error' }] });
+    if (url.startsWith('/pub/personas/')) return; // never answers: a timeout
+    if (url === '/settings/') return json(res, 200, { name: HOSTILE, suggested_name: HOSTILE, timezone: HOSTILE, bio: HOSTILE, [HOSTILE]: HOSTILE });
+    if (url === '/connections/notes/import') return json(res, 200, { filename: HOSTILE });
+    return json(res, 404, { detail: 'no route' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('the built wsctl mcp over stdio', () => {
+  it('serves `wsctl sandbox serve`: lists and calls tools with the CLI\'s profile variables', async () => {
+    const env = await sandboxServe();
+    const s = await spawnServer([], env);
+    const { tools } = await s.client.listTools();
+    expect(tools).toHaveLength(11);
+    const keys = await s.client.callTool({ name: 'keys_list', arguments: {} });
+    expect(keys.isError).toBeFalsy();
+    expect((keys.structuredContent as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
+    const caps = await s.client.callTool({ name: 'caps', arguments: {} });
+    expect(JSON.stringify(caps.structuredContent)).toContain('"app_slug":"gmail"');
+    const convo = await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_demo', tail: 1 } });
+    expect(texts(convo)[1]).toMatch(/^# /);
+    expect(s.garbage).toEqual([]);
+    expect(s.stderr()).not.toContain(env.WSCTL_API_KEY);
+  });
+
+  it('takes --profile, --base-url and --timeout as the CLI does', async () => {
+    const env = await sandboxServe();
+    const config = tempDir();
+    const login = await runBin(['auth', 'login', '--profile', 'work', '--base-url', env.WSCTL_BASE_URL!, '--with-key', '--insecure-storage', '--no-verify'], { env: { WSCTL_CONFIG_DIR: config }, stdin: `${env.WSCTL_API_KEY}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    const work = await spawnServer(['--profile', 'work', '--timeout', '5'], { WSCTL_CONFIG_DIR: config });
+    expect((await work.client.callTool({ name: 'settings', arguments: {} })).isError).toBeFalsy();
+    // Another profile has no base URL: the call says how to set one.
+    const other = await spawnServer(['--profile', 'nope'], { WSCTL_CONFIG_DIR: config });
+    expect(texts(await other.client.callTool({ name: 'settings', arguments: {} }))[0]).toMatch(/No profile 'nope'.*\(exit code 4\)$/);
+    // --base-url wins over WSCTL_BASE_URL.
+    const flag = await spawnServer(['--base-url', env.WSCTL_BASE_URL!], { WSCTL_BASE_URL: 'http://127.0.0.1:9', WSCTL_API_KEY: env.WSCTL_API_KEY!, WSCTL_CONFIG_DIR: tempDir() });
+    expect((await flag.client.callTool({ name: 'keys_list', arguments: {} })).isError).toBeFalsy();
+  });
+
+  it('--sandbox --allow-destructive: the embedded sandbox, deletions included', async () => {
+    const s = await spawnServer(['--sandbox', '--allow-destructive'], { WSCTL_CONFIG_DIR: tempDir() });
+    expect((await s.client.listTools()).tools).toHaveLength(14);
+    const removed = await s.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } });
+    expect(removed.structuredContent).toEqual({ success: true });
+    const again = await s.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } });
+    expect(texts(again)[0]).toMatch(/\(exit code 5\)$/);
+    expect(s.garbage).toEqual([]);
+  });
+
+  it('against a failing service: 401, 404, 422, 500, a timeout and hostile text are results, and the server goes on', { timeout: 60_000 }, async () => {
+    const url = await faultServer();
+    const s = await spawnServer(['--timeout', '0.3', '--debug'], { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const call = (name: string, args: Record<string, unknown> = {}) => s.client.callTool({ name, arguments: args });
+    const code = (result: object) => JSON.parse(texts(result)[1]!).error.exit_code;
+    expect(code(await call('keys_list'))).toBe(4);
+    expect(code(await call('caps'))).toBe(1);
+    expect(code(await call('convo_show', { conversation_id: HOSTILE }))).toBe(5);
+    const invalid = await call('byok_add', { name: 'n', provider_url: 'https://p.example', format: 'openai', model: 'm', api_key: 'sk-provider-secret-0123456789' });
+    expect(code(invalid)).toBe(2);
+    expect(code(await call('persona_versions', { persona_id: 'slow' }))).toBe(3);
+    for (const r of [invalid, await call('keys_list')]) {
+      // One line: service text never forges lines or drives a terminal.
+      expect(texts(r)[0]).not.toMatch(/[\n\r\u0000-\u0008\u001b\u009b]/);
+    }
+    const settings = await call('settings');
+    expect(settings.isError).toBeFalsy();
+    expect((settings.structuredContent as Record<string, string>).name).toBe(HOSTILE);
+    expect(JSON.parse(texts(settings)[0]!)[HOSTILE]).toBe(HOSTILE);
+    expect((await call('notes_import', { page_id: HOSTILE })).structuredContent).toEqual({ filename: HOSTILE });
+    expect((await s.client.listTools()).tools).toHaveLength(11);
+    expect(s.garbage).toEqual([]);
+    expect(s.stderr()).not.toContain('wsk_fault_test_key_123456');
+    expect(s.stderr()).not.toContain('sk-provider-secret-0123456789');
+    expect(s.stderr()).toContain('GET');
+  });
+});
+
+/** bin/wsctl mcp with stdin and stdout by hand: every stdout line must be a JSON-RPC message. */
+function raw(args: string[], env: Record<string, string>): { child: ChildProcessWithoutNullStreams; lines: unknown[]; next(id: number): Promise<Record<string, unknown>>; exited: Promise<number | null>; stderr(): string } {
+  const child = spawn(process.execPath, [BIN, 'mcp', ...args], { env: { PATH: process.env.PATH, HOME: tempDir(), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  closers.push(() => child.kill('SIGKILL'));
+  const lines: unknown[] = [];
+  const waiting = new Map<number, (m: Record<string, unknown>) => void>();
+  let err = '';
+  child.stderr.on('data', (c) => (err += c));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const message = JSON.parse(line);
+    lines.push(message);
+    waiting.get(message.id)?.(message);
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    exited,
+    stderr: () => err,
+    next: (id) => new Promise((resolve) => waiting.set(id, resolve)),
+  };
+}
+
+const INIT = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+describe('stdout carries protocol messages only', () => {
+  it('malformed JSON-RPC, unknown methods and huge arguments get errors or nothing, and the server goes on', { timeout: 120_000 }, async () => {
+    const s = raw(['--sandbox'], { WSCTL_CONFIG_DIR: tempDir() });
+    const send = (text: string) => s.child.stdin.write(`${text}\n`);
+    const init = s.next(0);
+    send(INIT);
+    await init;
+    send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    send('{not json');
+    send('[1, 2, 3]');
+    send('"just a string"');
+    send(JSON.stringify({ jsonrpc: '2.0', method: 'no/such/notification' }));
+    const unknown = s.next(1);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'no/such/method' }));
+    expect((await unknown).error).toMatchObject({ code: -32601 });
+    const big = s.next(2);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'keys_create', arguments: { name: 'x'.repeat(5_000_000) } } }));
+    expect((await big).error).toMatchObject({ code: -32602 });
+    const huge = s.next(3);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'keys_create', arguments: { name: 'y'.repeat(40_000_000) } } }));
+    expect((await huge).error).toMatchObject({ code: -32600 });
+    const deep = s.next(4);
+    send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"caps","arguments":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}}`);
+    expect((await deep).error).toMatchObject({ code: -32602 });
+    const deeper = s.next(99);
+    send(`{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"caps","arguments":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
+    expect((await deeper).error).toMatchObject({ code: expect.any(Number) });
+    const list = s.next(5);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
+    expect(((await list).result as { tools: unknown[] }).tools).toHaveLength(11);
+    const call = s.next(6);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'keys_list', arguments: {} } }));
+    expect((await call).result).toMatchObject({ structuredContent: { keys: expect.any(Array) } });
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    for (const line of s.lines) expect(line).toMatchObject({ jsonrpc: '2.0', id: expect.any(Number) });
+    expect(s.lines.map((l) => (l as { id: number }).id)).toEqual([0, 1, 2, 3, 4, 99, 5, 6]);
+    expect(s.stderr()).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s ends the server cleanly', async (signal) => {
+    const s = raw(['--sandbox'], { WSCTL_CONFIG_DIR: tempDir() });
+    const init = s.next(0);
+    s.child.stdin.write(`${INIT}\n`);
+    await init;
+    s.child.kill(signal);
+    expect(await s.exited).toBe(0);
+    expect(s.stderr()).toBe('');
+  });
+
+  it('a request sent before stdin closes is still answered', async () => {
+    const r = await runBin(['mcp', '--sandbox'], {
+      env: { WSCTL_CONFIG_DIR: tempDir() },
+      stdin: `${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'settings', arguments: {} } })}\n`,
+    });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id)).toEqual([0, 1]);
+    expect(lines[1].result.structuredContent).toBeTruthy();
+  });
+});
+
+describe('wsctl mcp config', () => {
+  it('prints the mcpServers entry with the absolute path of this wsctl and the flags given', async () => {
+    const plain = await runBin(['mcp', 'config']);
+    expect(plain.code).toBe(0);
+    expect(JSON.parse(plain.stdout)).toEqual({ mcpServers: { wsctl: { command: BIN, args: ['mcp'] } } });
+    const flags = await runBin(['--profile', 'work', 'mcp', 'config', '--read-only', '--sandbox', '--timeout', '10', '--debug']);
+    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual(['mcp', '--sandbox', '--profile', 'work', '--timeout', '10', '--debug', '--read-only']);
+    expect((await runBin(['--help'])).stdout).toMatch(/^ {2}mcp {2,}Serve the workspace to AI agents/m);
+    const both = await runBin(['mcp', '--read-only', '--allow-destructive']);
+    expect([both.code, both.stderr]).toEqual([2, 'Error: --read-only and --allow-destructive cannot be used together.\n']);
+  });
+});

@@ -1,0 +1,59 @@
+// wsctl mcp in this process: the server of src/mcp with a context as main.ts builds it, and the
+// SDK's own Client over its linked in-memory transport.
+import { PassThrough, Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Command } from 'commander';
+import type { App } from '../../src/command.js';
+import { describe as describeCommand } from '../../src/commands/mcp.js';
+import { createCtx, type Globals } from '../../src/context.js';
+import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
+import { buildProgram, loadCommands } from '../../src/program.js';
+
+/** The whole command tree, as `wsctl mcp` loads it. */
+export async function commandTree(): Promise<Command> {
+  const program = buildProgram('0.0.0-test', { writeOut() {}, writeErr() {}, onUsageError() {} });
+  const app: App = { run: async () => {}, loadAll: (p) => loadCommands(p, app, 'all') };
+  await app.loadAll(program);
+  return program;
+}
+
+export interface Connected {
+  client: Client;
+  stderr(): string;
+  stdout(): string;
+  close(): Promise<void>;
+}
+
+export async function connect(options: McpOptions, env: Record<string, string>, globals: Globals = {}): Promise<Connected> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  const io = { stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
+  const never = () => Promise.reject(new Error('no prompts in tests'));
+  const ctx = await createCtx({ io, env: { WSCTL_RETRY_BASE_MS: '10', ...env }, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } }, globals);
+  const program = await commandTree();
+  const { server } = createServer(options, ctx, (path) => describeCommand(program, path));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'wsctl-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return {
+    client,
+    stderr: () => err,
+    stdout: () => out,
+    async close() {
+      await client.close();
+      await server.close();
+      await ctx.close();
+    },
+  };
+}
+
+/** The texts of a tool result's content. */
+export function texts(result: object): string[] {
+  return (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '');
+}

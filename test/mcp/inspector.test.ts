@@ -1,0 +1,51 @@
+// A client nobody here wrote: the MCP Inspector's command-line mode lists the tools of the built
+// wsctl mcp and calls keys_list and caps against the embedded sandbox. The Inspector 2.x needs
+// Node >= 22.19; it is installed from the npm registry into a cache folder on first use (its
+// dependencies, vite 8 and react among them, have no place in wsctl's own tree).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, tempDir } from '../helpers.js';
+
+const VERSION = '2.12.0';
+const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+const supported = major > 22 || (major === 22 && minor >= 19);
+const reason = `the MCP Inspector ${VERSION} needs Node >= 22.19, this is ${process.version}`;
+if (!supported) console.log(`test/mcp/inspector.test.ts skipped: ${reason}`);
+
+function inspector(): string {
+  const prefix = join(tmpdir(), `wsctl-mcp-inspector-${VERSION}`);
+  const bin = join(prefix, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+  if (!existsSync(bin)) {
+    mkdirSync(prefix, { recursive: true });
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `@modelcontextprotocol/inspector@${VERSION}`], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000 });
+  }
+  return bin;
+}
+
+describe.skipIf(!supported)(`the MCP Inspector's CLI mode (${supported ? `Node ${process.version}` : `skipped: ${reason}`})`, () => {
+  it('lists the tools and calls keys_list and caps against the sandbox', { timeout: 300_000 }, () => {
+    const bin = inspector();
+    const config = tempDir();
+    const inspect = (...method: string[]) => {
+      const r = spawnSync(process.execPath, [bin, '--cli', '-e', `WSCTL_CONFIG_DIR=${config}`, ...method, process.execPath, BIN, 'mcp', '--sandbox'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: tempDir() },
+        timeout: 60_000,
+      });
+      expect(r.status, r.stderr + r.stdout).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const list = inspect('--method', 'tools/list');
+    expect(list.tools.map((t: { name: string }) => t.name).sort()).toEqual(
+      ['byok_add', 'caps', 'conn_set_permission', 'convo_show', 'keys_create', 'keys_list', 'notes_import', 'persona_upload_avatar', 'persona_versions', 'settings', 'site_create'].sort(),
+    );
+    const keys = inspect('--method', 'tools/call', '--tool-name', 'keys_list');
+    expect(keys.isError).toBeFalsy();
+    expect(keys.structuredContent.keys.length).toBeGreaterThan(0);
+    const caps = inspect('--method', 'tools/call', '--tool-name', 'caps');
+    expect(caps.structuredContent.connected_apps.map((a: { app_slug: string }) => a.app_slug)).toContain('gmail');
+  });
+});

@@ -1,0 +1,263 @@
+// wsctl mcp through the SDK's own Client over its linked in-memory transport, against a real
+// sandbox server on 127.0.0.1: the tool list, annotations, offering rules, masking, every tool's
+// call and its errors.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lastRequest, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { createCtx } from '../../src/context.js';
+import { ToolRunner } from '../../src/mcp/mcp-server.js';
+import { TOOLS } from '../../src/mcp/tools.js';
+import { connect, texts, type Connected } from './harness.js';
+
+const ALL = [
+  'keys_create',
+  'keys_list',
+  'convo_show',
+  'caps',
+  'settings',
+  'notes_import',
+  'conn_set_permission',
+  'conn_rm',
+  'byok_add',
+  'device_rm',
+  'persona_versions',
+  'persona_upload_avatar',
+  'pub_rm',
+  'site_create',
+];
+const DESTRUCTIVE = ['conn_rm', 'device_rm', 'pub_rm'];
+const READS = ['keys_list', 'convo_show', 'caps', 'settings', 'persona_versions'];
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2e7a3a20000000049454e44ae426082', 'hex');
+
+let sb: TestSandbox;
+const open: Connected[] = [];
+beforeEach(async () => {
+  sb = await startSandbox();
+});
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close();
+});
+
+async function server(options: Parameters<typeof connect>[0] = {}, env: Record<string, string> = sb.env): Promise<Connected> {
+  const c = await connect(options, env);
+  open.push(c);
+  return c;
+}
+
+describe('the tool list', () => {
+  it('offers the 11 reads and writes by default, the 14 with --allow-destructive, the 5 reads with --read-only', async () => {
+    const names = async (options: Parameters<typeof connect>[0]) => (await (await server(options)).client.listTools()).tools.map((t) => t.name).sort();
+    expect(await names({})).toEqual(ALL.filter((n) => !DESTRUCTIVE.includes(n)).sort());
+    expect(await names({ allowDestructive: true })).toEqual([...ALL].sort());
+    expect(await names({ readOnly: true })).toEqual([...READS].sort());
+  });
+
+  it('annotates reads, writes and deletions, with input and output schemas', async () => {
+    const { tools } = await (await server({ allowDestructive: true })).client.listTools();
+    for (const tool of tools) {
+      const read = READS.includes(tool.name);
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: read, destructiveHint: DESTRUCTIVE.includes(tool.name) });
+      expect(typeof tool.annotations?.idempotentHint, tool.name).toBe('boolean');
+      expect(typeof tool.annotations?.openWorldHint, tool.name).toBe('boolean');
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.description, tool.name).toBeTruthy();
+    }
+    const byok = tools.find((t) => t.name === 'byok_add')!;
+    expect(byok.inputSchema.required?.sort()).toEqual(['api_key', 'format', 'model', 'name', 'provider_url']);
+    expect((byok.inputSchema.properties as Record<string, { enum?: string[] }>).format?.enum).toEqual(['openai', 'anthropic', 'groq']);
+    const site = tools.find((t) => t.name === 'site_create')!;
+    expect((site.inputSchema.properties as Record<string, { enum?: string[] }>).variant?.enum).toEqual(['blank', 'blog', 'event', 'slides', 'data', 'marketing']);
+    // Descriptions come from the command tree.
+    expect((tools.find((t) => t.name === 'persona_versions')!.inputSchema.properties as Record<string, { description?: string }>).persona_id?.description).toBe('the persona id');
+  });
+});
+
+describe('calls', () => {
+  it('keys_list, caps and settings return the --json document as structuredContent and as text', async () => {
+    const { client } = await server();
+    for (const name of ['keys_list', 'caps', 'settings']) {
+      const result = await client.callTool({ name, arguments: {} });
+      expect(result.isError, name).toBeFalsy();
+      expect(JSON.parse(texts(result)[0]!)).toEqual(result.structuredContent);
+    }
+    const keys = await client.callTool({ name: 'keys_list', arguments: {} });
+    expect((keys.structuredContent as { keys: { id: string }[] }).keys.map((k) => k.id)).toEqual(sb.state.keys.map((k) => k.id));
+    expect(JSON.stringify(keys)).not.toContain(sb.key);
+  });
+
+  it('convo_show returns the last 50 messages, or tail, and the transcript as Markdown', async () => {
+    const { client } = await server();
+    const all = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_demo' } });
+    const doc = all.structuredContent as { conversation: { id: string; title: string }; messages: unknown[] };
+    expect(doc.conversation.id).toBe('conv_demo');
+    expect(doc.messages.length).toBe(Math.min(50, sb.state.conversations.conv_demo!.messages.length));
+    const [json, markdown] = texts(all);
+    expect(JSON.parse(json!)).toEqual(doc);
+    expect(markdown).toMatch(new RegExp(`^# ${doc.conversation.title}\\n`));
+    expect(markdown).toContain('**Totals:**');
+    // Default 50 of a longer conversation.
+    const long = { conversation: { id: 'conv_long', title: 'Long' }, state: 'idle', messages: Array.from({ length: 70 }, (_, i) => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: `message ${i}` }] })) };
+    sb.state.conversations.conv_long = long;
+    const fifty = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_long' } });
+    expect((fifty.structuredContent as { messages: unknown[] }).messages).toEqual(long.messages.slice(-50));
+    expect(texts(fifty)[1]).toContain('message 69');
+    expect(texts(fifty)[1]).not.toContain('message 19\n');
+    const two = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_long', tail: 2 } });
+    expect((two.structuredContent as { messages: unknown[] }).messages).toEqual(long.messages.slice(-2));
+    expect(texts(two)[1]!.match(/^## /gm)).toHaveLength(2);
+  });
+
+  it('the writes send what the commands send', async () => {
+    const { client } = await server();
+    const imported = await client.callTool({ name: 'notes_import', arguments: { page_id: 'page_demo', to: 'projects/2027', title: 'Roadmap' } });
+    expect(imported.isError, texts(imported).join()).toBeFalsy();
+    expect(JSON.parse(lastRequest(sb).body)).toEqual({ page_id: 'page_demo', title: 'Roadmap', target_path: ['projects', '2027'] });
+    const perm = await client.callTool({ name: 'conn_set_permission', arguments: { app_slug: 'gmail', pd_conn_id: 'pdc_gmail', permission: 'write' } });
+    expect(perm.structuredContent).toEqual({ success: true });
+    expect([lastRequest(sb).method, lastRequest(sb).path]).toEqual(['PATCH', '/connections/gmail/pdc_gmail/permission']);
+    const site = await client.callTool({ name: 'site_create', arguments: { name: 'launch', variant: 'marketing', parent: 'a/b', display_name: 'Launch' } });
+    expect(site.isError, texts(site).join()).toBeFalsy();
+    expect(JSON.parse(lastRequest(sb).body)).toEqual({ name: 'launch', variant: 'marketing', parent_path_parts: ['a', 'b'], display_name: 'Launch' });
+    // The same name again: the service's `error` makes the call fail (exit 1), with the document.
+    const again = await client.callTool({ name: 'site_create', arguments: { name: 'launch' } });
+    expect(again.isError).toBe(true);
+    expect(texts(again)[0]).toMatch(/^Error: Could not create site 'launch': .*\(exit code 1\)$/);
+    expect(JSON.parse(texts(again)[2]!).error).toBeTruthy();
+    const versions = await client.callTool({ name: 'persona_versions', arguments: { persona_id: 'persona_demo' } });
+    expect((versions.structuredContent as { published: unknown[] }).published.length).toBeGreaterThan(0);
+  });
+
+  it('byok_add sends the provider key and returns it masked; nothing secret on stderr', async () => {
+    const secret = 'sk-provider-0123456789abcdef';
+    const c = await server({}, { ...sb.env, WSCTL_DEBUG: '1' });
+    const result = await c.client.callTool({ name: 'byok_add', arguments: { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b', api_key: secret } });
+    expect(result.isError, texts(result).join()).toBeFalsy();
+    expect(JSON.parse(lastRequest(sb).body).api_key).toBe(secret);
+    expect((result.structuredContent as { api_key: string }).api_key).toBe('sk-p…cdef');
+    expect(JSON.stringify(result)).not.toContain(secret);
+    expect(c.stderr()).toContain('POST');
+    expect(c.stderr()).not.toContain(secret);
+    expect(c.stderr()).not.toContain(sb.key);
+  });
+
+  it('keys_create masks the new key unless --show-secrets; save_as stores it in a profile', async () => {
+    const masked = await (await server()).client.callTool({ name: 'keys_create', arguments: { name: 'agent' } });
+    const made = sb.state.keys.at(-1)!;
+    const doc = masked.structuredContent as { id: string; key: string };
+    expect(doc.id).toBe(made.id);
+    expect(doc.key).toMatch(/^.{4}….{4}$/);
+    expect(JSON.stringify(masked)).not.toMatch(/wsk_[A-Za-z0-9]{20,}/);
+    const debugging = await server({ showSecrets: true }, { ...sb.env, WSCTL_DEBUG: '1' });
+    const shown = await debugging.client.callTool({ name: 'keys_create', arguments: { name: 'agent2' } });
+    const full = (shown.structuredContent as { key: string }).key;
+    expect(full).toMatch(/^wsk_[A-Za-z0-9]{20,}$/);
+    // --debug traces the exchange on stderr, the new key redacted.
+    expect(debugging.stderr()).toContain('/api-keys/');
+    expect(debugging.stderr()).not.toContain(full);
+
+    const config = tempDir();
+    const c = await server({}, { ...sb.env, WSCTL_CONFIG_DIR: config });
+    const saved = await c.client.callTool({ name: 'keys_create', arguments: { name: 'ci', save_as: 'ci', insecure_storage: true } });
+    expect(saved.isError, texts(saved).join()).toBeFalsy();
+    const stored = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).profiles.ci;
+    expect(stored.base_url).toBe(sb.url);
+    expect(stored.api_key).toMatch(/^wsk_/);
+    expect((saved.structuredContent as { key: string }).key).toBe(`${stored.api_key.slice(0, 4)}…${stored.api_key.slice(-4)}`);
+    expect(c.stderr()).not.toContain(stored.api_key);
+    // An existing profile is replaced only with force, as --save-as does off a terminal.
+    const twice = await c.client.callTool({ name: 'keys_create', arguments: { name: 'ci', save_as: 'ci' } });
+    expect(twice.isError).toBe(true);
+    expect(texts(twice)[0]).toContain('pass --force');
+  });
+
+  it('persona_upload_avatar uploads a local image, and applies the file checks before sending', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'ada.png'), PNG);
+    writeFileSync(join(dir, 'notes.txt'), 'not an image');
+    const { client } = await server();
+    const ok = await client.callTool({ name: 'persona_upload_avatar', arguments: { file: join(dir, 'ada.png') } });
+    expect(ok.isError, texts(ok).join()).toBeFalsy();
+    expect((ok.structuredContent as { url: string }).url).toMatch(/^https?:\/\//);
+    const before = sb.requests.length;
+    for (const file of [join(dir, 'notes.txt'), join(dir, 'missing.png'), dir]) {
+      const bad = await client.callTool({ name: 'persona_upload_avatar', arguments: { file } });
+      expect(bad.isError, file).toBe(true);
+      expect(texts(bad)[0]).toMatch(/\(exit code 2\)$/);
+    }
+    expect(sb.requests.length).toBe(before);
+  });
+
+  it('destructive tools delete at once when offered, without asking', async () => {
+    const { client } = await server({ allowDestructive: true });
+    const device = await client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } });
+    expect(device.structuredContent).toEqual({ success: true });
+    expect(sb.state.devices.map((d) => d.id)).not.toContain('dev_phone');
+    expect((await client.callTool({ name: 'pub_rm', arguments: { pub_id: 'pub_demo' } })).isError).toBeFalsy();
+    expect((await client.callTool({ name: 'conn_rm', arguments: { app_slug: 'notion', pd_conn_id: 'pdc_notion' } })).structuredContent).toEqual({ success: true });
+    const gone = await client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } });
+    expect(gone.isError).toBe(true);
+    expect(texts(gone)[0]).toMatch(/^Error: .*\(exit code 5\)$/);
+    expect(JSON.parse(texts(gone)[1]!).error).toMatchObject({ exit_code: 5, status: 404 });
+  });
+});
+
+describe('errors', () => {
+  it('tools not offered, unknown tools and arguments that fail the schema are protocol errors', async () => {
+    const { client } = await server();
+    const protocol = async (name: string, args: Record<string, unknown>) => {
+      const error = await client.callTool({ name, arguments: args }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, `${name} ${JSON.stringify(args)}`).toBeInstanceOf(McpError);
+      return (error as McpError).code;
+    };
+    expect(await protocol('device_rm', { device_id: 'dev_phone' })).toBe(-32602);
+    expect(sb.state.devices.map((d) => d.id)).toContain('dev_phone');
+    expect(await protocol('nope', {})).toBe(-32602);
+    expect(await protocol('convo_show', {})).toBe(-32602);
+    expect(await protocol('convo_show', { conversation_id: 'conv_demo', tail: -1 })).toBe(-32602);
+    expect(await protocol('byok_add', { name: 'n', provider_url: 'ftp://x', format: 'openai', model: 'm', api_key: 'k' })).toBe(-32602);
+    expect(await protocol('byok_add', { name: 'n', provider_url: 'https://x', format: 'nope', model: 'm', api_key: 'k' })).toBe(-32602);
+    expect(await protocol('keys_list', { surprise: 1 })).toBe(-32602);
+    expect(await protocol('keys_create', { name: ' ' })).toBe(-32602);
+    expect(sb.requests).toEqual([]);
+  });
+
+  it('a failed call is a result with the one-line message and exit code, and the server goes on', async () => {
+    const { client } = await server({}, { ...sb.env, WSCTL_API_KEY: 'wsk_wrong_key_000000000000' });
+    const denied = await client.callTool({ name: 'keys_list', arguments: {} });
+    expect(denied.isError).toBe(true);
+    expect(texts(denied)[0]).toMatch(/^Error: [^\n]+\(exit code 4\)$/);
+    expect(JSON.parse(texts(denied)[1]!).error).toMatchObject({ exit_code: 4, status: 401 });
+    const good = await (await server()).client.callTool({ name: 'caps', arguments: {} });
+    expect(good.isError).toBeFalsy();
+    // No base URL at all: exit 4, and the server still answers.
+    const none = await server({}, { WSCTL_CONFIG_DIR: tempDir() });
+    const missing = await none.client.callTool({ name: 'settings', arguments: {} });
+    expect(texts(missing)[0]).toMatch(/No base URL.*\(exit code 4\)$/);
+    expect((await none.client.listTools()).tools.length).toBe(11);
+  });
+});
+
+describe('a call that crashes', () => {
+  it('is a result (exit 1, one line), never the end of the server', async () => {
+    const { PassThrough, Readable } = await import('node:stream');
+    const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
+    const never = () => Promise.reject(new Error('no prompts'));
+    const ctx = await createCtx({ io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } }, {});
+    const runner = new ToolRunner(ctx, {});
+    const crashing = [new TypeError("Cannot read properties of undefined (reading 'x')\n    at somewhere"), 'a string', undefined];
+    for (const thrown of crashing) {
+      const result = await runner.call({ ...TOOLS[1]!, call: async () => Promise.reject(thrown) }, {});
+      expect(result.isError).toBe(true);
+      expect(texts(result)[0]).toMatch(/^Error: Unexpected error: [^\n]*Run with --debug for details\. \(exit code 1\)$/);
+    }
+    const after = await runner.call(TOOLS[1]!, {});
+    expect(after.isError).toBeFalsy();
+    await ctx.close();
+  });
+});
