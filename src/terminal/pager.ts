@@ -73,8 +73,7 @@ function programOf(command: string): string | undefined {
   return first;
 }
 
-/** What /bin/sh searches when PATH is not set at all. */
-const SHELL_DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Whether `program` names an executable file, as the shell would find it on PATH. */
 function canRun(program: string, env: Record<string, string | undefined>): boolean {
@@ -87,7 +86,8 @@ function canRun(program: string, env: Record<string, string | undefined>): boole
     }
   };
   if (program.includes('/')) return runnable(program);
-  return (env.PATH ?? SHELL_DEFAULT_PATH).split(delimiter).some((dir) => runnable(join(dir || '.', program)));
+  // Without PATH the shell searches its default one.
+  return (env.PATH ?? DEFAULT_PATH).split(delimiter).some((dir) => runnable(join(dir || '.', program)));
 }
 
 /**
@@ -124,8 +124,8 @@ export async function openPager(options: PagerOptions): Promise<Sink> {
   return bufferedSink(child.stdin, async () => {
     child.stdin.end();
     const { code, signal } = await exited;
-    // Quitting early (q in less) is exit 0: the person saw what they wanted.
-    if (code === 0) return;
+    // Quitting early (q in less) is exit 0: the person saw what they wanted; Ctrl-C is exit 130 (main.ts).
+    if (code === 0 || signal === 'SIGINT') return;
     const how = signal ? `was stopped by ${signal}` : code === null ? 'failed' : `exited with status ${code}`;
     throw new WsctlError(`The pager '${options.command}' ${how}, so the output may not have been shown in full. Run again with --no-pager, or set WSCTL_PAGER.`);
   });
