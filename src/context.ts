@@ -5,12 +5,12 @@ import { ConfigStore, DEFAULT_PROFILE, configDir, profileOf, type Profile } from
 import { readStoredKey, type KeyStorage, type StoredKey } from './config/keys.js';
 import { AuthError, UsageError } from './errors.js';
 import { undiciParts } from './tricks.js';
-import type { Globals } from './program.js';
+import type { Globals } from './globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
 import type { Prompt } from './terminal/prompt.js';
 import { startEmbeddedSandbox } from './sandbox/embedded.js';
 
-export type { Globals } from './program.js';
+export type { Globals } from './globals.js';
 
 /** What the process (or a test) provides. */
 export interface BaseCtx {

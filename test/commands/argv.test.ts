@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/command.js';
 import { Option } from 'commander';
-import { buildProgram, GLOBAL_OPTIONS, loadCommands, type Globals } from '../../src/program.js';
+import { GLOBAL_OPTIONS, type Globals } from '../../src/globals.js';
+import { buildProgram, loadCommands } from '../../src/program.js';
 import { visibleSubcommands } from '../../src/visible.js';
 import { run, tempDir } from '../helpers.js';
 
