@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { bundledPackages, thirdPartyNotices } from './notices.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const jqWasmStdin = createRequire(import.meta.url)('./jq-wasm-stdin.cjs');
@@ -27,8 +28,9 @@ const common = {
   absWorkingDir: root,
 };
 
-await build({
+const lazy = await build({
   ...common,
+  metafile: true,
   entryPoints: lazyEntries,
   outbase: 'src',
   outdir: 'dist/lazy',
@@ -67,3 +69,7 @@ const entry = await build({
 });
 // What start-up loads, for the test that keeps heavy imports out of it.
 writeFileSync(join(root, 'dist/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
+// What both parts bundle, for the test that every bundled package has its licence in the notices.
+const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs)];
+writeFileSync(join(root, 'dist/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
+writeFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(root, bundledPackages(inputs)));
