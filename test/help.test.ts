@@ -75,6 +75,18 @@ describe('typo suggestions', () => {
   });
 });
 
+describe('completion', () => {
+  it('`wsctl completion --help` says where each shell looks for the scripts, and so does its man page', async () => {
+    const r = await runBin(['completion', '--help'], { env: { COLUMNS: '80' } });
+    const page = readFileSync(join(ROOT, 'man', 'wsctl-completion.1'), 'utf8').replace(/\\-/g, '-');
+    for (const where of ['/usr/share/bash-completion/completions/wsctl', '~/.local/share/bash-completion/completions/wsctl', '$fpath', '~/.config/fish/completions/wsctl.fish']) {
+      expect(r.stdout).toContain(where);
+      expect(page).toContain(where);
+    }
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^ {2}\$ /);
+  });
+});
+
 describe('the order of help', () => {
   const nouns = ['auth', 'profile', 'keys', 'convo', 'notes', 'conn', 'byok', 'device', 'persona', 'pub', 'site', 'sandbox'];
 

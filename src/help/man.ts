@@ -41,6 +41,16 @@ function examplesOf(help: string): string[] {
     .map((l) => l.slice(2));
 }
 
+/** What a command's help says after its options, besides the examples (where completion scripts go …). */
+function notesOf(help: string): string[] {
+  const globals = help.indexOf('\nGlobal Options:\n');
+  const after = globals < 0 ? -1 : help.indexOf('\n\n', globals + 1);
+  if (after < 0) return [];
+  const notes = help.slice(after).split('\nExamples:\n')[0]!.replace(/^\n+|\s+$/g, '');
+  if (!notes) return [];
+  return ['.PP', '.nf', ...notes.split('\n').map((l) => `\\&${roff(l)}`), '.fi'];
+}
+
 function exampleLines(examples: string[]): string[] {
   if (examples.length === 0) return [];
   return ['.SH EXAMPLES', '.PP', '.RS 4', '.nf', ...examples.map((e) => `\\&${roff(e)}`), '.fi', '.RE'];
@@ -81,7 +91,7 @@ function commandPage(page: Page, helpOf: (c: Command) => string): string {
   const help = command.createHelp();
   const name = pageName(path);
   const lines = [...header(name, command.description()), '.SH SYNOPSIS', `\\fB${roff(`wsctl ${path.join(' ')}`)}\\fR ${roff(help.commandUsage(command).split(' ').slice(path.length + 1).join(' '))}`];
-  lines.push('.SH DESCRIPTION', prose(`${command.description()}.`.replace(/\.\.$/, '.')));
+  lines.push('.SH DESCRIPTION', prose(`${command.description()}.`.replace(/\.\.$/, '.')), ...notesOf(helpOf(command)));
   const args = help.visibleArguments(command).map((a): [string, string] => [help.argumentTerm(a), help.argumentDescription(a)]);
   if (args.length > 0) lines.push('.SH ARGUMENTS', ...tagged(args));
   const subs = visibleSubcommands(command);
