@@ -41,7 +41,7 @@ const lazy = await build({
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
   plugins: [jqWasmStdin(join(root, 'dist/lazy'))],
-  // CommonJS dependencies (undici, cli-table3, form-data) call require(); give ESM chunks one.
+  // CommonJS dependencies (undici, form-data) call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
 });
 
