@@ -103,6 +103,26 @@ describe('an older Node', () => {
     expect(pkg.engines.node).toBe(`>=${needed}`);
   });
 
+  it('`engines` is honest: no bundled or installed package needs a newer Node, and undici needs exactly this one', () => {
+    const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle-inputs.json'), 'utf8'));
+    const dirs = new Set(Object.keys(pkg.dependencies).map((d) => `node_modules/${d}`));
+    for (const input of inputs.filter((i) => i.includes('node_modules/'))) {
+      const at = input.lastIndexOf('node_modules/');
+      const rest = input.slice(at + 'node_modules/'.length).split('/');
+      dirs.add(`${input.slice(0, at)}node_modules/${rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]}`);
+    }
+    const version = (v: string) => v.split('.').map(Number).concat(0, 0).slice(0, 3);
+    const newer = (a: number[], b: number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+    const mins: Record<string, number[]> = {};
+    for (const dir of dirs) {
+      const dep = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8'));
+      const min = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(dep.engines?.node ?? '')?.[1];
+      if (min) mins[dep.name] = version(min);
+    }
+    for (const [name, min] of Object.entries(mins)) expect(newer(version(needed!), min), `${name} needs Node ${min.join('.')}`).toBeGreaterThanOrEqual(0);
+    expect(mins.undici).toEqual(version(needed!));
+  });
+
   // A real Node 18 from the npm registry's `node` package, kept between runs in the temp folder.
   const prefix = join(tmpdir(), 'wsctl-test-node18');
   let node18: string | undefined;
@@ -119,9 +139,9 @@ describe('an older Node', () => {
     else node18 = bin;
   }, 300_000);
 
-  it.each([['--version'], ['--help'], ['-V'], ['keys', 'list'], ['--sandbox', 'keys', 'list'], ['help', 'environment']])(
+  it.each([['--version'], ['--help'], ['-V'], ['keys', 'list'], ['--sandbox', 'keys', 'list'], ['help', 'environment']].map((a) => [a.join(' '), a]))(
     'Node 18: `wsctl %s` prints one line naming the version needed and the one found, exit 1',
-    (...args) => {
+    (_title, args) => {
       if (!node18) return void console.warn(`skipped: ${skipped}`);
       const r = spawnSync(node18, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tmpdir() } });
       expect([r.status, r.stdout]).toEqual([1, '']);
