@@ -72,4 +72,6 @@ writeFileSync(join(root, 'dist/entry-inputs.json'), JSON.stringify(Object.keys(e
 // What both parts bundle, for the test that every bundled package has its licence in the notices.
 const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs)];
 writeFileSync(join(root, 'dist/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
-writeFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(root, bundledPackages(inputs)));
+const missing = [];
+writeFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(root, bundledPackages(inputs), missing));
+if (missing.length > 0) console.warn(`warning: no licence text for bundled ${missing.join(', ')}: add it to SUPPLIED in scripts/notices.mjs.`);

@@ -1,6 +1,7 @@
 // THIRD-PARTY-NOTICES.txt: the licence of every package esbuild bundled into dist/, read from
 // the package itself (the build's metafiles say which ones), and jq's, whose WebAssembly build
-// jq-wasm carries (dist/lazy/jq.wasm). The build fails when a bundled package ships no licence.
+// jq-wasm carries (dist/lazy/jq.wasm). A bundled package that ships no licence file gets an entry
+// that says so, the build warns, and test/package.test.ts fails until its text is added here.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -52,19 +53,22 @@ function jqEntries(jqWasm) {
   ];
 }
 
-/** The notices file for the bundled package folders, or an error naming a package without a licence. */
-export function thirdPartyNotices(root, packageDirs) {
+/** Licence texts that a bundled package does not ship itself, by package name. */
+const SUPPLIED = {};
+
+/** The notices file for the bundled package folders; `missing` names the packages without a licence text. */
+export function thirdPartyNotices(root, packageDirs, missing = []) {
   const sections = [];
-  const missing = [];
   for (const dir of packageDirs) {
     const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
-    const texts = licenceTexts(join(root, dir));
-    if (texts.length === 0) missing.push(`${pkg.name} (${dir})`);
+    let texts = licenceTexts(join(root, dir));
+    if (texts.length === 0 && SUPPLIED[pkg.name]) texts = [SUPPLIED[pkg.name]];
+    if (texts.length === 0) {
+      missing.push(`${pkg.name} (${dir})`);
+      texts = [`No licence file ships in this package; its package.json names ${pkg.license ?? 'no licence'}.`];
+    }
     sections.push(entry(`${pkg.name} ${pkg.version} (${pkg.license ?? 'no licence named'})`, homepage(pkg), texts));
     if (pkg.name === 'jq-wasm') sections.push(...jqEntries(pkg));
-  }
-  if (missing.length > 0) {
-    throw new Error(`No licence file in bundled package(s) ${missing.join(', ')}: add its licence text to scripts/notices.mjs before shipping it.`);
   }
   const head = [
     'Third-party software in wsctl',
