@@ -146,7 +146,7 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
   const program = buildProgram(VERSION, {
     writeOut: writeHelp,
     // Commander writes help here when a noun is given without a verb: show it as help (gh does too).
-    writeErr: (text) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text)),
+    writeErr: writeHelp,
     onUsageError: (message) => {
       usageMessage = oneLineUsage(message);
     },
