@@ -23,10 +23,12 @@ const plain = (text: string) => text.replace(/`([^`]*)`/g, '$1');
 export function topicText(topic: Topic, width = 80): string {
   const out: string[] = [];
   for (const p of topic.intro) out.push(...wrap(plain(p), width), '');
-  const column = 2 + TERM_WIDTH + 2;
+  // As wide as the longest term that fits in TERM_WIDTH; a longer one gets a line of its own.
+  const termWidth = Math.max(0, ...topic.rows.map(([t]) => t.length).filter((n) => n <= TERM_WIDTH));
+  const column = 2 + termWidth + 2;
   for (const [term, text] of topic.rows) {
     const body = wrap(plain(text), Math.max(width, column + 20), column);
-    if (term.length <= TERM_WIDTH) out.push(`  ${term.padEnd(TERM_WIDTH)}  ${(body[0] ?? '').trimStart()}`, ...body.slice(1));
+    if (term.length <= termWidth) out.push(`  ${term.padEnd(termWidth)}  ${(body[0] ?? '').trimStart()}`, ...body.slice(1));
     else out.push(`  ${term}`, ...body);
   }
   for (const p of topic.outro ?? []) out.push('', ...wrap(plain(p), width));
