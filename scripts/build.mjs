@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { bundledPackages, thirdPartyNotices } from './notices.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const jqWasmStdin = createRequire(import.meta.url)('./jq-wasm-stdin.cjs');
@@ -38,8 +39,9 @@ const common = {
   absWorkingDir: root,
 };
 
-await build({
+const lazy = await build({
   ...common,
+  metafile: true,
   entryPoints: lazyEntries,
   outbase: 'src',
   outdir: 'dist/lazy',
@@ -50,7 +52,7 @@ await build({
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
   plugins: [jqWasmStdin(join(root, 'dist/lazy')), noHttpServers],
-  // CommonJS dependencies (undici, cli-table3, form-data) call require(); give ESM chunks one.
+  // CommonJS dependencies (undici, form-data) call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
 });
 
@@ -78,3 +80,9 @@ const entry = await build({
 });
 // What start-up loads, for the test that keeps heavy imports out of it.
 writeFileSync(join(root, 'dist/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
+// What both parts bundle, for the test that every bundled package has its licence in the notices.
+const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs)];
+writeFileSync(join(root, 'dist/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
+const missing = [];
+writeFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(root, bundledPackages(inputs), missing));
+if (missing.length > 0) console.warn(`warning: no licence text for bundled ${missing.join(', ')}: add it to SUPPLIED in scripts/notices.mjs.`);

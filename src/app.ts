@@ -1,6 +1,6 @@
 // The half of wsctl that loads once a command runs: every command and what they share, as one
-// module (one load instead of a dozen small ones). Heavy libraries (undici, cli-table3, ora,
-// form-data, conf, chalk) still load only where used.
+// module (one load instead of a dozen small ones). Heavy libraries (undici, ora, form-data,
+// chalk, the jq engine) still load only where used.
 export { COMPLETION_FILES, completionScript } from './completion/index.js';
 export { createCtx } from './context.js';
 export { CancelledError, InterruptedError, UsageError, WsctlError } from './errors.js';
@@ -8,6 +8,9 @@ export { clean } from './terminal/index.js';
 export { cleanErrorMessage } from './sanitize.js';
 export { terminalPrompt } from './terminal/prompt.js';
 export { commandReference, replaceReference } from './reference.js';
+export { answerHelp, suggestCommand } from './help/index.js';
+export { manPages } from './help/man.js';
+export { exitCodeTable, replaceSection, settingsTable } from './help/render.js';
 export { register as api } from './commands/api.js';
 export { register as auth } from './commands/auth/index.js';
 export { register as byok } from './commands/byok/index.js';

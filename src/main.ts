@@ -23,6 +23,13 @@ function rootOf(command: Command): Command {
   return root;
 }
 
+/** The command a path such as "wsctl keys" names. */
+function commandAt(program: Command, path: string): Command {
+  let command = program;
+  for (const name of path.split(' ').slice(1)) command = command.commands.find((c) => c.name() === name) ?? command;
+  return command;
+}
+
 /** "wsctl keys create" for the words of argv that name commands: where a usage hint points. */
 function commandPath(program: Command, argv: string[]): string {
   const names = ['wsctl'];
@@ -79,11 +86,11 @@ async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Pro
   return code;
 }
 
-/** `wsctl help keys create` is `wsctl keys create --help`. */
-function helpToFlag(argv: string[]): string[] {
+/** `wsctl help keys create` is `wsctl keys create --help`; `wsctl help <topic>` is answered apart. */
+function helpRequest(argv: string[]): { argv: string[]; words: string[] } | undefined {
   const at = argv.indexOf('help');
-  if (at < 0 || invokedNoun(argv) !== 'help') return argv;
-  return [...argv.slice(0, at), ...argv.slice(at + 1), '--help'];
+  if (at < 0 || invokedNoun(argv) !== 'help') return undefined;
+  return { argv: [...argv.slice(0, at), ...argv.slice(at + 1), '--help'], words: argv.slice(at + 1).filter((w) => !w.startsWith('-')) };
 }
 
 /** Commander's "unknown command 'key'\n(Did you mean keys?)" as one line. */
@@ -96,7 +103,8 @@ export function oneLineUsage(message: string): string {
 }
 
 export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
-  const argv = helpToFlag(rawArgv);
+  const help = helpRequest(rawArgv);
+  const argv = help?.argv ?? rawArgv;
   const outcome: Outcome = { code: 0, json: argv.includes('--json') || argv.includes('--jq'), debug: argv.includes('--debug') || base.env.WSCTL_DEBUG === '1' };
   let usageMessage: string | undefined;
 
@@ -134,18 +142,27 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
     },
   };
 
+  const writeHelp = (text: string) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text));
+  const width = base.helpWidth ?? (Number(base.env.COLUMNS) || undefined);
   const program = buildProgram(VERSION, {
-    writeOut: (text) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text)),
+    writeOut: writeHelp,
     // Commander writes help here when a noun is given without a verb: show it as help (gh does too).
-    writeErr: (text) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text)),
+    writeErr: writeHelp,
     onUsageError: (message) => {
       usageMessage = oneLineUsage(message);
     },
-    helpWidth: base.helpWidth ?? (Number(base.env.COLUMNS) || undefined),
+    helpWidth: width,
   });
 
   try {
     await loadCommands(program, app, invokedNoun(argv));
+    if (help && help.words.length > 0) {
+      const topic = (await import('./app.js')).answerHelp(program, help.words, width);
+      if (topic !== undefined) {
+        writeHelp(topic);
+        return EXIT_OK;
+      }
+    }
     await program.parseAsync(argv, { from: 'user' });
     return outcome.code;
   } catch (error) {
@@ -155,32 +172,52 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
     const { InterruptedError, UsageError } = await import('./app.js');
     if (base.signal.aborted) return reportError(new InterruptedError(), base, outcome);
     if (typeof commander.code === 'string' && commander.code.startsWith('commander.')) {
-      const hint = ` Run \`${commandPath(program, argv)} --help\` for usage.`;
-      const said = (usageMessage ?? oneLineUsage((error as Error).message)).replace(/([^.!?])$/, '$1.');
+      const path = commandPath(program, argv);
+      const hint = ` Run \`${path} --help\` for usage.`;
+      let said = (usageMessage ?? oneLineUsage((error as Error).message)).replace(/([^.!?])$/, '$1.');
+      const unknown = /^unknown command '([^']*)'/.exec(said);
+      if (commander.code === 'commander.unknownCommand' && unknown) {
+        // Commander's guess can be far off (`version` → `persona`): only close ones, and flags typed as words.
+        const { suggestCommand } = await import('./app.js');
+        const guess = suggestCommand(commandAt(program, path), unknown[1] as string);
+        said = `unknown command '${unknown[1]}'.${guess ? ` Did you mean '${guess}'?` : ''}`;
+      }
       return reportError(new UsageError(`${said}${hint}`), base, outcome);
     }
     return reportError(error, base, outcome);
   }
 }
 
-/** The files generated from the command tree: completion scripts and the README's command list. */
-export async function generatedFiles(readme?: string): Promise<Record<string, string>> {
-  const { completionScript, COMPLETION_FILES, commandReference, replaceReference } = await import('./app.js');
+/**
+ * The files generated from the command tree: completion scripts, man pages (and package.json's
+ * list of them), and the README's command list and tables of settings and exit codes.
+ */
+export async function generatedFiles(readme?: string, packageJson?: string): Promise<Record<string, string>> {
+  const { completionScript, COMPLETION_FILES, commandReference, replaceReference, manPages, replaceSection, settingsTable, exitCodeTable } = await import('./app.js');
   let help = '';
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
   const program = buildProgram(VERSION, { writeOut: (t) => (help += t), writeErr: () => {}, onUsageError: () => {} });
   await app.loadAll(program);
+  const helpOf = (command: Command) => {
+    help = '';
+    command.outputHelp();
+    return help;
+  };
   const files: Record<string, string> = {};
   for (const [shell, file] of Object.entries(COMPLETION_FILES)) {
     files[`completions/${file}`] = completionScript(program, shell as keyof typeof COMPLETION_FILES);
   }
+  const pages = manPages(program, helpOf);
+  for (const [file, text] of Object.entries(pages)) files[`man/${file}`] = text;
   if (readme !== undefined) {
-    const helpOf = (command: Command) => {
-      help = '';
-      command.outputHelp();
-      return help;
-    };
-    files['README.md'] = replaceReference(readme, commandReference(program, helpOf));
+    let text = replaceReference(readme, commandReference(program, helpOf));
+    text = replaceSection(text, 'settings', settingsTable());
+    files['README.md'] = replaceSection(text, 'exit-codes', exitCodeTable());
+  }
+  if (packageJson !== undefined) {
+    const pkg = JSON.parse(packageJson);
+    pkg.man = Object.keys(pages).map((file) => `./man/${file}`);
+    files['package.json'] = `${JSON.stringify(pkg, null, 2)}\n`;
   }
   return files;
 }

@@ -1,7 +1,7 @@
 // The command tree: the root with its global options and every noun by name. The commands
 // themselves live in app.js, loaded once argv names one (or completion needs the whole tree),
 // so --version and --help pay for commander and this file only.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { App } from './command.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 
@@ -68,7 +68,7 @@ export function buildProgram(version: string, output: ProgramOutput): Command {
     })
     .addHelpText(
       'after',
-      '\nExamples:\n  $ wsctl --sandbox keys list\n  $ wsctl auth login --base-url https://api.example.com\n  $ wsctl --sandbox convo show conv_live --follow\n\nThe examples in each command\'s help use the sandbox\'s\nids (conv_demo, dev_phone, …): add --sandbox to try them.\n',
+      '\nExamples:\n  $ wsctl --sandbox keys list\n  $ wsctl auth login --base-url https://api.example.com\n  $ wsctl --sandbox convo show conv_live --follow\n\nThe examples in each command\'s help use the sandbox\'s\nids (conv_demo, dev_phone, …): add --sandbox to try them.\n\nHelp topics: wsctl help environment, exit-codes, formatting\nor config. Manual: man wsctl, man wsctl-keys-create, …\n',
     );
   for (const option of globalOptions()) program.addOption(option);
   program.helpCommand(false);
@@ -77,10 +77,23 @@ export function buildProgram(version: string, output: ProgramOutput): Command {
     // A verb's arguments are in its own help; listing them here would leave no room to wrap at 60 columns.
     subcommandTerm: (cmd) => [cmd.name(), ...cmd.aliases()].join('|'),
     minWidthToWrap: 24,
+    formatHelp: globalOptionsLast,
   });
 
   for (const noun of nouns) program.command(noun.name, { hidden: noun.hidden }).description(noun.description);
   return program;
+}
+
+/**
+ * Commander puts the global options before a command's subcommands: a noun's help would show
+ * 13 of them before its verbs. They come last, in a section of their own, after the verbs.
+ */
+function globalOptionsLast(cmd: Command, helper: Help): string {
+  const text = Help.prototype.formatHelp.call(helper, cmd, helper);
+  const start = text.indexOf('\nGlobal Options:\n');
+  const end = start < 0 ? -1 : text.indexOf('\n\n', start + 1);
+  if (end < 0 || end + 2 >= text.length) return text;
+  return `${text.slice(0, start + 1)}${text.slice(end + 2)}\n${text.slice(start + 1, end + 1)}`;
 }
 
 export const VALUE_OPTIONS = new Set(globalOptions().filter((o) => o.required).map((o) => o.long));

@@ -3,12 +3,26 @@ import { examples, type App, type Ctx, type Result } from '../command.js';
 import { completionScript } from '../completion/index.js';
 import { shells } from '../enums.js';
 
+// Where each shell finds a completion script by itself (the npm package also ships them, in
+// its completions/ folder).
+const WHERE = `
+Where each shell looks for the script:
+  bash  /usr/share/bash-completion/completions/wsctl
+        (for everyone), or
+        ~/.local/share/bash-completion/completions/wsctl
+        (for you); or source it from ~/.bashrc
+  zsh   a file named _wsctl in a folder on $fpath, such as
+        ~/.zfunc with fpath+=~/.zfunc before compinit
+  fish  ~/.config/fish/completions/wsctl.fish
+`;
+
 export function register(command: Command, app: App): void {
   command
     .addArgument(command.createArgument('<shell>', 'the shell').choices(shells))
     .addHelpText(
       'after',
-      examples('source <(wsctl completion bash)', 'mkdir -p ~/.zfunc && wsctl completion zsh > ~/.zfunc/_wsctl', 'mkdir -p ~/.config/fish/completions && wsctl completion fish > ~/.config/fish/completions/wsctl.fish'),
+      WHERE +
+        examples('source <(wsctl completion bash)', 'mkdir -p ~/.zfunc && wsctl completion zsh > ~/.zfunc/_wsctl', 'mkdir -p ~/.config/fish/completions && wsctl completion fish > ~/.config/fish/completions/wsctl.fish'),
     )
     .action((shell: (typeof shells)[number], _flags: unknown, cmd: Command) =>
       app.run(cmd, { shell, program: cmd.parent as Command }, async (opts, ctx) => {

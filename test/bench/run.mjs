@@ -1,5 +1,5 @@
 // npm run bench: wsctl's speed and memory goals, each measured against its reference in
-// alternation (A B A B …) after a warm-up, on Node 20 (this machine's) and on Node 24 and 26
+// alternation (A B A B …) after a warm-up, on Node 20 (this machine's) and on Node 22, 24 and 26
 // (from the npm registry's `node` package). Prints a table of medians and ratios with PASS/FAIL, and writes BENCHMARKS.md.
 // Timings are noisy on shared machines: this is not part of npm test and never fails the build.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -166,7 +166,7 @@ function row(r) {
 
 const sections = [];
 const versions = [['Node 20', process.execPath]];
-for (const major of [24, 26]) {
+for (const major of [22, 24, 26]) {
   const node = installNode(major);
   if (node) versions.push([`Node ${major}`, node]);
   else console.error(`Node ${major} could not be installed from the npm registry; not measured.`);

@@ -1,0 +1,136 @@
+// The help topics (`wsctl help environment`, `exit-codes`, `formatting`, `config`) as data: the
+// same rows print as help, become the man page's ENVIRONMENT, EXIT STATUS and FILES sections
+// and the README's tables, so none of them can say something the others do not.
+// Text may quote code in `backticks`: each rendering shows it its own way.
+
+export interface Setting {
+  /** The flag, when there is one. */
+  flag?: string;
+  /** The environment variables, with the value that turns a boolean on (`WSCTL_DEBUG=1`). */
+  env?: string[];
+  meaning: string;
+}
+
+export interface Topic {
+  name: string;
+  /** One line, for lists of topics. */
+  summary: string;
+  /** Paragraphs before the rows. */
+  intro: string[];
+  /** Two columns: a term and what it means. */
+  rows: [string, string][];
+  /** Paragraphs after the rows. */
+  outro?: string[];
+}
+
+/** Every flag and variable that sets something, in the README's order: the README's configuration table. */
+export const SETTINGS: Setting[] = [
+  { flag: '--profile <name>', env: ['WSCTL_PROFILE'], meaning: 'config profile (default: the current profile, else `default`)' },
+  { flag: '--base-url <url>', env: ['WSCTL_BASE_URL'], meaning: "service base URL; overrides the profile's" },
+  { env: ['WSCTL_API_KEY'], meaning: "API key; overrides the profile's stored key (for CI); never written to disk" },
+  {
+    env: ['WSCTL_CONFIG_DIR'],
+    meaning: 'folder of `config.json` (default: Linux `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl`; macOS `~/Library/Preferences/wsctl`; Windows `%APPDATA%\\wsctl`)',
+  },
+  { flag: '--json', meaning: 'machine output: one JSON document on stdout' },
+  { flag: '--jq <expression>', meaning: 'filter the JSON output with the jq language (built in; no `jq` needed); implies `--json`' },
+  { flag: '--no-input', env: ['WSCTL_NO_INPUT=1'], meaning: 'never prompt: where a prompt would be needed, exit 2 naming the flag or variable that answers it' },
+  {
+    flag: '--no-color',
+    env: ['NO_COLOR', 'FORCE_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE'],
+    meaning:
+      'colour only on a TTY whose `TERM` is not `dumb`; `FORCE_COLOR` or `CLICOLOR_FORCE` (not `0`) forces it; `FORCE_COLOR=0` or `CLICOLOR=0` turns it off; `--no-color` and a non-empty `NO_COLOR` win over everything; `CI` changes nothing',
+  },
+  { flag: '--debug', env: ['WSCTL_DEBUG=1'], meaning: 'trace every HTTP exchange on stderr, secrets redacted' },
+  { flag: '--timeout <seconds>', env: ['WSCTL_TIMEOUT'], meaning: 'the longest wait without progress in each attempt: for the answer to start (connecting included), then between two pieces of the body, so a large body that keeps arriving is never cut; any positive number of seconds up to 86400 (default 30)' },
+  { flag: '--dry-run', meaning: 'print the request (method, URL, headers, body; secrets redacted) and send nothing' },
+  { flag: '--sandbox', env: ['WSCTL_SANDBOX=1'], meaning: 'use the embedded sandbox instead of a remote service' },
+  { env: ['WSCTL_PAGER', 'PAGER'], meaning: 'pager of `convo show` on a TTY (default `less -FRX`, with `LESS=FRX` unless `LESS` is set; `--no-pager` turns it off). One that cannot be started (not installed) is skipped with one warning and the output printed directly; one that exits with a failure makes the command exit 1' },
+  { env: ['COLUMNS'], meaning: "the width tables and help fit (default: the terminal's own)" },
+  { env: ['PATH'], meaning: 'where the pager is looked up before it is started, as the shell would (the shell\'s default when unset)' },
+  { env: ['WSCTL_BYOK_API_KEY'], meaning: 'provider key for `byok add` when not piped with `--api-key-stdin`' },
+  { env: ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'], meaning: 'proxies, honoured (lower-case forms too)' },
+  { env: ['CI'], meaning: 'when set, no spinners (colour is not changed by it)' },
+  { env: ['TMPDIR'], meaning: 'where `convo show` spools a large transcript while it waits for the header (the file is deleted as soon as it is opened)' },
+  { env: ['XDG_CACHE_HOME'], meaning: "on Node 22 and later, V8's compile cache is kept in `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`)" },
+  { env: ['WSCTL_NO_TRICKS=1'], meaning: 'turn every speed trick off (for tests and bug reports): slower, same behaviour' },
+  { env: ['WSCTL_RETRY_BASE_MS', 'WSCTL_MAX_RESPONSE_MB'], meaning: 'for tests: the first retry delay, and the bound on a response body (default 256)' },
+];
+
+/** Boolean variables take these values, in any case. */
+export const BOOLEAN_VALUES = 'on for `1`, `true`, `yes` or `on`, off for `0`, `false`, `no`, `off` or empty (any case); any other value is exit 2';
+
+export const EXIT_CODES: [number, string][] = [
+  [0, 'success'],
+  [
+    1,
+    "the service refused or failed (HTTP 4xx/5xx not below), or said so in a 2xx body (`success: false`, a create-website `error`); also a declined confirmation (`Cancelled; nothing was changed.`, without `Error:`), a result that could not be written (a full disk: one line, after waiting for all of the output; `keys create` then names the new key's id and name so that it can be deleted; only a reader that closed the pipe, `| head`, ends it quietly), and a Node.js older than wsctl needs",
+  ],
+  [
+    2,
+    'usage: bad arguments or flags, input that fails validation before sending, HTTP 422, a destructive command without `--yes` off a TTY or with `--no-input`, plain `http://` to a non-loopback host, a `--jq` expression that does not compile or fails',
+  ],
+  [3, 'network: unreachable, timeout, TLS failure, a body that is not the JSON expected (or nested more than 512 levels), a redirect wsctl will not follow, a proxy that refuses'],
+  [4, 'authentication: no base URL or key configured, HTTP 401 or 403'],
+  [5, 'not found: HTTP 404'],
+  [130, 'interrupted (Ctrl-C)'],
+];
+
+/** The files wsctl reads and writes: the config topic and the man page's FILES. */
+export const FILES: [string, string][] = [
+  ['<config dir>/config.json', 'profiles: base URL, where the key is stored, the current profile (mode 0600, folder 0700); written under a lock by atomic rename'],
+  ['<config dir>/sandbox.json', "the embedded sandbox's state (`wsctl sandbox reset` restores its seed)"],
+  ['<config dir>/sandbox-serve.log', 'the log of `wsctl sandbox serve --detach`'],
+  ['~/.cache/wsctl', "V8's compile cache on Node 22 and later (`$XDG_CACHE_HOME/wsctl`)"],
+];
+
+/** The variables with what each means (and its flag): the environment topic and the man page's ENVIRONMENT. */
+export const environmentRows = (): [string, string][] =>
+  SETTINGS.filter((s) => s.env).map((s) => [s.env!.join(', '), s.flag ? `${s.meaning}; flag \`${s.flag.split(' ')[0]}\`` : s.meaning]);
+
+export const TOPICS: Topic[] = [
+  {
+    name: 'environment',
+    summary: 'every environment variable wsctl reads',
+    intro: [
+      'Environment variables wsctl reads. Precedence everywhere: flag, then environment, then profile, then built-in default.',
+      `Boolean variables (\`WSCTL_SANDBOX\`, \`WSCTL_NO_INPUT\`, \`WSCTL_DEBUG\`, \`WSCTL_NO_TRICKS\`) are ${BOOLEAN_VALUES}, naming the variable.`,
+    ],
+    get rows() {
+      return environmentRows();
+    },
+  },
+  {
+    name: 'exit-codes',
+    summary: 'what each exit status means',
+    intro: ['wsctl exits with one of these codes; scripts can branch on them. An error is one or two lines on stderr (with `--json`, a JSON document).'],
+    rows: EXIT_CODES.map(([code, meaning]) => [String(code), meaning]),
+  },
+  {
+    name: 'formatting',
+    summary: 'output on a terminal, piped, --json, --jq and colour',
+    intro: ['stdout carries results only; progress, warnings and errors go to stderr. The same result prints three ways:'],
+    rows: [
+      ['on a TTY', 'tables that fit the width (`COLUMNS`, else the terminal), colour, relative times ("3 hours ago"), spinners (not when `CI` is set); ids, key prefixes and times are never cut'],
+      ['piped', 'no colour, no borders, no header; one record per line, tab-separated; ISO 8601 times; an empty field for a missing value; detail views print `key<TAB>value` lines'],
+      ['--json', "exactly one 2-space-indented JSON document: the service's body with its field names; errors go to stderr as `{\"error\": {\"message\", \"exit_code\", ...}}`"],
+      ['--jq <expr>', 'the `--json` document filtered with the jq language (built in): each result on its own line, strings raw, other values as compact JSON'],
+      ['colour', 'only on a TTY whose `TERM` is not `dumb`; `NO_COLOR` or `--no-color` turn it off, `FORCE_COLOR` or `CLICOLOR_FORCE` force it (see `wsctl help environment`)'],
+    ],
+    outro: ['Text from the service is printed without terminal control characters or escape sequences. Confirmations of changes go to stdout, with the check mark only on a TTY.'],
+  },
+  {
+    name: 'config',
+    summary: 'profiles, the config file, and where keys live',
+    intro: [
+      'A profile names a service (its base URL) and an API key. `wsctl auth login` stores them, `wsctl profile use` picks the current one, `--profile` or `WSCTL_PROFILE` another for one command.',
+      "Keys live in the operating system's credential store (macOS Keychain, Windows Credential Manager, the Secret Service on Linux), one entry per profile; where none can be reached, in `config.json` with a warning (`--insecure-storage` chooses the file on purpose). `WSCTL_API_KEY` overrides the stored key and is never written anywhere.",
+      'The config dir is `WSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl` on Linux, `~/Library/Preferences/wsctl` on macOS, `%APPDATA%\\wsctl` on Windows. Files:',
+    ],
+    rows: FILES,
+  },
+];
+
+export function findTopic(name: string): Topic | undefined {
+  return TOPICS.find((t) => t.name === name);
+}

@@ -1,0 +1,161 @@
+// Help as users meet it: topics (`wsctl help environment` …), unknown topics and commands with a
+// sensible suggestion, the order of a noun's and a verb's help, and the manual pages, all
+// generated from the command tree and src/help/topics.ts.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TOPICS } from '../src/help/topics.js';
+import { generatedFiles } from '../src/main.js';
+import { ROOT, runBin } from './helpers.js';
+
+const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+
+describe('help topics', () => {
+  it.each(TOPICS.map((t) => [t.name]))('`wsctl help %s` prints the topic, exit 0', async (name) => {
+    const r = await runBin(['help', name], { env: { COLUMNS: '80' } });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).not.toContain('Usage: wsctl');
+    for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  it('environment names every variable the code reads', async () => {
+    const r = await runBin(['help', 'environment']);
+    const source = readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+      .join('\n');
+    const read = new Set([...source.matchAll(/\benv(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] as string));
+    read.delete('HOME');
+    expect(read.size).toBeGreaterThan(15);
+    for (const name of read) expect(r.stdout, `${name} is read by src/ but not in \`wsctl help environment\` (src/help/topics.ts)`).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
+  it('exit-codes lists every code of the contract', async () => {
+    const r = await runBin(['help', 'exit-codes']);
+    for (const code of ['0', '1', '2', '3', '4', '5', '130']) expect(r.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
+  });
+
+  it('the root help names every topic', async () => {
+    const r = await runBin(['--help']);
+    expect(r.stdout).toContain(`Help topics: wsctl help ${TOPICS.map((t) => t.name).slice(0, -1).join(', ')}\nor ${TOPICS.at(-1)!.name}.`);
+  });
+
+  it('`wsctl help <unknown>` exits 2 with a suggestion, on one line', async () => {
+    const nope = await runBin(['help', 'nope']);
+    expect([nope.code, nope.stdout]).toEqual([2, '']);
+    expect(nope.stderr).toBe("Error: unknown help topic or command 'nope'. Help topics: environment, exit-codes, formatting, config; `wsctl help` lists the commands.\n");
+    const typo = await runBin(['help', 'enviroment']);
+    expect([typo.code, typo.stderr]).toEqual([2, "Error: unknown help topic or command 'enviroment'. Did you mean 'wsctl help environment'?\n"]);
+    const verb = await runBin(['help', 'keys', 'craete']);
+    expect([verb.code, verb.stderr]).toEqual([2, "Error: unknown command 'craete' for 'wsctl keys'. Did you mean 'create'? Run `wsctl keys --help` for usage.\n"]);
+    const json = await runBin(['help', 'nope', '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr).error.exit_code).toBe(2);
+  });
+
+  it('`wsctl help keys create` is still `wsctl keys create --help`', async () => {
+    const a = await runBin(['help', 'keys', 'create']);
+    const b = await runBin(['keys', 'create', '--help']);
+    expect([a.code, a.stdout]).toEqual([0, b.stdout]);
+    expect(a.stdout).toMatch(/^Usage: wsctl keys create /);
+  });
+});
+
+describe('typo suggestions', () => {
+  it('`wsctl version` suggests --version, not a far-off command', async () => {
+    const r = await runBin(['version']);
+    expect([r.code, r.stderr]).toEqual([2, "Error: unknown command 'version'. Did you mean '--version'? Run `wsctl --help` for usage.\n"]);
+  });
+
+  it('close typos of commands are still suggested; far ones are not', async () => {
+    expect((await runBin(['kyes'])).stderr).toBe("Error: unknown command 'kyes'. Did you mean 'keys'? Run `wsctl --help` for usage.\n");
+    expect((await runBin(['sandbx', 'reset'])).stderr).toBe("Error: unknown command 'sandbx'. Did you mean 'sandbox'? Run `wsctl --help` for usage.\n");
+    expect((await runBin(['frobnicate'])).stderr).toBe("Error: unknown command 'frobnicate'. Run `wsctl --help` for usage.\n");
+  });
+});
+
+describe('completion', () => {
+  it('`wsctl completion --help` says where each shell looks for the scripts, and so does its man page', async () => {
+    const r = await runBin(['completion', '--help'], { env: { COLUMNS: '80' } });
+    const page = readFileSync(join(ROOT, 'man', 'wsctl-completion.1'), 'utf8').replace(/\\-/g, '-');
+    for (const where of ['/usr/share/bash-completion/completions/wsctl', '~/.local/share/bash-completion/completions/wsctl', '$fpath', '~/.config/fish/completions/wsctl.fish']) {
+      expect(r.stdout).toContain(where);
+      expect(page).toContain(where);
+    }
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^ {2}\$ /);
+  });
+});
+
+describe('the order of help', () => {
+  const nouns = ['auth', 'profile', 'keys', 'convo', 'notes', 'conn', 'byok', 'device', 'persona', 'pub', 'site', 'sandbox'];
+
+  it.each(nouns.map((n) => [n]))("`wsctl %s --help` lists its subcommands before the global options", async (noun) => {
+    const r = await runBin([noun, '--help'], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const commands = lines.indexOf('Commands:');
+    const globals = lines.indexOf('Global Options:');
+    expect(commands).toBeGreaterThan(0);
+    expect(globals).toBeGreaterThan(commands);
+    expect(lines.indexOf('Options:')).toBeLessThan(commands);
+    // The examples stay at the end.
+    expect(lines.findIndex((l) => l === 'Examples:')).toBeGreaterThan(globals);
+  });
+
+  it("a verb's help lists its own options, then the global ones in a section of their own", async () => {
+    const r = await runBin(['keys', 'create', '--help'], { env: { COLUMNS: '80' } });
+    const lines = r.stdout.split('\n');
+    const own = lines.indexOf('Options:');
+    const globals = lines.indexOf('Global Options:');
+    expect(own).toBeGreaterThan(0);
+    expect(lines[own + 1]).toMatch(/^ {2}--save-as <profile>/);
+    expect(globals).toBeGreaterThan(own);
+    expect(lines.slice(own, globals).join('\n')).not.toContain('--profile');
+    expect(lines.slice(globals).join('\n')).toContain('--profile <name>');
+  });
+});
+
+describe('manual pages', () => {
+  const pages = readdirSync(join(ROOT, 'man')).sort();
+
+  it('man/ and package.json\'s `man` equal what the tree generates (npm run docs)', async () => {
+    const pkg = readFileSync(join(ROOT, 'package.json'), 'utf8');
+    const files = await generatedFiles(undefined, pkg);
+    const generated = Object.keys(files).filter((f) => f.startsWith('man/')).map((f) => f.slice(4)).sort();
+    expect(pages).toEqual(generated);
+    for (const page of generated) expect(readFileSync(join(ROOT, 'man', page), 'utf8'), page).toBe(files[`man/${page}`]);
+    expect(files['package.json']).toBe(pkg);
+  });
+
+  it('wsctl.1 has the sections of a manual page and a page per command', () => {
+    const main = readFileSync(join(ROOT, 'man', 'wsctl.1'), 'utf8');
+    const sections = [...main.matchAll(/^\.SH (.+)$/gm)].map((m) => m[1]);
+    expect(sections).toEqual(['NAME', 'SYNOPSIS', 'DESCRIPTION', 'COMMANDS', 'GLOBAL OPTIONS', 'ENVIRONMENT', 'EXIT STATUS', 'FILES', 'EXAMPLES', 'SEE ALSO']);
+    for (const page of ['wsctl-keys-create.1', 'wsctl-keys.1', 'wsctl-convo-show.1', 'wsctl-settings.1', 'wsctl-sandbox-serve.1']) expect(pages).toContain(page);
+    expect(pages.some((p) => p.includes('__complete'))).toBe(false);
+  });
+
+  it('roff is escaped: no text line starts with a control character, hyphens are \\-, no raw non-ASCII', () => {
+    for (const page of pages) {
+      const text = readFileSync(join(ROOT, 'man', page), 'utf8');
+      // eslint-disable-next-line no-control-regex
+      expect(text, page).not.toMatch(/[^\x00-\x7f]/);
+      for (const line of text.split('\n')) {
+        if (line.startsWith('.') || line.startsWith("'")) expect(line, page).toMatch(/^\.(\\"|TH|SH|TP|PP|RS|RE|nf|fi|br|nh|ad) ?/);
+        else expect(line.replace(/\\-/g, ''), `${page}: ${line}`).not.toMatch(/(^|[^\\])-/);
+      }
+    }
+  });
+
+  (has('groff') || process.env.CI ? it : it.skip)('every page renders with groff without a warning', () => {
+    for (const page of pages) {
+      const r = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z', join(ROOT, 'man', page)], { encoding: 'utf8' });
+      expect([r.status, r.stderr], page).toEqual([0, '']);
+    }
+    const r = spawnSync('groff', ['-man', '-Tutf8', '-P-c', '-P-b', '-P-u', join(ROOT, 'man', 'wsctl-keys-create.1')], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '80' } });
+    expect(r.stdout).toContain('wsctl keys create [options] <name>');
+    expect(r.stdout).toContain('--save-as <profile>');
+    expect(r.stdout).toContain('$ wsctl keys create ci');
+  });
+});
