@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const jqWasmStdin = createRequire(import.meta.url)('./jq-wasm-stdin.cjs');
+const jqWasm = createRequire(import.meta.url)('./jq-wasm.cjs');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
@@ -38,9 +38,21 @@ await build({
   alias: { 'node:http2': './scripts/no-http2.cjs' },
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
-  plugins: [jqWasmStdin(join(root, 'dist/lazy'))],
   // CommonJS dependencies (undici, cli-table3, form-data) call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
+});
+
+// The jq engine's worker thread (src/terminal/jq-worker.ts): one CommonJS file with jq-wasm's glue,
+// which scripts/jq-wasm.cjs patches, and the engine's WebAssembly beside it (dist/lazy/jq.wasm).
+await build({
+  ...common,
+  entryPoints: { 'jq-worker': 'src/terminal/jq-worker.ts' },
+  outdir: 'dist/lazy',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // The package's CommonJS build, the one the plugin knows (an import would pick its ES module).
+  alias: { 'jq-wasm': './node_modules/jq-wasm/dist/index.cjs' },
+  plugins: [jqWasm(join(root, 'dist/lazy'))],
 });
 
 const lazyImports = {

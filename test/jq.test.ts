@@ -1,4 +1,4 @@
-// --jq: the jq 1.7 language on any JSON output, printed as gh prints it.
+// --jq: the jq 1.8 language on any JSON output, printed as gh prints it.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
