@@ -143,6 +143,8 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
     helpWidth: base.helpWidth ?? (Number(base.env.COLUMNS) || undefined),
   });
 
+  // --jq: the engine's thread starts now, while the commands load.
+  if (argv.includes('--jq')) import('./app.js').then((m) => m.startJq()).catch(() => {});
   try {
     await loadCommands(program, app, invokedNoun(argv));
     await program.parseAsync(argv, { from: 'user' });

@@ -6,13 +6,18 @@ export const CHUNK_BYTES = 64 << 10;
 export const MAX_IN_FLIGHT = 16;
 
 export interface WorkerData {
-  /** The engine's WebAssembly (dist/lazy/jq.wasm, its memory maximum raised at build time). */
-  wasm: string;
   /** One Int32: chunks in flight, decremented by the main thread as it writes them. */
   inFlight: SharedArrayBuffer;
 }
 
-export type ToWorker = { kind: 'check'; expression: string } | { kind: 'run'; expression: string; input: Uint8Array; flags: string[] };
+/** A WebAssembly.Module (the project's TypeScript libraries do not declare WebAssembly). */
+export type CompiledWasm = object;
+
+export type ToWorker =
+  /** The engine's WebAssembly (dist/lazy/jq.wasm, its memory maximum raised at build time), compiled by the main thread. */
+  | { kind: 'load'; module?: CompiledWasm; error?: string }
+  | { kind: 'check'; expression: string }
+  | { kind: 'run'; expression: string; input: Uint8Array; flags: string[] };
 
 export type FromWorker =
   | { kind: 'checked'; exitCode: number; stderr: string }

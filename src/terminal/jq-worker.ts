@@ -2,7 +2,6 @@
 // too much memory holds only this thread, which the main thread terminates on Ctrl-C or SIGTERM.
 // jq's output goes to the main thread in chunks as it comes, at most MAX_IN_FLIGHT chunks ahead of
 // what has been written (a filter such as `range(1e9)` never piles up in memory).
-import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import type { FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
@@ -74,9 +73,14 @@ function fatal(error: unknown): FromWorker {
   return { kind: 'fatal', memory, message: message.split('\n')[0] ?? '' };
 }
 
-const engine = loadJq({ wasmBinary: readFileSync(data.wasm) });
+let loaded: (engine: ReturnType<typeof loadJq>) => void;
+const engine = new Promise<Awaited<ReturnType<typeof loadJq>>>((resolve) => (loaded = resolve));
 
 port.on('message', async (message: ToWorker) => {
+  if (message.kind === 'load') {
+    loaded(message.module ? loadJq({ wasmModule: message.module as NonNullable<Parameters<typeof loadJq>[0]>['wasmModule'] }) : Promise.reject(new Error(message.error)));
+    return;
+  }
   let jq;
   try {
     jq = await engine;

@@ -8,7 +8,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { liftoffOnly } from '../tricks.js';
 import type { Sink } from './pager.js';
 import { clean, escapeInvisible } from './sanitize.js';
-import type { FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
+import type { CompiledWasm, FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
 
 export interface JqFilter {
   /**
@@ -63,18 +63,51 @@ class TerminalLines {
   }
 }
 
+interface Engine {
+  worker: Worker;
+  inFlight: Int32Array;
+  /** Why the thread ended before a filter took it. */
+  ended?: Error;
+}
+
+let started: Promise<Engine> | undefined;
+
+/**
+ * Starts the engine's thread and compiles its WebAssembly (on V8's background threads) at the
+ * same time, so that neither waits for the other; main.ts calls it as soon as it sees --jq, while
+ * the commands load. The first compileJq takes the engine started here.
+ */
+export function startJq(): Promise<Engine> {
+  started ??= (async () => {
+    // Before the engine's WebAssembly is compiled: its optimising tier-up would hold the process at exit.
+    await liftoffOnly();
+    const [{ Worker }, { readFile }] = await Promise.all([import('node:worker_threads'), import('node:fs/promises')]);
+    const file = workerFile();
+    const compiled = readFile(new URL('jq.wasm', file)).then((bytes) => (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<CompiledWasm> } }).WebAssembly.compile(bytes));
+    const inFlight = new Int32Array(new SharedArrayBuffer(4));
+    const data: WorkerData = { inFlight: inFlight.buffer as SharedArrayBuffer };
+    // stdout and stderr: true keeps whatever the engine's glue prints (an "Aborted()") off the terminal.
+    const worker: Worker = new Worker(file, { workerData: data, stdout: true, stderr: true });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    worker.unref();
+    const engine: Engine = { worker, inFlight };
+    worker.once('error', (error) => (engine.ended ??= error));
+    worker.once('exit', () => (engine.ended ??= new Error('the jq engine stopped')));
+    // A failure to compile is reported by the first request, as the engine's own.
+    compiled.then(
+      (module) => worker.postMessage({ kind: 'load', module } satisfies ToWorker),
+      (error: Error) => worker.postMessage({ kind: 'load', error: error.message } satisfies ToWorker),
+    );
+    return engine;
+  })();
+  return started;
+}
+
 /** Compiles the expression (nothing is evaluated) so that a typo fails before any request is sent. */
 export async function compileJq(expression: string, signal: AbortSignal): Promise<JqFilter> {
-  // Before the engine's WebAssembly is compiled: its optimising tier-up would hold the process at exit.
-  await liftoffOnly();
-  const { Worker } = await import('node:worker_threads');
-  const inFlight = new Int32Array(new SharedArrayBuffer(4));
-  const file = workerFile();
-  const data: WorkerData = { wasm: new URL('jq.wasm', file).pathname, inFlight: inFlight.buffer as SharedArrayBuffer };
-  // stdout and stderr: true keeps whatever the engine's glue prints (an "Aborted()") off the terminal.
-  const worker: Worker = new Worker(file, { workerData: data, stdout: true, stderr: true });
-  worker.stdout.resume();
-  worker.stderr.resume();
+  const { worker, inFlight, ended } = await startJq();
+  started = undefined; // one engine per filter
 
   // What the current request listens to; every message and failure goes to it.
   let listener: { message(m: FromWorker): void; fail(error: Error): void } | undefined;
@@ -91,6 +124,7 @@ export async function compileJq(expression: string, signal: AbortSignal): Promis
     die(new InterruptedError());
     void worker.terminate();
   };
+  if (ended) die(new UsageError(`--jq failed: ${ended.message}`));
   if (signal.aborted) interrupt();
   else signal.addEventListener('abort', interrupt, { once: true });
 
