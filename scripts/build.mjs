@@ -14,7 +14,8 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
 // What main.ts and program.ts load with import(): every command and what they share (app.ts).
-const lazyEntries = [join(root, 'src/app.ts')];
+// The jq engine's host too: main.ts starts its worker thread while app.js loads.
+const lazyEntries = [join(root, 'src/app.ts'), join(root, 'src/terminal/jq.ts')];
 
 const common = {
   bundle: true,

@@ -3,8 +3,6 @@
 // form-data, conf, chalk) still load only where used.
 export { COMPLETION_FILES, completionScript } from './completion/index.js';
 export { createCtx } from './context.js';
-/** --jq's engine starts while the command loads (src/terminal/jq.ts). */
-export const startJq = () => import('./terminal/jq.js').then((m) => m.startJq());
 export { CancelledError, InterruptedError, UsageError, WsctlError } from './errors.js';
 export { clean } from './terminal/index.js';
 export { cleanErrorMessage } from './terminal/sanitize.js';

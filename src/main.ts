@@ -144,7 +144,7 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
   });
 
   // --jq: the engine's thread starts now, while the commands load.
-  if (argv.includes('--jq')) import('./app.js').then((m) => m.startJq()).catch(() => {});
+  if (argv.includes('--jq')) import('./terminal/jq.js').then((m) => m.startJq()).catch(() => {});
   try {
     await loadCommands(program, app, invokedNoun(argv));
     await program.parseAsync(argv, { from: 'user' });
