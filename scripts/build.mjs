@@ -10,12 +10,13 @@ import { join, relative } from 'node:path';
 import { bundledPackages, thirdPartyNotices } from './notices.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const jqWasmStdin = createRequire(import.meta.url)('./jq-wasm-stdin.cjs');
+const jqWasm = createRequire(import.meta.url)('./jq-wasm.cjs');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
 // What main.ts and program.ts load with import(): every command and what they share (app.ts).
-const lazyEntries = [join(root, 'src/app.ts')];
+// The jq engine's host too: main.ts starts its worker thread while app.js loads.
+const lazyEntries = [join(root, 'src/app.ts'), join(root, 'src/terminal/jq.ts')];
 
 // wsctl mcp bundles the MCP SDK's stdio server parts only: its HTTP transports would bring
 // express and hono, which wsctl must neither ship nor load.
@@ -51,9 +52,23 @@ const lazy = await build({
   alias: { 'node:http2': './scripts/no-http2.cjs' },
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
-  plugins: [jqWasmStdin(join(root, 'dist/lazy')), noHttpServers],
+  plugins: [noHttpServers],
   // CommonJS dependencies (undici, form-data) call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
+});
+
+// The jq engine's worker thread (src/terminal/jq-worker.ts): one CommonJS file with jq-wasm's glue,
+// which scripts/jq-wasm.cjs patches, and the engine's WebAssembly beside it (dist/lazy/jq.wasm).
+const worker = await build({
+  ...common,
+  metafile: true,
+  entryPoints: { 'jq-worker': 'src/terminal/jq-worker.ts' },
+  outdir: 'dist/lazy',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // The package's CommonJS build, the one the plugin knows (an import would pick its ES module).
+  alias: { 'jq-wasm': './node_modules/jq-wasm/dist/index.cjs' },
+  plugins: [jqWasm(join(root, 'dist/lazy'))],
 });
 
 const lazyImports = {
@@ -80,8 +95,8 @@ const entry = await build({
 });
 // What start-up loads, for the test that keeps heavy imports out of it.
 writeFileSync(join(root, 'dist/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
-// What both parts bundle, for the test that every bundled package has its licence in the notices.
-const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs)];
+// What the parts bundle, for the test that every bundled package has its licence in the notices.
+const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs), ...Object.keys(worker.metafile.inputs)];
 writeFileSync(join(root, 'dist/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
 const missing = [];
 writeFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(root, bundledPackages(inputs), missing));

@@ -84,7 +84,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const noInput = globals.input === false || env.WSCTL_NO_INPUT === '1';
   // Compiled before anything is sent: a typo in --jq sends no request. The HTTP client loads
   // meanwhile, while the engine's WebAssembly compiles on V8's background threads.
-  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string)), undiciParts().catch(() => {})]))[0];
+  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string, base.signal)), undiciParts().catch(() => {})]))[0];
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
   const config = new ConfigStore(configDir(env), (m) => term.warn(m));
   const debug = !!globals.debug || env.WSCTL_DEBUG === '1';
@@ -192,6 +192,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     missing,
     api,
     async close() {
+      jq?.close();
       await Promise.all(clients.map((c) => c.close()));
       await embedded?.close();
     },

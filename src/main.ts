@@ -154,6 +154,8 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
     helpWidth: width,
   });
 
+  // --jq: the engine's thread starts now, while the commands load.
+  if (argv.includes('--jq')) import('./terminal/jq.js').then((m) => m.startJq()).catch(() => {});
   try {
     await loadCommands(program, app, invokedNoun(argv));
     if (help && help.words.length > 0) {

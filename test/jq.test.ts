@@ -1,4 +1,4 @@
-// --jq: the jq 1.7 language on any JSON output, printed as gh prints it.
+// --jq: the jq 1.8 language on any JSON output, printed as gh prints it.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe('--jq', () => {
     const r = await run(['settings', '--jq', '.timezone | .[]'], { env: sb.env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr).error).toEqual({ message: '--jq failed: jq: error: Cannot iterate over string ("Europe/Lis...)', exit_code: 2 });
+    expect(JSON.parse(r.stderr).error).toEqual({ message: '--jq failed: jq: error: Cannot iterate over string ("Europe/Lisbon")', exit_code: 2 });
   });
 
   it('an error response is reported as with --json, and --jq never runs on it', async () => {

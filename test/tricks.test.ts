@@ -1,7 +1,7 @@
 // The speed tricks of src/tricks.ts and scripts/ (STYLE.md 14), each checked against the built
 // bundle: these tests fail loudly when a pinned dependency moves under them.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -83,14 +83,6 @@ describe('speed tricks', () => {
     const steady = newSpace(STEADY_YOUNG_GENERATION);
     expect(steady).toBeLessThanOrEqual(4 << 20);
     expect(newSpace('')).toBeGreaterThan(steady * 4);
-  });
-
-  it("the jq engine's WebAssembly is read from dist/lazy/jq.wasm, not decoded from inlined base64 on every run", () => {
-    const chunks = readdirSync(join(ROOT, 'dist/lazy/chunks')).map((f) => readFileSync(join(ROOT, 'dist/lazy/chunks', f), 'utf8'));
-    // "AGFzbQ" is "\0asm", the start of any WebAssembly binary, in base64.
-    expect(chunks.filter((c) => c.includes('base64,AGFzbQ')).length).toBe(0);
-    expect(chunks.filter((c) => c.includes('.resolve("../jq.wasm")'))).toHaveLength(1);
-    expect(readFileSync(join(ROOT, 'dist/lazy/jq.wasm')).subarray(0, 4)).toEqual(Buffer.from('\0asm'));
   });
 
   it("commander's node:child_process stand-in still gives the real module when asked", () => {

@@ -33,7 +33,7 @@ export const SETTINGS: Setting[] = [
     meaning: 'folder of `config.json` (default: Linux `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl`; macOS `~/Library/Preferences/wsctl`; Windows `%APPDATA%\\wsctl`)',
   },
   { flag: '--json', meaning: 'machine output: one JSON document on stdout' },
-  { flag: '--jq <expression>', meaning: 'filter the JSON output with the jq language (built in; no `jq` needed); implies `--json`' },
+  { flag: '--jq <expression>', meaning: 'filter the JSON output with the jq language (jq 1.8, built in; no `jq` needed); implies `--json`' },
   { flag: '--no-input', env: ['WSCTL_NO_INPUT=1'], meaning: 'never prompt: where a prompt would be needed, exit 2 naming the flag or variable that answers it' },
   {
     flag: '--no-color',

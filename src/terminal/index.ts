@@ -152,8 +152,12 @@ export class Terminal {
   /** One 2-space-indented document (or its --jq results); a large top-level array is written item by item. */
   async printJson(value: unknown): Promise<void> {
     if (this.options.jq) {
-      const lines = await this.options.jq.apply(JSON.stringify(value));
-      if (lines.length > 0) this.io.stdout.write(`${lines.join('\n')}\n`);
+      const sink = bufferedSink(this.io.stdout);
+      try {
+        await this.options.jq.run(JSON.stringify(value), this.tty, sink);
+      } finally {
+        await sink.end();
+      }
       return;
     }
     const big = value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some((v) => Array.isArray(v) && v.length > 1000);
@@ -200,8 +204,11 @@ export class Terminal {
   /** The text printJsonLine prints: the line, or the --jq results a line each (empty when none). */
   async jsonLine(value: unknown): Promise<string> {
     const text = JSON.stringify(value);
-    const lines = this.options.jq ? await this.options.jq.apply(text) : [this.forTerminal(text)];
-    return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+    if (!this.options.jq) return `${this.forTerminal(text)}\n`;
+    const parts: string[] = [];
+    const decoder = new TextDecoder();
+    await this.options.jq.run(text, this.tty, { write: (chunk) => void parts.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })), end: async () => {} });
+    return parts.join('') + decoder.decode();
   }
 
   /** Tab-separated records, one a line: what piped output is made of. */

@@ -1,0 +1,93 @@
+// esbuild plugin for jq-wasm 3.0.0-jq-1.8.2 (pinned; the build fails here if a line is not found).
+// The engine runs in a worker thread (src/terminal/jq-worker.ts), which needs three things the
+// package does not offer:
+// - A memory bound of 1 GiB (cli.md §3). jq-wasm caps jq's heap at 256 MiB twice: the module's
+//   memory section declares a maximum of 4096 pages, and the glue's getHeapMax returns the same.
+//   Both are raised to 1 GiB: the binary is written to dist/lazy/jq.wasm with a maximum of 16384
+//   pages, and getHeapMax returns 1 GiB. Past it, jq's allocation fails and the engine aborts,
+//   which the worker reports as a filter that needs more memory.
+// - Output as it comes, not one string at the end: the glue collects jq's stdout and stderr in
+//   sinks that double without bound (`range(1e9)` ended in a V8 fatal error). The worker puts its
+//   own sinks in their place (globalThis.__wsctlJq), which pass stdout on in chunks and keep only
+//   the end of stderr.
+// - The document as bytes, transferred from the main thread, not a string copied into the worker.
+const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const MAX_PAGES = 16384; // 1 GiB of 64 KiB pages
+const PACKAGE_PAGES = 4096;
+
+const PATCHES = [
+  ['var getHeapMax = () => 268435456;', `var getHeapMax = () => ${MAX_PAGES * 65536};`],
+  ['const stdoutSink = createByteSink(1024);', 'const stdoutSink = globalThis.__wsctlJq?.stdout ?? createByteSink(1024);'],
+  ['const stderrSink = createByteSink(256);', 'const stderrSink = globalThis.__wsctlJq?.stderr ?? createByteSink(256);'],
+  ['stdinBuffer = toByteArray(jsonString);', 'stdinBuffer = globalThis.__wsctlJq?.input ?? toByteArray(jsonString);'],
+];
+
+function leb(bytes, at) {
+  let value = 0;
+  let shift = 0;
+  let byte;
+  do {
+    byte = bytes[at++];
+    value += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+  } while (byte & 0x80);
+  return [value, at];
+}
+
+function toLeb(value) {
+  const out = [];
+  do {
+    let byte = value & 0x7f;
+    value = Math.floor(value / 128);
+    if (value > 0) byte |= 0x80;
+    out.push(byte);
+  } while (value > 0);
+  return out;
+}
+
+/** The binary with its one memory's maximum raised from PACKAGE_PAGES to MAX_PAGES. */
+function raiseMemoryMaximum(wasm, path) {
+  const fail = (why) => {
+    throw new Error(`jq-wasm changed: ${why} in ${path}; re-check scripts/jq-wasm.cjs`);
+  };
+  if (!wasm.subarray(0, 4).equals(Buffer.from('\0asm'))) fail('not a WebAssembly binary');
+  let at = 8;
+  while (at < wasm.length) {
+    const id = wasm[at];
+    const [size, body] = leb(wasm, at + 1);
+    if (id === 5) {
+      let p = body;
+      const [count, a] = leb(wasm, p);
+      const [flags, b] = leb(wasm, a);
+      const [min, c] = leb(wasm, b);
+      if (count !== 1 || flags !== 1) fail('expected one 32-bit memory with a maximum');
+      const [max, end] = leb(wasm, c);
+      if (max !== PACKAGE_PAGES || end !== body + size) fail(`expected a memory maximum of ${PACKAGE_PAGES} pages`);
+      const section = [...toLeb(1), ...toLeb(1), ...toLeb(min), ...toLeb(MAX_PAGES)];
+      return Buffer.concat([wasm.subarray(0, at), Buffer.from([5, ...toLeb(section.length), ...section]), wasm.subarray(body + size)]);
+    }
+    at = body + size;
+  }
+  return fail('no memory section');
+}
+
+module.exports = (outdir) => ({
+  name: 'jq-wasm',
+  setup(build) {
+    build.onLoad({ filter: /jq-wasm[\\/]dist[\\/]index\.cjs$/ }, (args) => {
+      let source = readFileSync(args.path, 'utf8');
+      for (const [from, to] of PATCHES) {
+        if (source.split(from).length !== 2) throw new Error(`jq-wasm changed: expected one '${from}' in ${args.path}; re-check scripts/jq-wasm.cjs`);
+        source = source.replace(from, to);
+      }
+      const wasmPath = join(args.path, '..', 'build', 'jq.wasm');
+      mkdirSync(outdir, { recursive: true });
+      writeFileSync(join(outdir, 'jq.wasm'), raiseMemoryMaximum(readFileSync(wasmPath), wasmPath));
+      return { contents: source, loader: 'js' };
+    });
+  },
+});
+
+module.exports.MAX_PAGES = MAX_PAGES;

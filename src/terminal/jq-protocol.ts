@@ -1,0 +1,26 @@
+// What the main thread and the jq engine's worker thread (jq-worker.ts) say to each other.
+
+/** Bytes of jq's output per message from the worker. */
+export const CHUNK_BYTES = 64 << 10;
+/** Chunks sent but not yet written: the worker waits past this (1 MiB). */
+export const MAX_IN_FLIGHT = 16;
+
+export interface WorkerData {
+  /** One Int32: chunks in flight, decremented by the main thread as it writes them. */
+  inFlight: SharedArrayBuffer;
+}
+
+/** A WebAssembly.Module (the project's TypeScript libraries do not declare WebAssembly). */
+export type CompiledWasm = object;
+
+export type ToWorker =
+  /** The engine's WebAssembly (dist/lazy/jq.wasm, its memory maximum raised at build time), compiled by the main thread. */
+  | { kind: 'load'; module?: CompiledWasm; error?: string }
+  | { kind: 'check'; expression: string }
+  | { kind: 'run'; expression: string; input: Uint8Array; flags: string[] };
+
+export type FromWorker =
+  | { kind: 'checked'; exitCode: number; stderr: string }
+  | { kind: 'out'; bytes: Uint8Array }
+  | { kind: 'done'; exitCode: number; stderr: string }
+  | { kind: 'fatal'; memory: boolean; message: string };

@@ -1,0 +1,77 @@
+// The jq engine as built (scripts/jq-wasm.cjs patches jq-wasm, pinned): jq 1.8, its memory bound
+// raised to 1 GiB in both places, the glue's sinks and input replaced by the worker's, and the
+// WebAssembly read from dist/lazy/jq.wasm. These fail loudly when the package moves under them.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, runBin, startSandbox, type TestSandbox } from './helpers.js';
+
+/** The one memory's limits, read from the binary's memory section. */
+function memoryLimits(wasm: Buffer): { min: number; max?: number } {
+  let at = 8;
+  const leb = () => {
+    let value = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = wasm[at++]!;
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value;
+  };
+  while (at < wasm.length) {
+    const id = wasm[at++];
+    const size = leb();
+    const end = at + size;
+    if (id === 5) {
+      expect(leb()).toBe(1);
+      const flags = leb();
+      const min = leb();
+      return { min, max: flags & 1 ? leb() : undefined };
+    }
+    at = end;
+  }
+  throw new Error('no memory section');
+}
+
+describe('the jq engine', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  it('is jq 1.8: trim, abs and add/1 exist', async () => {
+    const r = await runBin(['settings', '--jq', '("  a " | trim), (-5 | abs), ([1, 2] | add(.[]))'], { env: sb.env });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('a\n5\n3\n');
+  });
+
+  it("may grow to 1 GiB: the binary's memory maximum and the glue's getHeapMax both say so", () => {
+    const wasm = readFileSync(join(ROOT, 'dist/lazy/jq.wasm'));
+    expect(wasm.subarray(0, 4)).toEqual(Buffer.from('\0asm'));
+    expect(memoryLimits(wasm).max).toBe(16384); // 64 KiB pages
+    const package_ = memoryLimits(readFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm')));
+    expect(package_.max).toBe(4096);
+    expect(memoryLimits(wasm).min).toBe(package_.min);
+    const worker = readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8');
+    expect(worker).toMatch(/getHeapMax\s*=\s*\(\)\s*=>\s*1073741824\b/);
+    expect(worker).not.toContain('268435456');
+  });
+
+  it("reads the worker's sinks and input in place of the glue's own", () => {
+    const worker = readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8');
+    for (const hook of ['__wsctlJq?.stdout', '__wsctlJq?.stderr', '__wsctlJq?.input']) expect(worker, hook).toContain(hook);
+  });
+
+  it('is read from dist/lazy/jq.wasm, not decoded from inlined base64, and loads only with --jq', () => {
+    // "AGFzbQ" is "\0asm", the start of any WebAssembly binary, in base64.
+    expect(readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8')).not.toContain('AGFzbQ');
+    // The worker is started by the engine's host, its own entry (main.ts starts it before app.js loads).
+    expect(readFileSync(join(ROOT, 'dist/lazy/terminal/jq.js'), 'utf8')).toContain('jq-worker.cjs');
+    const chunks = readdirSync(join(ROOT, 'dist/lazy/chunks')).map((f) => readFileSync(join(ROOT, 'dist/lazy/chunks', f), 'utf8'));
+    expect(chunks.filter((c) => c.includes('jq-worker.cjs'))).toEqual([]);
+    const entry = JSON.parse(readFileSync(join(ROOT, 'dist/entry-inputs.json'), 'utf8')) as string[];
+    expect(entry.filter((f) => f.includes('jq'))).toEqual([]);
+  });
+});
