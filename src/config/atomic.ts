@@ -8,7 +8,8 @@ import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../errors.js';
 
-const LOCK_WAIT_MS = 15_000;
+// Long enough for a holder starved of CPU by many parallel invocations; a live holder is only waited for.
+const LOCK_WAIT_MS = 60_000;
 /** A temp file older than any write could take is left over, whatever its pid says (pids are reused). */
 const STALE_MS = 60_000;
 

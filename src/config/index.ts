@@ -166,7 +166,14 @@ export class ConfigStore {
 
   /** The folder holds secrets: create it 0700, and tighten it when it is wider. */
   secureDir(): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      // A recursive mkdir says ENOENT where the folder cannot be made (a read-only file system):
+      // one level at a time gives the real cause.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(this.dir, { mode: 0o700 });
+    }
     if (process.platform === 'win32') return;
     const mode = statSync(this.dir).mode & 0o777;
     if (mode & 0o077) {

@@ -17,7 +17,7 @@ export interface LoginOptions {
 export function register(auth: Command, app: App): void {
   auth
     .command('login')
-    .description('Store an API key and the base URL in effect in the profile; on a terminal it asks for the key, input hidden')
+    .description('Store an API key and the base URL in effect in the profile; on a terminal it asks for what is missing (the base URL, then the key, input hidden)')
     .option('--with-key', 'read the key from standard input (first line)')
     .option('--no-verify', 'save without checking the key with the service')
     .option('--insecure-storage', 'store the key in config.json instead of the OS credential store')
