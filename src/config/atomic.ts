@@ -2,7 +2,6 @@
 // atomic rename of a 0600 temp file, and changed only under a lock file on a fresh read, so two
 // writers lose nothing, a killed writer leaves the previous file whole, and a symlink in the
 // file's place is replaced, never written through.
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -68,13 +67,18 @@ function isAlive(pid: number): boolean {
 // finished temp file), so a reader never sees it half-written. One lock instance is told from
 // another by its token, never by its pid alone: a pid read earlier may belong to a later holder.
 
+/** Unique, not secret (node:crypto would load WebCrypto on every start-up). */
+function randomHex(): string {
+  return `${Math.random().toString(16).slice(2)}${process.hrtime.bigint().toString(16)}`;
+}
+
 function newToken(): string {
-  return `${process.pid} ${randomBytes(12).toString('hex')}`;
+  return `${process.pid} ${randomHex()}`;
 }
 
 /** Creates path holding text, or returns false when it exists; never a half-written file. */
 function createWith(path: string, text: string): boolean {
-  const temp = `${path}.${randomBytes(6).toString('hex')}.new`;
+  const temp = `${path}.${randomHex()}.new`;
   writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
   try {
     linkSync(temp, path);
@@ -103,7 +107,7 @@ function holderGone(text: string): boolean {
 
 /** Removes path only if it still is the instance that held text: renamed aside, checked, and put back if it was another. */
 function removeInstance(path: string, text: string): void {
-  const aside = `${path}.${randomBytes(6).toString('hex')}.gone`;
+  const aside = `${path}.${randomHex()}.gone`;
   try {
     renameSync(path, aside);
   } catch {
