@@ -81,7 +81,7 @@ complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'mcp' -d 'Serve the workspace
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'api' -d 'Send an authenticated request to any path and print the response body'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'completion' -d 'Print the completion script for a shell'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'sandbox' -d 'Run or reset the local sandbox service'
-complete -c wsctl -n '__wsctl_at '\''wsctl auth'\''' -a 'login' -d 'Store an API key and the base URL in effect in the profile; on a terminal it asks for the key, input hidden'
+complete -c wsctl -n '__wsctl_at '\''wsctl auth'\''' -a 'login' -d 'Store an API key and the base URL in effect in the profile; on a terminal it asks for what is missing (the base URL, then the key, input hidden)'
 complete -c wsctl -n '__wsctl_at '\''wsctl auth'\''' -a 'status' -d 'Show the active profile, its base URL and key, and whether the service accepts the key'
 complete -c wsctl -n '__wsctl_at '\''wsctl auth'\''' -a 'token' -d 'Print the active API key and a newline, for scripts: WSCTL_API_KEY=$(wsctl auth token)'
 complete -c wsctl -n '__wsctl_at '\''wsctl auth'\''' -a 'logout' -d 'Forget the profile'\''s stored key, in the credential store and in the file (the base URL stays)'

@@ -1,8 +1,9 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // main.ts builds the real one; tests build the same thing around their own streams.
 import { Api, type DryRunRequest } from './http/index.js';
-import { ConfigStore, DEFAULT_PROFILE, configDir, profileOf, type Profile } from './config/index.js';
-import { readStoredKey, type KeyStorage, type StoredKey } from './config/keys.js';
+import { ConfigStore, configDir, typedDir } from './config/index.js';
+import { readKeyring, type KeyStorage } from './config/keys.js';
+import { envFlag, envNumber, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
 import { undiciParts } from './tricks.js';
 import type { Globals } from './globals.js';
@@ -32,6 +33,8 @@ export interface Target {
   keySource?: KeySource;
   /** Where the profile's key lives; null when the key comes from elsewhere or there is none. */
   keyStorage?: KeyStorage | null;
+  /** The profile's entry in the credential store. */
+  entry?: StoreEntry;
 }
 
 export interface Ctx extends BaseCtx {
@@ -44,8 +47,12 @@ export interface Ctx extends BaseCtx {
   sandbox: boolean;
   /** The profile in effect: --profile, WSCTL_PROFILE, the current profile, or "default". */
   profileName(): string;
-  /** Base URL and key in effect, by the precedence of cli.md §1; reads config.json only if needed. */
-  target(): Promise<Target>;
+  /** Profile, base URL and where the key lives, by the precedence of cli.md §1 (resolve.ts); no key is read. */
+  resolution(): Resolution;
+  /** The profile's entry in the credential store. */
+  storeEntry(profile: string): StoreEntry;
+  /** Base URL and key in effect; the key is read from the store only when asked for (the default). */
+  target(options?: { key?: boolean }): Promise<Target>;
   /** What stops a request to this target (no base URL, or no key when one is needed), or undefined. */
   missing(t: Target, needsKey?: boolean): string | undefined;
   /** The HTTP client for the target; throws exit 4 when no base URL or key is configured. */
@@ -81,45 +88,52 @@ export function authHint(t: Target): string {
 export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const { env } = base;
   const json = !!globals.json || globals.jq !== undefined;
-  const noInput = globals.input === false || env.WSCTL_NO_INPUT === '1';
+  // Every boolean variable is parsed one way, and a bad one is exit 2 before anything is sent.
+  const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT');
+  const debug = !!globals.debug || envFlag(env, 'WSCTL_DEBUG');
+  const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
+  // Variables for tests, bounded so that none can lift a limit or upset a timer.
+  const backoffMs = envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds');
+  const maxResponseMb = envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB');
   // Compiled before anything is sent: a typo in --jq sends no request. The HTTP client loads
   // meanwhile, while the engine's WebAssembly compiles on V8's background threads.
   const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string, base.signal)), undiciParts().catch(() => {})]))[0];
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
   const config = new ConfigStore(configDir(env), (m) => term.warn(m));
-  const debug = !!globals.debug || env.WSCTL_DEBUG === '1';
+  const typed = typedDir(env);
   // Usage before configuration: a bad --timeout is exit 2 whatever else is missing.
   const attemptMs = timeoutMs(globals, env);
   const dryRun = !!globals.dryRun;
-  const sandbox = !!globals.sandbox || env.WSCTL_SANDBOX === '1';
   const clients: Api[] = [];
   let embedded: { url: string; apiKey: string; close(): Promise<void> } | undefined;
 
-  let cachedKey: Promise<StoredKey> | undefined;
-  const profileName = () => globals.profile || env.WSCTL_PROFILE || config.read().current_profile || DEFAULT_PROFILE;
+  const flags = { profile: globals.profile, baseUrl: globals.baseUrl, sandbox };
+  const input = { flags, env, configDir: config.dir, config: () => config.read() };
+  let resolved: Resolution | undefined;
+  const resolution = () => (resolved ??= resolveTarget(input, typed));
+  const profileName = () => resolveProfile(input);
+  let cachedKey: Promise<string> | undefined;
 
-  async function target(): Promise<Target> {
-    if (sandbox) {
-      if (!embedded) {
-        embedded = await startEmbeddedSandbox(config.dir);
-      }
-      return { profile: 'sandbox', baseUrl: embedded.url, apiKey: embedded.apiKey, keySource: 'sandbox' };
+  async function target(options: { key?: boolean } = {}): Promise<Target> {
+    const r = resolution();
+    if (r.sandbox) {
+      embedded ??= await startEmbeddedSandbox(config.dir);
+      return { profile: r.profile, baseUrl: embedded.url, apiKey: embedded.apiKey, keySource: 'sandbox' };
     }
-    let baseUrl = globals.baseUrl || env.WSCTL_BASE_URL || undefined;
-    const envKey = env.WSCTL_API_KEY || undefined;
-    // A key pasted with its line ending would fail as a bad header, far from the cause.
-    if (envKey && /[\s\x00-\x1f\x7f]/.test(envKey)) throw new UsageError('WSCTL_API_KEY contains whitespace or control characters (a trailing \\r or newline?); set it to the key alone.');
-    if (baseUrl && envKey) {
-      return { profile: globals.profile || env.WSCTL_PROFILE || DEFAULT_PROFILE, baseUrl, apiKey: envKey, keySource: 'env' };
+    const t: Target = { profile: r.profile, baseUrl: r.baseUrl, entry: r.entry };
+    switch (r.key.source) {
+      case 'env':
+        // A key from the environment never touches the credential store.
+        return { ...t, apiKey: r.key.key, keySource: 'env', keyStorage: r.profileExists === undefined ? undefined : null };
+      case 'file':
+        return { ...t, apiKey: r.key.key, keySource: 'profile', keyStorage: 'file' };
+      case 'keyring':
+        if (options.key === false) return { ...t, keySource: 'profile', keyStorage: 'keyring' };
+        cachedKey ??= readKeyring(r.entry, (line) => debug && term.trace(`credential store: ${line}`));
+        return { ...t, apiKey: await cachedKey, keySource: 'profile', keyStorage: 'keyring' };
+      default:
+        return { ...t, keyStorage: null };
     }
-    const profile = profileName();
-    const stored: Profile = profileOf(config.read(), profile) ?? {};
-    baseUrl ??= stored.base_url;
-    // A key from the environment never touches the credential store.
-    if (envKey) return { profile, baseUrl, apiKey: envKey, keySource: 'env', keyStorage: null };
-    cachedKey ??= readStoredKey(config, profile);
-    const { key, storage } = await cachedKey;
-    return { profile, baseUrl, apiKey: key, keySource: key ? 'profile' : undefined, keyStorage: storage };
   }
 
   /** What to do about a missing base URL, for the profile actually in use. */
@@ -142,9 +156,12 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   }
 
   async function api(options: { apiKey?: string; baseUrl?: string; needsKey?: boolean } = {}): Promise<Api> {
-    const t = await target();
+    // --dry-run sends nothing, so it reads no key: a locked or hanging store cannot stop it.
+    const keyWanted = options.apiKey === undefined && !dryRun && options.needsKey !== false;
+    const t = await target({ key: keyWanted });
     const baseUrl = options.baseUrl ?? t.baseUrl;
-    const apiKey = options.apiKey ?? t.apiKey;
+    // A stored key shows as redacted in a dry run without being read.
+    const apiKey = options.apiKey ?? t.apiKey ?? (dryRun && t.keyStorage === 'keyring' ? 'stored-key' : undefined);
     const problem = missing({ ...t, baseUrl, apiKey }, !dryRun && options.needsKey !== false);
     if (problem || !baseUrl) throw new AuthError(problem ?? missingBaseUrl(t.profile));
     const client = new Api({
@@ -171,8 +188,8 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
         https: env.https_proxy ?? env.HTTPS_PROXY,
         noProxy: env.no_proxy ?? env.NO_PROXY,
       },
-      backoffMs: env.WSCTL_RETRY_BASE_MS ? Number(env.WSCTL_RETRY_BASE_MS) : undefined,
-      maxBodyBytes: env.WSCTL_MAX_RESPONSE_MB ? Number(env.WSCTL_MAX_RESPONSE_MB) * 1024 * 1024 : undefined,
+      backoffMs,
+      maxBodyBytes: maxResponseMb === undefined ? undefined : maxResponseMb * 1024 * 1024,
     });
     clients.push(client);
     return client;
@@ -188,6 +205,8 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     dryRun,
     sandbox,
     profileName,
+    resolution,
+    storeEntry: (profile) => entryOf(config.dir, profile, typed),
     target,
     missing,
     api,

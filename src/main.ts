@@ -102,10 +102,15 @@ export function oneLineUsage(message: string): string {
     .trim();
 }
 
+/** WSCTL_DEBUG as config/resolve.ts's envFlag reads it (inlined: start-up loads no more modules); a bad value is exit 2 there. */
+function debugFromEnv(env: Record<string, string | undefined>): boolean {
+  return /^(?:1|true|yes|on)$/i.test((env.WSCTL_DEBUG ?? '').trim());
+}
+
 export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
   const help = helpRequest(rawArgv);
   const argv = help?.argv ?? rawArgv;
-  const outcome: Outcome = { code: 0, json: argv.includes('--json') || argv.includes('--jq'), debug: argv.includes('--debug') || base.env.WSCTL_DEBUG === '1' };
+  const outcome: Outcome = { code: 0, json: argv.includes('--json') || argv.includes('--jq'), debug: argv.includes('--debug') || debugFromEnv(base.env) };
   let usageMessage: string | undefined;
 
   const app: App = {
@@ -234,7 +239,7 @@ function helpWidth(): number | undefined {
 
 /** The real process: its streams, environment, Ctrl-C, a closed stdout pipe, and a last resort. */
 export async function cli(argv: string[]): Promise<void> {
-  const debug = argv.includes('--debug') || process.env.WSCTL_DEBUG === '1';
+  const debug = argv.includes('--debug') || debugFromEnv(process.env);
   // Nothing may end in Node's crash output: anything unexpected is one line and exit 1.
   const lastResort = (error: unknown) => {
     process.stderr.write(`Error: ${unexpected(error)}\n${debug && error instanceof Error ? `${error.stack}\n` : ''}`);
@@ -312,6 +317,7 @@ export async function cli(argv: string[]): Promise<void> {
   const prompt: Prompt = {
     secret: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).secret(question),
     confirm: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).confirm(question),
+    text: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).text?.(question) ?? '',
   };
   let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth: helpWidth() });
   if (pager) await pager;

@@ -90,6 +90,10 @@ export async function run(args: string[], options: RunOptions = {}): Promise<Run
       prompts.push(question);
       return ['y', 'yes'].includes((answers.shift() ?? '').toLowerCase());
     },
+    async text(question) {
+      prompts.push(question);
+      return answers.shift() ?? '';
+    },
   };
   const io: IO = {
     stdin: Readable.from(options.stdin !== undefined ? [Buffer.from(options.stdin)] : []),

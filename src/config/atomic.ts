@@ -2,14 +2,15 @@
 // atomic rename of a 0600 temp file, and changed only under a lock file on a fresh read, so two
 // writers lose nothing, a killed writer leaves the previous file whole, and a symlink in the
 // file's place is replaced, never written through.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../errors.js';
 
-const LOCK_WAIT_MS = 15_000;
-/** Older than any write could take: its holder is gone. */
-const STALE_MS = 10_000;
+// Long enough for a holder starved of CPU by many parallel invocations; a live holder is only waited for.
+const LOCK_WAIT_MS = 60_000;
+/** A temp file older than any write could take is left over, whatever its pid says (pids are reused). */
+const STALE_MS = 60_000;
 
 function tempPrefix(path: string): string {
   return `${basename(path)}.tmp-`;
@@ -62,38 +63,104 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** A lock whose holder died (kill -9) or that is older than any write could take. */
-function lockIsStale(lockPath: string): boolean {
+// A lock file holds "<pid> <random token>", written whole before it appears (a hard link of a
+// finished temp file), so a reader never sees it half-written. One lock instance is told from
+// another by its token, never by its pid alone: a pid read earlier may belong to a later holder.
+
+/** Unique, not secret (node:crypto would load WebCrypto on every start-up). */
+function randomHex(): string {
+  return `${Math.random().toString(16).slice(2)}${process.hrtime.bigint().toString(16)}`;
+}
+
+function newToken(): string {
+  return `${process.pid} ${randomHex()}`;
+}
+
+/** Creates path holding text, or returns false when it exists; never a half-written file. */
+function createWith(path: string, text: string): boolean {
+  const temp = `${path}.${randomHex()}.new`;
+  writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
   try {
-    const holder = Number(readFileSync(lockPath, 'utf8'));
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && !isAlive(holder)) return true;
-    return Date.now() - statSync(lockPath).mtimeMs > STALE_MS;
-  } catch {
-    return false; // released between our two calls, or still being written
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
   }
 }
 
-/** Runs work while holding <path>.lock; a stale lock is taken over. */
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The holder named in a lock's text is provably gone: its process no longer exists. */
+function holderGone(text: string): boolean {
+  const pid = Number(text.split(' ')[0]);
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
+}
+
+/** Removes path only if it still is the instance that held text: renamed aside, checked, and put back if it was another. */
+function removeInstance(path: string, text: string): void {
+  const aside = `${path}.${randomHex()}.gone`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // already removed by someone else
+  }
+  if (readOrNull(aside) === text) {
+    rmSync(aside, { force: true });
+    return;
+  }
+  // Another instance (a live holder's): put it back where it was.
+  try {
+    linkSync(aside, path);
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
+
+/**
+ * Takes over a lock whose holder is gone. Breakers take turns under <lock>.break, and re-read the
+ * lock under it: only a holder can remove its own lock, and a gone holder never will, so the
+ * instance seen there is the one removed.
+ */
+function breakStaleLock(lockPath: string, seen: string): void {
+  const breaker = `${lockPath}.break`;
+  const mine = newToken();
+  if (!createWith(breaker, mine)) {
+    const other = readOrNull(breaker);
+    if (other !== null && holderGone(other)) removeInstance(breaker, other);
+    return;
+  }
+  try {
+    if (readOrNull(lockPath) === seen) rmSync(lockPath, { force: true });
+  } finally {
+    if (readOrNull(breaker) === mine) rmSync(breaker, { force: true });
+  }
+}
+
+/** Runs work while holding <path>.lock. A lock is taken over only when its holder is gone, never by age. */
 export async function withLock<T>(path: string, work: () => T | Promise<T>): Promise<T> {
   const lockPath = `${path}.lock`;
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const fd = openSync(lockPath, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    if (lockIsStale(lockPath)) rmSync(lockPath, { force: true });
-    if (Date.now() > deadline) throw new ConfigError(`${path} stayed locked for ${LOCK_WAIT_MS / 1000} s (${lockPath}); if no wsctl is running, remove the lock file.`);
+  const token = newToken();
+  while (!createWith(lockPath, token)) {
+    const seen = readOrNull(lockPath);
+    if (seen !== null && holderGone(seen)) breakStaleLock(lockPath, seen);
+    else if (Date.now() > deadline) throw new ConfigError(`${path} stayed locked for ${LOCK_WAIT_MS / 1000} s by a running wsctl (${lockPath}); try again once it has finished.`);
     await sleep(5 + Math.random() * 20);
   }
   try {
     return await work();
   } finally {
-    rmSync(lockPath, { force: true });
+    // Ours to remove: nobody takes over a live holder's lock.
+    if (readOrNull(lockPath) === token) rmSync(lockPath, { force: true });
   }
 }

@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Env } from '../terminal/index.js';
 import { removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
+import { DEFAULT_PROFILE, normaliseDir, typedConfigDir } from './resolve.js';
+
+export { DEFAULT_PROFILE };
 
 export interface Profile {
   base_url?: string;
@@ -21,14 +24,14 @@ export interface ConfigData {
   profiles: Record<string, Profile>;
 }
 
-export const DEFAULT_PROFILE = 'default';
+/** The config folder as typed: WSCTL_CONFIG_DIR, else the platform's config folder. */
+export function typedDir(env: Env, platform = process.platform): string {
+  return typedConfigDir(env, platform, env.HOME || homedir());
+}
 
+/** The config folder, absolute and normalised: `cfg`, `cfg/` and `./cfg` are one folder. */
 export function configDir(env: Env, platform = process.platform): string {
-  if (env.WSCTL_CONFIG_DIR) return env.WSCTL_CONFIG_DIR;
-  const home = env.HOME || homedir();
-  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'wsctl');
-  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'wsctl');
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'wsctl');
+  return normaliseDir(typedDir(env, platform), process.cwd());
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -59,6 +62,13 @@ function parseConfig(text: string, path: string): ConfigData {
   if (data.current_profile !== undefined && typeof data.current_profile !== 'string') {
     throw broken('"current_profile" is not a string');
   }
+  // A value of the wrong type is as broken as a file that does not parse (cli.md §2).
+  for (const [name, profile] of Object.entries(profiles as Record<string, Record<string, unknown>>)) {
+    for (const field of ['base_url', 'api_key'] as const) {
+      if (profile[field] !== undefined && typeof profile[field] !== 'string') throw broken(`"${field}" of profile "${name}" is not a string`);
+    }
+    if (profile.key_storage !== undefined && profile.key_storage !== 'keyring') throw broken(`"key_storage" of profile "${name}" is not "keyring"`);
+  }
   // Own keys only: a profile named "constructor" or "__proto__" is data, never Object.prototype.
   return { ...data, profiles: Object.fromEntries(Object.entries(profiles)) as Record<string, Profile> } as ConfigData;
 }
@@ -66,6 +76,27 @@ function parseConfig(text: string, path: string): ConfigData {
 /** The profile of that name, own keys only. */
 export function profileOf(data: ConfigData, name: string): Profile | undefined {
   return Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
+}
+
+function notAFolder(dir: string): ConfigError {
+  return new ConfigError(`The config folder ${dir} is a file, not a folder: set WSCTL_CONFIG_DIR to a folder (it is created when missing).`);
+}
+
+const WRITE_PROBLEMS: Record<string, string> = {
+  EROFS: 'it is on a read-only file system',
+  EACCES: 'you may not write to it',
+  EPERM: 'you may not change it (is it owned by another user?)',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+};
+
+/** A file-system error while changing the config, as one line naming the folder and what to do. */
+function cannotWrite(dir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EEXIST' || code === 'ENOTDIR') return notAFolder(dir);
+  const why = code ? WRITE_PROBLEMS[code] : undefined;
+  if (!why) return error;
+  return new ConfigError(`Cannot write the config folder ${dir}: ${why}. Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.`);
 }
 
 export class ConfigStore {
@@ -86,12 +117,16 @@ export class ConfigStore {
   }
 
   private load(): ConfigData {
+    // A writer killed mid-write (kill -9) leaves a temp file holding every key: gone on read too.
+    removeStaleTemps(this.path);
     let text: string;
     try {
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
-      throw new ConfigError(`Cannot read config file ${this.path}: ${(error as Error).message}`);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { profiles: {} };
+      if (code === 'ENOTDIR') throw notAFolder(this.dir);
+      throw new ConfigError(`Cannot read config file ${this.path} (${code ?? (error as Error).message}): make it readable, or set WSCTL_CONFIG_DIR to another folder.`);
     }
     this.checkMode();
     return parseConfig(text, this.path);
@@ -99,15 +134,18 @@ export class ConfigStore {
 
   /** Changes the file under its lock, on a fresh read, and writes it back atomically. */
   async update(change: (data: ConfigData) => void): Promise<ConfigData> {
-    this.secureDir();
-    return withLock(this.path, () => {
-      removeStaleTemps(this.path);
-      const data = this.load();
-      change(data);
-      writeFileAtomic(this.path, `${JSON.stringify(data, null, '\t')}\n`);
-      this.cached = data;
-      return data;
-    });
+    try {
+      this.secureDir();
+      return await withLock(this.path, () => {
+        const data = this.load();
+        change(data);
+        writeFileAtomic(this.path, `${JSON.stringify(data, null, '\t')}\n`);
+        this.cached = data;
+        return data;
+      });
+    } catch (error) {
+      throw cannotWrite(this.dir, error);
+    }
   }
 
   /** A config that others can read holds keys they should not: say so when reading it. */
@@ -128,7 +166,14 @@ export class ConfigStore {
 
   /** The folder holds secrets: create it 0700, and tighten it when it is wider. */
   secureDir(): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      // A recursive mkdir says ENOENT where the folder cannot be made (a read-only file system):
+      // one level at a time gives the real cause.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(this.dir, { mode: 0o700 });
+    }
     if (process.platform === 'win32') return;
     const mode = statSync(this.dir).mode & 0o777;
     if (mode & 0o077) {

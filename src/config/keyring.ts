@@ -1,24 +1,28 @@
 // The OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on
-// Linux) through @napi-rs/keyring: one entry per profile, under a service named after the config
-// folder so that two config folders never share entries. Loaded only when a stored key is needed.
-// A store that cannot be reached, or that does not answer within 3 s, counts as absent.
+// Linux) through @napi-rs/keyring: one entry per profile of a config folder, named by
+// resolve.ts's storeEntry(). Loaded only when a stored key is needed. A store that cannot be
+// reached, or that does not answer within 3 s, counts as absent.
 
 export const KEYRING_TIMEOUT_MS = 3000;
 
-export class KeyringUnavailable extends Error {}
+/** The store cannot be used; message is one short clause, detail the store's own text (for --debug). */
+export class KeyringUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly detail = message,
+  ) {
+    super(message);
+  }
+}
 
 export interface CredentialStore {
-  get(profile: string): Promise<string | null>;
-  set(profile: string, key: string): Promise<void>;
+  get(service: string, account: string): Promise<string | null>;
+  set(service: string, account: string, key: string): Promise<void>;
   /** true when an entry was there. */
-  delete(profile: string): Promise<boolean>;
+  delete(service: string, account: string): Promise<boolean>;
 }
 
 type AsyncEntryClass = typeof import('@napi-rs/keyring').AsyncEntry;
-
-function serviceName(configDir: string): string {
-  return `wsctl:${configDir}`;
-}
 
 /** The call's answer, or KeyringUnavailable when it fails or takes longer than the limit. */
 async function bounded<T>(what: string, call: (signal: AbortSignal) => Promise<T>, timeoutMs: number): Promise<T> {
@@ -34,27 +38,26 @@ async function bounded<T>(what: string, call: (signal: AbortSignal) => Promise<T
     return await Promise.race([call(controller.signal), timeout]);
   } catch (error) {
     if (error instanceof KeyringUnavailable) throw error;
-    const said = ((error as Error).message ?? String(error)).split('\n')[0]?.slice(0, 160);
-    throw new KeyringUnavailable(`the credential store cannot be reached (${what}: ${said})`);
+    const said = ((error as Error).message ?? String(error)).replace(/\s+/g, ' ').trim();
+    throw new KeyringUnavailable(`the credential store could not ${what}`, `the credential store could not ${what}: ${said}`);
   } finally {
     clearTimeout(timer);
   }
 }
 
-export async function openCredentialStore(configDir: string, timeoutMs = KEYRING_TIMEOUT_MS): Promise<CredentialStore> {
+export async function openCredentialStore(timeoutMs = KEYRING_TIMEOUT_MS): Promise<CredentialStore> {
   let AsyncEntry: AsyncEntryClass;
   try {
     ({ AsyncEntry } = await import('@napi-rs/keyring'));
   } catch (error) {
-    throw new KeyringUnavailable(`the credential store module did not load (${(error as Error).message.split('\n')[0]})`);
+    throw new KeyringUnavailable('the credential store module did not load', `the credential store module did not load: ${(error as Error).message.replace(/\s+/g, ' ')}`);
   }
-  const service = serviceName(configDir);
   // On Linux the library would fall back to the kernel keyring, which forgets every key at
   // reboot: the Secret Service or nothing (then config.json, with a warning).
-  const entry = (profile: string) => new AsyncEntry(service, profile, { linux: { store: 'secret-service' } });
+  const entry = (service: string, account: string) => new AsyncEntry(service, account, { linux: { store: 'secret-service' } });
   return {
-    get: (profile) => bounded('read', (signal) => entry(profile).getPassword(signal), timeoutMs).then((v) => v ?? null),
-    set: (profile, key) => bounded('write', (signal) => entry(profile).setPassword(key, signal), timeoutMs),
-    delete: (profile) => bounded('delete', (signal) => entry(profile).deleteCredential(signal), timeoutMs),
+    get: (service, account) => bounded('read the key', (signal) => entry(service, account).getPassword(signal), timeoutMs).then((v) => v ?? null),
+    set: (service, account, key) => bounded('store the key', (signal) => entry(service, account).setPassword(key, signal), timeoutMs),
+    delete: (service, account) => bounded('delete the key', (signal) => entry(service, account).deleteCredential(signal), timeoutMs),
   };
 }

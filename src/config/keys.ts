@@ -1,9 +1,12 @@
 // Where a profile's key lives (cli.md §2): the OS credential store, else config.json with one
 // warning; --insecure-storage picks the file on purpose. config.json records only that the key
-// is in the store, so listing profiles never touches the store.
+// is in the store, so listing profiles never touches the store. Which entry belongs to a profile
+// is decided in resolve.ts; a store that is locked, hangs or lost the entry never blocks a new
+// login or a logout.
 import { AuthError } from '../errors.js';
 import { profileOf, type ConfigStore } from './index.js';
 import { KeyringUnavailable, openCredentialStore, type CredentialStore } from './keyring.js';
+import type { StoreEntry } from './resolve.js';
 
 export type KeyStorage = 'keyring' | 'file';
 
@@ -12,49 +15,63 @@ export interface StoredKey {
   storage: KeyStorage | null;
 }
 
-// One handle per config folder: each folder has its own entries (service `wsctl:<folder>`).
-const opened = new Map<string, Promise<CredentialStore>>();
+/** Where the store's own words go (--debug); warnings for the user stay one line. */
+export type Trace = (line: string) => void;
 
-function credentialStore(config: ConfigStore): Promise<CredentialStore> {
-  let store = opened.get(config.dir);
-  if (!store) opened.set(config.dir, (store = openCredentialStore(config.dir)));
-  return store;
+let opened: Promise<CredentialStore> | undefined;
+
+function credentialStore(): Promise<CredentialStore> {
+  opened ??= openCredentialStore();
+  return opened;
 }
 
-/** The profile's stored key and where it lives. A key in a store that cannot be reached is exit 4. */
-export async function readStoredKey(config: ConfigStore, profile: string): Promise<StoredKey> {
-  const stored = profileOf(config.read(), profile);
-  if (stored?.api_key) return { key: stored.api_key, storage: 'file' };
-  if (stored?.key_storage !== 'keyring') return { storage: null };
+/**
+ * The key in the profile's store entry. An entry written by an earlier version under another
+ * spelling of the folder is found and moved to the entry's name.
+ */
+export async function readKeyring(entry: StoreEntry, trace: Trace = () => {}): Promise<string> {
+  const profile = entry.account;
   try {
-    const key = await (await credentialStore(config)).get(profile);
-    if (!key) {
-      throw new AuthError(`Profile '${profile}' keeps its key in the credential store, but the store has no entry for it. Run \`wsctl auth login --profile ${profile}\`.`);
+    const store = await credentialStore();
+    const key = await store.get(entry.service, profile);
+    if (key) return key;
+    for (const legacy of entry.legacy) {
+      const old = await store.get(legacy, profile);
+      if (!old) continue;
+      await store.set(entry.service, profile, old);
+      await store.delete(legacy, profile);
+      trace(`moved the key of profile '${profile}' from credential store entry '${legacy}' to '${entry.service}'`);
+      return old;
     }
-    return { key, storage: 'keyring' };
   } catch (error) {
     if (!(error instanceof KeyringUnavailable)) throw error;
+    trace(error.detail);
     throw new AuthError(
-      `The key of profile '${profile}' is in the credential store, but ${error.message}. Unlock the store, or run \`wsctl auth login --profile ${profile} --insecure-storage\`.`,
+      `The key of profile '${profile}' is in the credential store, but ${error.message}. Unlock the store, or run \`wsctl auth login --profile ${profile}\` to replace the key.`,
     );
   }
+  throw new AuthError(`Profile '${profile}' keeps its key in the credential store, but the store has no entry for it. Run \`wsctl auth login --profile ${profile}\`.`);
 }
 
-/** Stores the key with its base URL as the profile; returns where it went. */
+/** Stores the key with its base URL as the profile; returns where it went. The old key is never read. */
 export async function storeKey(
   config: ConfigStore,
-  profile: string,
+  entry: StoreEntry,
   values: { baseUrl: string; key: string; insecure: boolean; makeCurrent?: boolean },
   warn: (message: string) => void,
+  trace: Trace = () => {},
 ): Promise<KeyStorage> {
+  const profile = entry.account;
   let storage: KeyStorage = 'file';
+  let fellBack = false;
   if (!values.insecure) {
     try {
-      await (await credentialStore(config)).set(profile, values.key);
+      await (await credentialStore()).set(entry.service, profile, values.key);
       storage = 'keyring';
     } catch (error) {
       if (!(error instanceof KeyringUnavailable)) throw error;
-      warn(`No credential store: ${error.message}. The key is stored in ${config.path} (mode 0600) instead; --insecure-storage chooses the file without this warning.`);
+      trace(error.detail);
+      fellBack = true;
     }
   }
   let wasInStore = false;
@@ -64,37 +81,57 @@ export async function storeKey(
     data.profiles[profile] = storage === 'keyring' ? { ...rest, base_url: values.baseUrl, key_storage: 'keyring' } : { ...rest, base_url: values.baseUrl, api_key: values.key };
     if (values.makeCurrent) data.current_profile ??= profile;
   });
-  // A key that moved from the store to the file leaves no copy behind; otherwise the store is not touched.
-  if (storage === 'file' && wasInStore) await forgetInStore(config, profile).catch(() => undefined);
+  // Said only once it is true: the file has been written.
+  if (fellBack) warn(`No credential store could be reached, so the key is stored in ${config.path} (mode 0600) instead; --debug shows why, --insecure-storage skips this warning.`);
+  // A key that moved from the store to the file leaves no copy behind, if the store lets us.
+  if (storage === 'file' && wasInStore && !fellBack) {
+    const left = await forgetEntry(entry, trace);
+    if (left) warn(`The previous key of profile '${profile}' is still in the credential store: ${left}.`);
+  }
   return storage;
 }
 
-/** Deletes the profile's entry in the store; false when there was none. Throws KeyringUnavailable. */
-export async function forgetInStore(config: ConfigStore, profile: string): Promise<boolean> {
-  return (await credentialStore(config)).delete(profile);
+/** Deletes the entry (and its older spellings); undefined when done, else why not. */
+async function forgetEntry(entry: StoreEntry, trace: Trace): Promise<string | undefined> {
+  try {
+    const store = await credentialStore();
+    for (const service of [entry.service, ...entry.legacy]) await store.delete(service, entry.account);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof KeyringUnavailable)) throw error;
+    trace(error.detail);
+    return error.message;
+  }
 }
 
-/** Forgets the keys of these profiles, in the store and in the file; names whose store entry was left behind. */
-export async function forgetKeys(config: ConfigStore, profiles: string[], removeProfiles: boolean): Promise<{ forgotten: string[]; leftInStore: string[]; reason?: string }> {
+export interface Forgotten {
+  /** Profiles whose key was removed (from the file, the store, or both). */
+  forgotten: string[];
+  /** Profiles whose store entry could not be removed, with why. */
+  leftInStore: { profile: string; entry: StoreEntry; reason: string }[];
+}
+
+/**
+ * Forgets the keys of these profiles, in the store and in the file. The profile stops pointing at
+ * the store even when its entry could not be removed: a store that cannot be reached never keeps
+ * a profile logged in.
+ */
+export async function forgetKeys(config: ConfigStore, entries: StoreEntry[], removeProfiles: boolean, trace: Trace = () => {}): Promise<Forgotten> {
   const data = config.read();
   const forgotten: string[] = [];
-  const leftInStore: string[] = [];
-  let reason: string | undefined;
-  for (const name of profiles) {
+  const leftInStore: Forgotten['leftInStore'] = [];
+  for (const entry of entries) {
+    const name = entry.account;
     const stored = profileOf(data, name);
-    if (stored?.api_key) forgotten.push(name);
-    if (stored?.key_storage !== 'keyring') continue;
-    try {
-      await forgetInStore(config, name);
-      if (!forgotten.includes(name)) forgotten.push(name);
-    } catch (error) {
-      if (!(error instanceof KeyringUnavailable)) throw error;
-      leftInStore.push(name);
-      reason = error.message;
-    }
+    if (stored?.key_storage === 'keyring') {
+      const reason = await forgetEntry(entry, trace);
+      if (reason) leftInStore.push({ profile: name, entry, reason });
+      else forgotten.push(name);
+    } else if (stored?.api_key) forgotten.push(name);
   }
+  const names = entries.map((e) => e.account);
   await config.update((fresh) => {
-    for (const name of profiles) {
+    for (const name of names) {
       if (!Object.hasOwn(fresh.profiles, name)) continue;
       if (removeProfiles) {
         delete fresh.profiles[name];
@@ -102,9 +139,9 @@ export async function forgetKeys(config: ConfigStore, profiles: string[], remove
       } else {
         const profile = fresh.profiles[name] as { api_key?: string; key_storage?: string };
         delete profile.api_key;
-        if (!leftInStore.includes(name)) delete profile.key_storage;
+        delete profile.key_storage;
       }
     }
   });
-  return { forgotten, leftInStore, reason };
+  return { forgotten, leftInStore };
 }

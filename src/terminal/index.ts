@@ -357,6 +357,12 @@ export class Terminal {
     return this.options.prompt.secret(cleanLine(question));
   }
 
+  /** Asks for a line of text, echoed; without a terminal (or with --no-input) names what answers it instead. */
+  async ask(question: string, instead: string): Promise<string> {
+    if (!this.canPrompt || !this.options.prompt.text) throw new UsageError(this.noPrompt(instead));
+    return this.options.prompt.text(question);
+  }
+
   /** Asks [y/N]; without a terminal (or with --no-input) names what answers it instead. */
   async confirm(question: string, instead: string): Promise<boolean> {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));

@@ -9,6 +9,8 @@ export interface Prompt {
   secret(question: string): Promise<string>;
   /** Asks a [y/N] question; anything but y/yes is no. */
   confirm(question: string): Promise<boolean>;
+  /** Asks on stderr and reads a line from the terminal, echoed. */
+  text?(question: string): Promise<string>;
 }
 
 type RawStdin = Readable & { setRawMode?: (raw: boolean) => void; isRaw?: boolean };
@@ -91,6 +93,9 @@ export function terminalPrompt(stdin: Readable, stderr: Writable, signal: AbortS
     async confirm(question) {
       const answer = (await readLine(`${question} [y/N] `, true)).trim().toLowerCase();
       return answer === 'y' || answer === 'yes';
+    },
+    async text(question) {
+      return readLine(question, true);
     },
   };
 }

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { run, startSandbox, strip, type TestSandbox } from '../helpers.js';
+import { run, runBin, startSandbox, strip, tempDir, type TestSandbox } from '../helpers.js';
+import { runPty } from '../terminal/pty.js';
 
 describe('auth', () => {
   let sb: TestSandbox;
@@ -107,5 +108,60 @@ describe('auth', () => {
     const all = await run(['auth', 'logout', '--all', '--json'], { env: { WSCTL_CONFIG_DIR: dir } });
     expect(JSON.parse(all.stdout)).toEqual({ logged_out: ['work'], left_in_credential_store: [] });
     expect(config().profiles.work).toEqual({ base_url: sb.url });
+  });
+
+  it('a first login on a terminal asks for the base URL, then the key; the new profile keeps that URL', async () => {
+    const config = tempDir();
+    const r = await runPty(['auth', 'login', '--profile', 'first', '--no-verify'], {
+      cols: 80,
+      env: { WSCTL_CONFIG_DIR: config, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' },
+      steps: [
+        ['Base URL', `${sb.url}\r`],
+        ['API key', `${sb.key}\r`],
+      ],
+    });
+    expect(r.code, r.text).toBe(0);
+    expect(r.text.indexOf('Base URL of the service')).toBeGreaterThanOrEqual(0);
+    expect(r.text.indexOf('Base URL of the service')).toBeLessThan(r.text.indexOf('Paste your API key'));
+    expect(r.text).not.toContain(sb.key);
+    expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).profiles.first).toEqual({ base_url: sb.url, api_key: sb.key });
+  });
+
+  it("off a terminal, a login with no base URL names --base-url; the README's example works as pasted", async () => {
+    const config = tempDir();
+    const bare = await runBin(['auth', 'login', '--with-key', '--profile', 'ci'], { env: { WSCTL_CONFIG_DIR: config }, stdin: sb.key });
+    expect(bare.code).toBe(4);
+    expect(bare.stderr).toBe("Error: No base URL for profile 'ci': pass --base-url <url> (or set WSCTL_BASE_URL), e.g. `wsctl auth login --profile ci --base-url https://api.example.com`.\n");
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    const example = /^echo "\$WS_KEY" \| wsctl auth login --with-key --profile ci (--base-url \S+)/m.exec(readme);
+    expect(example, 'the README example names --base-url').not.toBeNull();
+    const pasted = await runBin(['auth', 'login', '--with-key', '--profile', 'ci', '--base-url', sb.url, '--insecure-storage'], { env: { WSCTL_CONFIG_DIR: config }, stdin: sb.key });
+    expect(pasted.code, pasted.stderr).toBe(0);
+  });
+
+  it.each([['€', 'wsk_euro€sign_12345'], ['U+200B', 'wsk_zero\u200bwidth_12345'], ['U+00A0', 'wsk_nb\u00a0space_12345']])('a key with %s is refused at login (exit 2), nothing sent or saved', async (_what, bad) => {
+    const r = await runBin(['auth', 'login', '--with-key'], { env: { ...env }, stdin: bad });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: The API key contains (?:characters other than printable ASCII|whitespace or control characters)/);
+    expect(sb.requests).toHaveLength(0);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it.each([
+    ['"api_key": {"x":1}', { profiles: { default: { base_url: 'http://127.0.0.1:1', api_key: { x: 1 } } } }, '"api_key" of profile "default" is not a string'],
+    ['a base_url that is a number', { profiles: { default: { base_url: 42 } } }, '"base_url" of profile "default" is not a string'],
+    ['an unknown key_storage', { profiles: { default: { key_storage: 'vault' } } }, '"key_storage" of profile "default" is not "keyring"'],
+  ])('config with %s is reported like a file that cannot be parsed (exit 1, untouched)', async (_what, data, why) => {
+    const folder = tempDir();
+    const { writeFileSync } = await import('node:fs');
+    const text = JSON.stringify(data);
+    writeFileSync(join(folder, 'config.json'), text, { mode: 0o600 });
+    for (const args of [['auth', 'token'], ['profile', 'list'], ['auth', 'login', '--with-key', '--no-verify', '--base-url', sb.url]]) {
+      const r = await runBin(args, { env: { WSCTL_CONFIG_DIR: folder }, stdin: sb.key });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`Error: Config file ${join(folder, 'config.json')} is not valid (${why}). Fix or remove it; wsctl leaves it untouched.\n`);
+    }
+    expect(readFileSync(join(folder, 'config.json'), 'utf8')).toBe(text);
   });
 });

@@ -1,10 +1,11 @@
 // config.json under concurrent invocations and odd files: 20 writers of each kind lose nothing
 // and resurrect nothing; a symlink is never written through; stale temp files go; a config that
 // others can read is named; profiles are own keys only; a new key is never lost.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { BIN, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 
 const N = 20;
 const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
@@ -80,6 +81,135 @@ describe('concurrent writers of config.json', () => {
     expect(Object.keys(config(dir).profiles).sort()).toEqual([...names].sort());
     expect(reads).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('the config lock', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  const ROUNDS = 20;
+  const EACH = 20;
+  it(`${ROUNDS} rounds of ${EACH * 3} mixed writers (login, profile rm, profile use): nothing lost, nothing resurrected`, async () => {
+    const range = (prefix: string) => Array.from({ length: EACH }, (_, i) => `${prefix}${i}`);
+    const [added, removed, used] = [range('new'), range('gone'), range('kept')];
+    for (let round = 0; round < ROUNDS; round++) {
+      const dir = tempDir();
+      const profiles = Object.fromEntries([...removed, ...used].map((p) => [p, { base_url: sb.url, api_key: `wsk_old_key_of_${p}` }]));
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: 'kept0', profiles }), { mode: 0o600 });
+      const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
+      const opts = { env, timeoutMs: 120_000 };
+      const results = await Promise.all([
+        ...added.map((p) => runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { ...opts, stdin: `wsk_new_key_of_${p}` })),
+        ...removed.map((p) => runBin(['profile', 'rm', p], opts)),
+        ...used.map((p) => runBin(['profile', 'use', p], opts)),
+      ]);
+      for (const r of results) expect(r.code, `round ${round}: ${r.stderr}`).toBe(0);
+      const data = config(dir);
+      expect(Object.keys(data.profiles).sort(), `round ${round}`).toEqual([...added, ...used].sort());
+      for (const p of added) expect(data.profiles[p].api_key, `round ${round}`).toBe(`wsk_new_key_of_${p}`);
+      for (const p of used) expect(data.profiles[p].api_key, `round ${round}`).toBe(`wsk_old_key_of_${p}`);
+      expect(used).toContain(data.current_profile);
+      expect(readdirSync(dir).filter((n) => n !== 'config.json'), `round ${round}`).toEqual([]);
+    }
+  }, 900_000);
+
+  it('a lock whose holder is gone is taken over; one held by a live process never is, however old', async () => {
+    const dir = tempDir();
+    const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
+    const lock = join(dir, 'config.json.lock');
+    // A holder that was killed: its pid no longer exists.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    writeFileSync(lock, `${dead} 0123456789abcdef`);
+    const taken = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'a'], { env, stdin: 'wsk_key_for_a_1234' });
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+    // A live holder, its lock an hour old: waited for, never taken over.
+    const holder = spawn('sleep', ['60']);
+    writeFileSync(lock, `${holder.pid} fedcba9876543210`);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(lock, hourAgo, hourAgo);
+    const waiting = runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'b'], { env, stdin: 'wsk_key_for_b_1234' });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(readFileSync(lock, 'utf8')).toBe(`${holder.pid} fedcba9876543210`);
+    expect(config(dir).profiles.b).toBeUndefined();
+    // The holder finishes: the waiter goes on.
+    writeFileSync(join(dir, 'released'), '');
+    const { rmSync } = await import('node:fs');
+    rmSync(lock);
+    holder.kill();
+    const r = await waiting;
+    expect(r.code, r.stderr).toBe(0);
+    expect(config(dir).profiles.b.api_key).toBe('wsk_key_for_b_1234');
+  }, 60_000);
+
+  it('temp files left by a killed writer are removed when the config is only read', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { a: { base_url: sb.url } } }), { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json.tmp-999999999-abc'), '{"profiles":{"x":{"api_key":"wsk_secret"}}}', { mode: 0o600 });
+    const r = await runBin(['profile', 'list'], { env: { WSCTL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+});
+
+describe('a config folder that cannot be written', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  const login = (env: Record<string, string>, extra: string[] = []) =>
+    runBin(['auth', 'login', '--with-key', '--no-verify', ...extra], { env: { WSCTL_BASE_URL: sb.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', ...env }, stdin: sb.key });
+
+  it('WSCTL_CONFIG_DIR naming a file: one line naming it, exit 1, for writes and reads', async () => {
+    const file = join(tempDir(), 'not-a-folder');
+    writeFileSync(file, 'x');
+    const expected = `Error: The config folder ${file} is a file, not a folder: set WSCTL_CONFIG_DIR to a folder (it is created when missing).\n`;
+    const r = await login({ WSCTL_CONFIG_DIR: file }, ['--insecure-storage']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(expected);
+    const list = await runBin(['profile', 'list'], { env: { WSCTL_CONFIG_DIR: file } });
+    expect(list.code).toBe(1);
+    expect(list.stderr).toBe(expected);
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  const canMount = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'd=$(mktemp -d) && mount -t tmpfs -o ro none "$d" && umount "$d"; r=$?; rmdir "$d"; exit $r']).status === 0;
+  it.skipIf(!canMount)('a read-only file system: one line naming the folder, and no claim that the key was stored', async () => {
+    const dir = tempDir();
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro', 'none', dir]).status).toBe(0);
+    try {
+      for (const folder of [dir, join(dir, 'wsctl')]) {
+        const r = await login({ WSCTL_CONFIG_DIR: folder });
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(`Error: Cannot write the config folder ${folder}: it is on a read-only file system. Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.\n`);
+      }
+    } finally {
+      spawnSync('umount', [dir]);
+    }
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("another user's folder: one line naming the folder, exit 1", async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    chownSync(dir, 0, 0);
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], {
+        env: { PATH: process.env.PATH, HOME: '/nonexistent', WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url },
+        uid: 65534,
+        gid: 65534,
+      });
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += c));
+      child.on('close', (code) => resolve({ code, stderr }));
+      child.stdin.end(sb.key);
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`Error: Cannot write the config folder ${dir}: you may not change it (is it owned by another user?). Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.\n`);
+  });
 });
 
 describe('config edge cases', () => {

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { BIN, ROOT, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 
 const hasSecretService = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].every((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0);
 
@@ -12,8 +12,15 @@ const hasSecretService = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-to
 function withSecretService(script: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const home = tempDir();
   const wrapped = `set -u
-    echo -n throwaway | gnome-keyring-daemon --daemonize --unlock --components=secrets >/dev/null 2>&1
+    # In the foreground, so that $KEYRING_PID names it (to stop, freeze or restart it).
+    start_keyring() { echo -n throwaway | gnome-keyring-daemon --foreground "$@" --components=secrets >/dev/null 2>&1 & KEYRING_PID=$!
+      for _ in $(seq 200); do owned && break; sleep 0.05; done; }
+    owned() { dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q true; }
+    stop_keyring() { kill "$KEYRING_PID"; wait "$KEYRING_PID" 2>/dev/null; for _ in $(seq 200); do owned || break; sleep 0.05; done; }
+    start_keyring --unlock
     wsctl() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }
+    # An entry as the library writes it, under any service name (as an earlier version named them).
+    legacy_entry() { ${JSON.stringify(process.execPath)} -e 'const { Entry } = require(process.argv[1]); new Entry(process.argv[2], process.argv[3], { linux: { store: "secret-service" } }).setPassword(process.argv[4])' ${JSON.stringify(join(ROOT, 'node_modules', '@napi-rs', 'keyring'))} "$@"; }
     store() { secret-tool search --all service "wsctl:$WSCTL_CONFIG_DIR" 2>/dev/null | grep '^secret = ' || echo none; }
     ${script}`;
   // Asynchronous: the sandbox server that answers wsctl runs in this process.
@@ -121,6 +128,133 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gn
   });
 });
 
+describe.skipIf(!hasSecretService && !process.env.CI)('the store entry of a config folder', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  it('is named from the absolute, normalised folder: .wsctl in two projects is two entries, cfg, cfg/ and ./cfg one', async () => {
+    const r = await withSecretService(
+      `unset WSCTL_CONFIG_DIR; mkdir a b
+      (cd a && WSCTL_CONFIG_DIR=.wsctl wsctl auth login --with-key --no-verify <<<wsk_project_a_key_1)
+      (cd b && WSCTL_CONFIG_DIR=.wsctl wsctl auth login --with-key --no-verify <<<wsk_project_b_key_2)
+      echo "a=$(cd a && WSCTL_CONFIG_DIR=.wsctl wsctl auth token)"
+      echo "b=$(cd b && WSCTL_CONFIG_DIR=.wsctl wsctl auth token)"
+      WSCTL_CONFIG_DIR=cfg wsctl auth login --with-key --no-verify <<<wsk_one_folder_key_3
+      for d in cfg cfg/ ./cfg ./cfg/ "$PWD/cfg"; do echo "token $d=$(WSCTL_CONFIG_DIR=$d wsctl auth token)"; done
+      WSCTL_CONFIG_DIR=./cfg/ wsctl auth logout; echo "logout=$?"
+      echo "left=$(secret-tool search --all username default 2>/dev/null | grep -c wsk_one_folder || true)"
+      echo "others=$(secret-tool search --all username default 2>/dev/null | grep -c wsk_project || true)"`,
+      { WSCTL_BASE_URL: sb.url },
+    );
+    expect(r.stdout).toContain('a=wsk_project_a_key_1\n');
+    expect(r.stdout).toContain('b=wsk_project_b_key_2\n');
+    for (const d of ['cfg', 'cfg/', './cfg', './cfg/']) expect(r.stdout).toContain(`token ${d}=wsk_one_folder_key_3\n`);
+    expect(r.stdout).toMatch(/token \/.*\/cfg=wsk_one_folder_key_3\n/);
+    expect(r.stdout).toContain("Removed the stored key of 'default'.\nlogout=0");
+    expect(r.stdout).toContain('left=0');
+    expect(r.stdout).toContain('others=2');
+  });
+
+  it('an entry written under an older spelling of the folder is still found, and moved', async () => {
+    const r = await withSecretService(
+      `unset WSCTL_CONFIG_DIR; mkdir -m 700 .wsctl
+      printf '{"profiles":{"default":{"base_url":"%s","key_storage":"keyring"}}}' "$WSCTL_BASE_URL" > .wsctl/config.json; chmod 600 .wsctl/config.json
+      legacy_entry wsctl:.wsctl default wsk_written_earlier_4
+      echo "token=$(WSCTL_CONFIG_DIR=.wsctl wsctl auth token)"
+      echo "new=$(secret-tool lookup service "wsctl:$PWD/.wsctl" username default)"
+      echo "old=$(secret-tool lookup service wsctl:.wsctl username default || echo gone)"
+      echo "again=$(WSCTL_CONFIG_DIR=./.wsctl/ wsctl auth token)"`,
+      { WSCTL_BASE_URL: sb.url },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('token=wsk_written_earlier_4\n');
+    expect(r.stdout).toContain('new=wsk_written_earlier_4\n');
+    expect(r.stdout).toContain('old=gone\n');
+    expect(r.stdout).toContain('again=wsk_written_earlier_4\n');
+  });
+});
+
+describe.skipIf(!hasSecretService && !process.env.CI)('a broken store never blocks the way out', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  it('the entry deleted: token says to log in, and login replaces the key', async () => {
+    const r = await withSecretService(
+      `wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null
+      secret-tool clear service "wsctl:$WSCTL_CONFIG_DIR" username work
+      wsctl auth token --profile work; echo "token=$?"
+      wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null; echo "login=$?"
+      echo "after=$(wsctl auth token --profile work)"`,
+      { KEY: sb.key, WSCTL_BASE_URL: sb.url },
+    );
+    expect(r.stderr).toBe("Error: Profile 'work' keeps its key in the credential store, but the store has no entry for it. Run `wsctl auth login --profile work`.");
+    expect(r.stdout).toContain('token=4\n');
+    expect(r.stdout).toContain('login=0\n');
+    expect(r.stdout).toContain(`after=${sb.key}\n`);
+  });
+
+  it('a locked collection: login (with or without --insecure-storage) replaces the key, logout says what it could not remove, --dry-run needs no key', async () => {
+    const r = await withSecretService(
+      `wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null
+      wsctl auth login --with-key --profile other <<<"$KEY" >/dev/null
+      # The same keyring on disk, now locked: a new daemon not given the password.
+      stop_keyring; start_keyring
+      wsctl auth token --profile work >/dev/null 2>token.err; echo "token=$?"
+      wsctl --dry-run device rm dev_phone --profile work >dry.out 2>dry.err; echo "dry=$?"
+      echo "dry-line=$(head -1 dry.out)"
+      wsctl auth logout --profile other >logout.out 2>logout.err; echo "logout=$?"
+      wsctl auth token --profile other; echo "token-other=$?"
+      wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null 2>login.err; echo "login=$?"
+      echo "login-warnings=$(grep -c . login.err)"
+      echo "after=$(wsctl auth token --profile work)"
+      wsctl auth login --with-key --profile third --insecure-storage <<<"$KEY" >/dev/null; echo "insecure=$?"`,
+      { KEY: sb.key, WSCTL_BASE_URL: sb.url },
+    );
+    const out = r.stdout;
+    expect(out).toContain('token=4\n');
+    expect(out).toContain('dry=0\n');
+    expect(out).toContain(`dry-line=DELETE ${sb.url}/devices/dev_phone`);
+    expect(out).toContain('logout=0\n');
+    expect(out).toContain('token-other=4\n');
+    expect(out).toContain('login=0\n');
+    expect(out).toContain('login-warnings=1\n');
+    expect(out).toContain(`after=${sb.key}\n`);
+    expect(out).toContain('insecure=0\n');
+  });
+
+  it('a store that hangs is given up after 3 s with one warning: login falls back to the file, logout says what is left, --dry-run never asks', async () => {
+    const r = await withSecretService(
+      `wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null
+      kill -STOP "$KEYRING_PID"
+      wsctl --dry-run keys list --profile work >/dev/null 2>&1; echo "dry=$?"
+      wsctl auth logout --profile work >logout.out 2>logout.err; echo "logout=$?"
+      echo "logout-out=$(cat logout.out)"
+      echo "logout-err=$(cat logout.err)"
+      wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null 2>login.err; echo "login=$?"
+      echo "login-err=$(cat login.err)"
+      wsctl auth login --with-key --profile work --debug <<<"$KEY" >/dev/null 2>debug.err
+      echo "debug-says-why=$(grep -c '^credential store: the credential store .*: .*DBus' debug.err)"
+      echo "token=$(wsctl auth token --profile work)"
+      kill -CONT "$KEYRING_PID"`,
+      { KEY: sb.key, WSCTL_BASE_URL: sb.url },
+    );
+    const out = r.stdout;
+    expect(out).toContain('dry=0\n');
+    expect(out).toContain('logout=0\n');
+    expect(out).not.toContain('had no stored key');
+    expect(out).toMatch(/logout-out=Logged out 'work'; the key is no longer used, but its credential store entry remains \(see above\)\.\n/);
+    expect(out).toMatch(/logout-err=! Could not remove the key of profile 'work' from the credential store \(the credential store (?:did not answer within 3 s|could not delete the key)\): delete the entry service 'wsctl:.*\/config', account 'work' yourself, or run this again once the store is unlocked\.\n/);
+    expect(out).toContain('login=0\n');
+    expect(out).toMatch(/login-err=! No credential store could be reached, so the key is stored in .*\/config\/config\.json \(mode 0600\) instead; --debug shows why, --insecure-storage skips this warning\.\n/);
+    expect(out).toContain('debug-says-why=1');
+    expect(out).toContain(`token=${sb.key}\n`);
+  });
+});
+
 describe('without a credential store', () => {
   let sb: TestSandbox;
   beforeAll(async () => {
@@ -133,9 +267,10 @@ describe('without a credential store', () => {
     const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' };
     const fallback = await runBin(['auth', 'login', '--with-key', '--profile', 'a'], { env, stdin: sb.key });
     expect(fallback.code).toBe(0);
-    const warnings = fallback.stderr.trim().split('\n');
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(join(dir, 'config.json'));
+    // One line naming the file; the store's own words only with --debug.
+    expect(fallback.stderr).toBe(`! No credential store could be reached, so the key is stored in ${join(dir, 'config.json')} (mode 0600) instead; --debug shows why, --insecure-storage skips this warning.\n`);
+    const traced = await runBin(['auth', 'login', '--with-key', '--profile', 'a', '--debug'], { env, stdin: sb.key });
+    expect(traced.stderr).toMatch(/^credential store: the credential store could not store the key: .+$/m);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.a).toEqual({ base_url: sb.url, api_key: sb.key });
     const insecure = await runBin(['auth', 'login', '--with-key', '--profile', 'b', '--insecure-storage'], { env, stdin: sb.key });
     expect(insecure.code).toBe(0);
@@ -152,10 +287,10 @@ describe('without a credential store', () => {
     const env = { WSCTL_CONFIG_DIR: dir };
     const list = await runBin(['keys', 'list', '--profile', 'k'], { env });
     expect(list.code).toBe(4);
-    expect(list.stderr).toMatch(/^Error: The key of profile 'k' is in the credential store, but the credential store cannot be reached \(read: .*\)\. Unlock the store, or run `wsctl auth login --profile k --insecure-storage`\.$/m);
+    expect(list.stderr).toBe("Error: The key of profile 'k' is in the credential store, but the credential store could not read the key. Unlock the store, or run `wsctl auth login --profile k` to replace the key.\n");
     const rm = await runBin(['profile', 'rm', 'k'], { env });
     expect(rm.code).toBe(0);
-    expect(rm.stderr).toMatch(/^! Its key was left in the credential store \(service 'wsctl:.*', account 'k'\): /);
+    expect(rm.stderr).toBe(`! Could not remove the key of profile 'k' from the credential store (the credential store could not delete the key): delete the entry service 'wsctl:${dir}', account 'k' yourself, or run this again once the store is unlocked.\n`);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles).toEqual({});
   });
 });

@@ -18,7 +18,7 @@ export interface LoginOptions {
 export function register(auth: Command, app: App): void {
   auth
     .command('login')
-    .description('Store an API key and the base URL in effect in the profile; on a terminal it asks for the key, input hidden')
+    .description('Store an API key and the base URL in effect in the profile; on a terminal it asks for what is missing (the base URL, then the key, input hidden)')
     .option('--with-key', 'read the key from standard input (first line)')
     .option('--no-verify', 'save without checking the key with the service')
     .option('--insecure-storage', 'store the key in config.json instead of the OS credential store')
@@ -26,7 +26,7 @@ export function register(auth: Command, app: App): void {
       'after',
       examples(
         'wsctl auth login --base-url https://api.example.com',
-        'echo "$WS_KEY" | wsctl auth login --with-key --profile work',
+        'echo "$WS_KEY" | wsctl auth login --with-key --profile work --base-url https://api.example.com',
         'wsctl auth login --with-key --no-verify < key.txt',
       ),
     )
@@ -42,11 +42,22 @@ async function readKey(opts: LoginOptions, ctx: Ctx): Promise<string> {
   return ctx.term.secret('Paste your API key (input hidden): ', 'pipe the key in with --with-key, e.g. `echo "$KEY" | wsctl auth login --with-key`');
 }
 
+/** The base URL in effect, else (on a terminal) asked for before the key. */
+async function baseUrlFor(profile: string, ctx: Ctx): Promise<string> {
+  const known = ctx.resolution().baseUrl;
+  if (known) return known;
+  const how = `pass --base-url <url> (or set WSCTL_BASE_URL), e.g. \`wsctl auth login --profile ${profile} --base-url https://api.example.com\``;
+  if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) throw new AuthError(`No base URL for profile '${profile}': ${how}.`);
+  const answer = (await ctx.term.ask('Base URL of the service (e.g. https://api.example.com): ', how)).trim();
+  if (!answer) throw new UsageError(`No base URL given: ${how}.`);
+  return answer;
+}
+
 export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result> {
   if (ctx.sandbox) throw new UsageError('`auth login` stores a key for a real service; --sandbox needs none.');
-  const profile = checkProfileName(ctx.profileName());
-  const { baseUrl } = await ctx.target();
-  if (!baseUrl) throw new AuthError(`No base URL for profile '${profile}'. Pass --base-url <url> or set WSCTL_BASE_URL.`);
+  // The old key is never read: a store that is locked or lost the entry cannot stop its replacement.
+  const profile = checkProfileName(ctx.resolution().profile);
+  const baseUrl = await baseUrlFor(profile, ctx);
   checkBaseUrl(baseUrl);
   const key = checkKeyShape(await readKey(opts, ctx));
   if (opts.verify) {
@@ -58,7 +69,7 @@ export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result> {
       throw error;
     }
   }
-  const storage = await storeKey(ctx.config, profile, { baseUrl, key, insecure: opts.insecureStorage, makeCurrent: true }, (m) => ctx.term.warn(m));
+  const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl, key, insecure: opts.insecureStorage, makeCurrent: true }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
   const summary = { profile, base_url: baseUrl, key: mask(key) };
   const where = storage === 'keyring' ? 'the credential store' : ctx.config.path;
   return {

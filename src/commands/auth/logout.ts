@@ -13,16 +13,24 @@ export function register(auth: Command, app: App): void {
 
 export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
   const names = opts.all ? Object.keys(ctx.config.read().profiles) : [ctx.profileName()];
-  const { forgotten, leftInStore, reason } = await forgetKeys(ctx.config, names, false);
-  if (leftInStore.length > 0) {
-    ctx.term.warn(`The credential store entries of ${leftInStore.map((n) => `'${n}'`).join(', ')} were left behind: ${reason}.`);
-  }
+  const trace = (line: string) => ctx.debug && ctx.term.trace(`credential store: ${line}`);
+  const { forgotten, leftInStore } = await forgetKeys(ctx.config, names.map((n) => ctx.storeEntry(n)), false, trace);
+  // What could not be removed is said, never "no stored key": the store could not be asked.
+  for (const left of leftInStore) ctx.term.warn(leftBehind(left));
   if (ctx.env.WSCTL_API_KEY) ctx.term.warn('WSCTL_API_KEY is still set in the environment and is used before any profile.');
+  const left = leftInStore.map((l) => l.profile);
+  const quoted = (list: string[]) => list.map((n) => `'${n}'`).join(', ');
   return {
-    json: { logged_out: forgotten, left_in_credential_store: leftInStore },
+    json: { logged_out: [...forgotten, ...left], left_in_credential_store: left },
     human(out) {
-      if (forgotten.length === 0) out.done(opts.all ? 'No profile had a stored key.' : `Profile '${names[0]}' had no stored key.`);
-      else out.done(`Removed the stored key of ${forgotten.map((n) => `'${n}'`).join(', ')}.`);
+      if (forgotten.length > 0) out.done(`Removed the stored key of ${quoted(forgotten)}.`);
+      if (left.length > 0) out.done(`Logged out ${quoted(left)}; the key is no longer used, but its credential store entry remains (see above).`);
+      if (forgotten.length === 0 && left.length === 0) out.done(opts.all ? 'No profile had a stored key.' : `Profile '${names[0]}' had no stored key.`);
     },
   };
+}
+
+/** One line: which entry is left, why, and how to remove it by hand. */
+export function leftBehind(left: { profile: string; entry: { service: string }; reason: string }): string {
+  return `Could not remove the key of profile '${left.profile}' from the credential store (${left.reason}): delete the entry service '${left.entry.service}', account '${left.profile}' yourself, or run this again once the store is unlocked.`;
 }

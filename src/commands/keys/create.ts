@@ -53,7 +53,7 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
       profile === undefined
         ? undefined
         : async () => {
-            const storage = await storeKey(ctx.config, profile, { baseUrl: api.baseUrl, key: key.key, insecure: !!opts.insecureStorage }, (m) => ctx.term.warn(m));
+            const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl: api.baseUrl, key: key.key, insecure: !!opts.insecureStorage }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
             ctx.term.info(`Saved the key as profile '${profile}' (${storage === 'keyring' ? 'credential store' : ctx.config.path}).`);
           },
     human: (out) =>

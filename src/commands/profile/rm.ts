@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { forgetKeys } from '../../config/keys.js';
+import { leftBehind } from '../auth/logout.js';
 import { requireProfile } from './shared.js';
 
 export function register(profile: Command, app: App): void {
@@ -15,9 +16,8 @@ export function register(profile: Command, app: App): void {
 
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   requireProfile(ctx.config.read(), opts.name);
-  const { leftInStore, reason } = await forgetKeys(ctx.config, [opts.name], true);
-  if (leftInStore.length > 0) {
-    ctx.term.warn(`Its key was left in the credential store (service 'wsctl:${ctx.config.dir}', account '${opts.name}'): ${reason}.`);
-  }
+  const trace = (line: string) => ctx.debug && ctx.term.trace(`credential store: ${line}`);
+  const { leftInStore } = await forgetKeys(ctx.config, [ctx.storeEntry(opts.name)], true, trace);
+  for (const left of leftInStore) ctx.term.warn(leftBehind(left));
   return { json: { removed: opts.name, left_in_credential_store: leftInStore.length > 0 }, human: (out) => out.done(`Deleted profile '${opts.name}'.`) };
 }

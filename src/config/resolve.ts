@@ -1,0 +1,173 @@
+// Which service a command talks to, with which key, and where that key lives: one pure function
+// over flags, environment and config (cli.md §1, §2), so every command, `auth *` and --dry-run
+// agree. No I/O here: config.json is read through the thunk only when flags and environment
+// leave something open, and the credential store is only named, never asked.
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { ConfigData, Profile } from './index.js';
+
+export const DEFAULT_PROFILE = 'default';
+
+export type Env = Record<string, string | undefined>;
+
+/** The credential-store entry of one profile of one config folder. */
+export interface StoreEntry {
+  /** `wsctl:<absolute, normalised config folder>`. */
+  service: string;
+  /** The profile name. */
+  account: string;
+  /** Service names an earlier version may have written for the same folder (the folder as typed). */
+  legacy: string[];
+}
+
+export type KeyPlace =
+  /** WSCTL_API_KEY: the store is never touched. */
+  | { source: 'env'; key: string }
+  /** In config.json (--insecure-storage, no store, or an earlier version). */
+  | { source: 'file'; key: string }
+  /** In the credential store, under entry. */
+  | { source: 'keyring' }
+  | { source: 'sandbox' }
+  | { source: 'none' };
+
+export interface Resolution {
+  sandbox: boolean;
+  profile: string;
+  /** Whether config.json has this profile (undefined when config.json was not read). */
+  profileExists?: boolean;
+  /** Named with --profile or WSCTL_PROFILE. */
+  profileNamed: boolean;
+  baseUrl?: string;
+  baseUrlSource?: 'flag' | 'env' | 'profile';
+  key: KeyPlace;
+  /** The profile's entry in the credential store, whether or not it holds the key. */
+  entry: StoreEntry;
+}
+
+export interface ResolveInput {
+  flags: { profile?: string; baseUrl?: string; sandbox?: boolean };
+  env: Env;
+  /** The config folder, absolute and normalised (configDir()). */
+  configDir: string;
+  /** config.json, read only when needed. */
+  config: () => ConfigData;
+}
+
+/** `1/true/yes/on` and `0/false/no/off/empty`, in any case; anything else is exit 2 naming the variable. */
+export function envFlag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined) return false;
+  const value = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new UsageError(`Invalid ${name} '${raw}': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.`);
+}
+
+/** A boolean variable that must not fail (error reporting before anything runs): on only when clearly on. */
+export function envFlagLenient(env: Env, name: string): boolean {
+  try {
+    return envFlag(env, name);
+  } catch {
+    return false;
+  }
+}
+
+/** A whole number from a test-only variable, within bounds, else exit 2 naming it; undefined when unset. */
+export function envNumber(env: Env, name: string, min: number, max: number, unit: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new UsageError(`Invalid ${name} '${raw}': give a whole number of ${unit} from ${min} to ${max}.`);
+  return value;
+}
+
+/** The config folder as typed (WSCTL_CONFIG_DIR) or the platform default; not yet made absolute. */
+export function typedConfigDir(env: Env, platform: NodeJS.Platform, home: string): string {
+  if (env.WSCTL_CONFIG_DIR) return env.WSCTL_CONFIG_DIR;
+  const join = (...parts: string[]) => parts.join(platform === 'win32' ? '\\' : '/');
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'wsctl');
+  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'wsctl');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'wsctl');
+}
+
+/** The folder as one absolute, normalised path: `cfg`, `cfg/` and `./cfg` are the same folder. */
+export function normaliseDir(typed: string, cwd: string): string {
+  return resolvePath(cwd, typed);
+}
+
+/**
+ * The entry of a profile of a config folder. Earlier versions named it from the folder as typed,
+ * so the spellings of that folder someone may have typed are kept as legacy names to find and move.
+ */
+export function storeEntry(dir: string, profile: string, typed?: string): StoreEntry {
+  const service = `wsctl:${dir}`;
+  const spellings = new Set<string>();
+  if (typed !== undefined) {
+    spellings.add(typed);
+    const bare = typed.replace(/[/\\]+$/, '');
+    if (bare) {
+      spellings.add(bare);
+      spellings.add(`${bare}/`);
+      if (!isAbsolute(bare)) {
+        const plain = bare.replace(/^(?:\.[/\\])+/, '');
+        for (const s of [plain, `${plain}/`, `./${plain}`, `./${plain}/`]) spellings.add(s);
+      }
+    }
+  }
+  spellings.add(`${dir}/`);
+  const legacy = [...spellings].map((s) => `wsctl:${s}`).filter((s) => s !== service);
+  return { service, account: profile, legacy };
+}
+
+function ownProfile(data: ConfigData, name: string): Profile | undefined {
+  return Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
+}
+
+/** The profile in effect: --profile, WSCTL_PROFILE, the current profile, or "default". */
+export function resolveProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'config'>): string {
+  return input.flags.profile || input.env.WSCTL_PROFILE || input.config().current_profile || DEFAULT_PROFILE;
+}
+
+/** Flag, then environment, then profile, then built-in default (cli.md §1). */
+export function resolveTarget(input: ResolveInput, typedDir?: string): Resolution {
+  const { flags, env } = input;
+  const sandbox = !!flags.sandbox || envFlag(env, 'WSCTL_SANDBOX');
+  const named = flags.profile || env.WSCTL_PROFILE || undefined;
+  const entryOf = (profile: string) => storeEntry(input.configDir, profile, typedDir);
+  // The sandbox has its own URL and key: nothing configured is read (cli.md §6).
+  if (sandbox) return { sandbox, profile: 'sandbox', profileNamed: false, key: { source: 'sandbox' }, entry: entryOf('sandbox') };
+  const envKey = env.WSCTL_API_KEY || undefined;
+  if (envKey !== undefined) checkEnvKey(envKey);
+  const flagUrl = flags.baseUrl || undefined;
+  const envUrl = env.WSCTL_BASE_URL || undefined;
+  const given = flagUrl ?? envUrl;
+  const givenSource = flagUrl ? 'flag' : envUrl ? 'env' : undefined;
+  // Both from flags or the environment: config.json is not read at all.
+  if (given && envKey) {
+    const profile = named ?? DEFAULT_PROFILE;
+    return { sandbox, profile, profileNamed: !!named, baseUrl: given, baseUrlSource: givenSource, key: { source: 'env', key: envKey }, entry: entryOf(profile) };
+  }
+  const data = input.config();
+  const profile = resolveProfile(input);
+  const stored = ownProfile(data, profile);
+  const baseUrl = given ?? (stored?.base_url || undefined);
+  const baseUrlSource = given ? givenSource : baseUrl ? 'profile' : undefined;
+  let key: KeyPlace;
+  if (envKey) key = { source: 'env', key: envKey };
+  else if (stored?.api_key) key = { source: 'file', key: stored.api_key };
+  else if (stored?.key_storage === 'keyring') key = { source: 'keyring' };
+  else key = { source: 'none' };
+  return { sandbox, profile, profileExists: !!stored, profileNamed: !!named, baseUrl, baseUrlSource, key, entry: entryOf(profile) };
+}
+
+/** A key is printable ASCII without spaces: anything else fails later as a bad header, far from the cause. */
+export function badKeyCharacters(key: string): string | undefined {
+  if (/^[\x21-\x7e]+$/.test(key)) return undefined;
+  if (/[\s\x00-\x1f\x7f]/.test(key)) return 'whitespace or control characters (a trailing \\r or newline?)';
+  return 'characters other than printable ASCII (an invisible or typographic character pasted with it?)';
+}
+
+function checkEnvKey(key: string): void {
+  const bad = badKeyCharacters(key);
+  if (bad) throw new UsageError(`WSCTL_API_KEY contains ${bad}; set it to the key alone.`);
+}
