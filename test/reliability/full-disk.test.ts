@@ -48,6 +48,7 @@ const CASES: Record<string, Case> = {
   'sandbox serve': { args: ['sandbox', 'serve', '--detach'], cleanup: (env) => run(['sandbox', 'stop'], { env }) },
   'sandbox stop': { args: ['sandbox', 'stop'], setup: (env) => run(['sandbox', 'serve', '--detach'], { env }) },
   'sandbox reset': { args: ['sandbox', 'reset'] },
+  'mcp config': { args: ['mcp', 'config', '--sandbox'] },
   __complete: { args: ['__complete', 'profiles'], setup: login },
 };
 
@@ -97,7 +98,7 @@ describe('a full disk', () => {
         expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
         expect(lines.filter((l) => l.includes('Cannot write')), `${args.join(' ')}: ${r.stderr}`).toHaveLength(1);
         const said = lines.at(-1) as string;
-        if (json) expect(JSON.parse(said).error, args.join(' ')).toMatchObject({ message: expect.stringMatching(/^Cannot write the output: ENOSPC\./), exit_code: 1 });
+        if (args.includes('--json')) expect(JSON.parse(said).error, args.join(' ')).toMatchObject({ message: expect.stringMatching(/^Cannot write the output: ENOSPC\./), exit_code: 1 });
         else expect(said, args.join(' ')).toMatch(/^Error: Cannot write the output: ENOSPC\./);
       }
     }
