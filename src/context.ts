@@ -3,7 +3,7 @@
 import { Api, type DryRunRequest } from './http/index.js';
 import { ConfigStore, configDir, typedDir } from './config/index.js';
 import { readKeyring, type KeyStorage } from './config/keys.js';
-import { envFlag, envNumber, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
+import { envFlag, envNumber, noKey, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
 import { undiciParts } from './tricks.js';
 import type { Globals } from './globals.js';
@@ -71,11 +71,6 @@ export function timeoutMs(globals: Globals, env: Env): number {
     throw new UsageError(`Invalid timeout '${raw}': give a number of seconds above 0 and at most ${MAX_TIMEOUT_S}.`);
   }
   return Math.max(1, Math.round(seconds * 1000));
-}
-
-/** What to do when a profile has no key. */
-export function noKey(profile: string): string {
-  return `No API key for profile '${profile}'. Run \`wsctl auth login --profile ${profile}\` or set WSCTL_API_KEY.`;
 }
 
 /** What to do when the service rejects the key, for where the key came from. */

@@ -5,24 +5,12 @@ import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
-import type { Env } from '../terminal/index.js';
 import { removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
-import { DEFAULT_PROFILE, normaliseDir, typedConfigDir } from './resolve.js';
+import { DEFAULT_PROFILE, normaliseDir, typedConfigDir, type ConfigData, type Env, type Profile } from './resolve.js';
 
 export { DEFAULT_PROFILE };
 
-export interface Profile {
-  base_url?: string;
-  /** A key kept in the file: with --insecure-storage, where no credential store answers, or from an earlier version. */
-  api_key?: string;
-  /** The key is in the OS credential store under this profile's entry. */
-  key_storage?: 'keyring';
-}
-
-export interface ConfigData {
-  current_profile?: string;
-  profiles: Record<string, Profile>;
-}
+export type { ConfigData, Profile };
 
 /** The config folder as typed: WSCTL_CONFIG_DIR, else the platform's config folder. */
 export function typedDir(env: Env, platform = process.platform): string {

@@ -4,11 +4,23 @@
 // leave something open, and the credential store is only named, never asked.
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { ConfigData, Profile } from './index.js';
 
 export const DEFAULT_PROFILE = 'default';
 
 export type Env = Record<string, string | undefined>;
+
+export interface Profile {
+  base_url?: string;
+  /** A key kept in the file: with --insecure-storage, where no credential store answers, or from an earlier version. */
+  api_key?: string;
+  /** The key is in the OS credential store under this profile's entry. */
+  key_storage?: 'keyring';
+}
+
+export interface ConfigData {
+  current_profile?: string;
+  profiles: Record<string, Profile>;
+}
 
 /** The credential-store entry of one profile of one config folder. */
 export interface StoreEntry {
@@ -170,4 +182,9 @@ export function badKeyCharacters(key: string): string | undefined {
 function checkEnvKey(key: string): void {
   const bad = badKeyCharacters(key);
   if (bad) throw new UsageError(`WSCTL_API_KEY contains ${bad}; set it to the key alone.`);
+}
+
+/** What to do when a profile has no key. */
+export function noKey(profile: string): string {
+  return `No API key for profile '${profile}'. Run \`wsctl auth login --profile ${profile}\` or set WSCTL_API_KEY.`;
 }

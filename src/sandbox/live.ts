@@ -2,7 +2,7 @@
 // second, the last one growing while it is written, then turns idle. Its clock starts at the
 // first read and lives in the sandbox state, so separate --sandbox processes see one timeline;
 // `sandbox reset` starts it over.
-import type { SandboxState, StoredConversation } from './seed.js';
+import type { SandboxState, StoredConversation } from './state.js';
 
 export const LIVE_ID = 'conv_live';
 const STEP_MS = 1000;

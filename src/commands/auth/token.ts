@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx } from '../../command.js';
-import { noKey } from '../../context.js';
+import { noKey } from '../../config/resolve.js';
 import { AuthError } from '../../errors.js';
 
 export function register(auth: Command, app: App): void {

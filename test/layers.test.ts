@@ -1,0 +1,135 @@
+// The layers of src/ and who may import whom: the HTTP client, the config, the terminal and the
+// generators (completion, help and man pages) stand alone (on the leaf modules); the sandbox and
+// the service table sit on the HTTP client; commands sit on all of them; the MCP server on the
+// commands; the shell (main, program, app, context) on top.
+// No layer imports upward or sideways, type-only imports included, so each can be read and tested
+// alone. A new module must be given a layer here.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './helpers.js';
+
+type Layer = 'leaf' | 'http' | 'config' | 'terminal' | 'completion' | 'help' | 'service' | 'sandbox' | 'conversation' | 'commands' | 'mcp' | 'shell';
+
+/** What each layer may import besides itself and the leaf modules. */
+const MAY_IMPORT: Record<Layer, Layer[]> = {
+  leaf: [],
+  http: [],
+  config: [],
+  terminal: [],
+  completion: [],
+  help: [],
+  service: ['http'],
+  sandbox: ['http', 'config', 'service'],
+  conversation: ['http', 'terminal', 'service'],
+  commands: ['http', 'config', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation'],
+  mcp: ['http', 'config', 'terminal', 'service', 'commands'],
+  shell: ['http', 'config', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation', 'commands', 'mcp'],
+};
+
+/** Leaf modules: plain data and functions every layer may use; they import no other layer. */
+const LEAVES = ['errors.ts', 'enums.ts', 'schemas.ts', 'images.ts', 'tricks.ts', 'sanitize.ts', 'visible.ts', 'reference.ts', 'globals.ts'];
+/** The verbs' shared helpers, part of the commands layer. */
+const COMMAND_HELPERS = ['command.ts', 'confirm.ts', 'removal.ts'];
+const SHELL = ['main.ts', 'program.ts', 'app.ts', 'context.ts'];
+/** The context's types are the one thing below the shell that commands and their helpers may name. */
+const INJECTED_TYPES = 'context.ts';
+
+/** The two edges that cross a layer on purpose, each with its reason. */
+const CROSSINGS: Record<string, string> = {
+  // The `mcp` verb starts the server, which serves the other verbs as tools (loaded on use only).
+  'commands/mcp.ts → mcp/mcp-server.ts': 'the mcp verb starts the MCP server',
+  // The server is a second runner beside main.ts: each tool call gets a context of its own.
+  'mcp/mcp-server.ts → context.ts': 'the MCP server builds a context per tool call',
+};
+
+function layerOf(file: string): Layer | undefined {
+  const [top, ...rest] = file.split('/');
+  if (rest.length === 0) {
+    if (LEAVES.includes(top as string)) return 'leaf';
+    if (COMMAND_HELPERS.includes(top as string)) return 'commands';
+    if (SHELL.includes(top as string)) return 'shell';
+    if (top === 'service.ts') return 'service';
+    return undefined;
+  }
+  const folders: Record<string, Layer> = { http: 'http', config: 'config', terminal: 'terminal', completion: 'completion', help: 'help', sandbox: 'sandbox', conversation: 'conversation', commands: 'commands', mcp: 'mcp' };
+  return folders[top as string];
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+interface Edge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+/** Every relative import of src/, static or dynamic, with whether it is type-only. */
+function imports(): Edge[] {
+  const src = join(ROOT, 'src');
+  return sourceFiles(src).flatMap((path) => {
+    const text = readFileSync(path, 'utf8');
+    const from = relative(src, path);
+    const edges: Edge[] = [];
+    const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g;
+    for (const m of text.matchAll(pattern)) {
+      const spec = (m[3] ?? m[4]) as string;
+      const to = relative(src, join(dirname(path), spec)).replace(/\.js$/, '.ts');
+      edges.push({ from, to, typeOnly: !!m[2] });
+    }
+    return edges;
+  });
+}
+
+describe('layers', () => {
+  const edges = imports();
+
+  it('finds the imports it checks', () => {
+    expect(edges.length).toBeGreaterThan(100);
+    expect(edges).toContainEqual({ from: 'commands/device/rm.ts', to: 'removal.ts', typeOnly: false });
+  });
+
+  it('every module of src/ has a layer', () => {
+    const unplaced = [...new Set(edges.flatMap((e) => [e.from, e.to]))].filter((f) => !layerOf(f));
+    expect(unplaced, 'give these a layer in test/layers.test.ts').toEqual([]);
+  });
+
+  it('no module imports upward or sideways', () => {
+    const wrong = edges.filter(({ from, to, typeOnly }) => {
+      const a = layerOf(from) as Layer;
+      const b = layerOf(to) as Layer;
+      if (a === b || b === 'leaf') return false;
+      if (typeOnly && to === INJECTED_TYPES && (a === 'commands' || a === 'mcp' || a === 'conversation')) return false;
+      if (CROSSINGS[`${from} → ${to}`]) return false;
+      return !MAY_IMPORT[a].includes(b);
+    });
+    expect(wrong.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+    const named = new Set(edges.map((e) => `${e.from} → ${e.to}`));
+    for (const crossing of Object.keys(CROSSINGS)) expect(named.has(crossing), `stale crossing: ${crossing}`).toBe(true);
+  });
+
+  it('has no import cycles between modules', () => {
+    const next = new Map<string, string[]>();
+    for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const to of next.get(file) ?? []) visit(to, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of next.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+});
