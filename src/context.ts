@@ -4,10 +4,9 @@ import { Api, type DryRunRequest } from './http/index.js';
 import { ConfigStore, DEFAULT_PROFILE, configDir, profileOf, type Profile } from './config/index.js';
 import { readStoredKey, type KeyStorage, type StoredKey } from './config/keys.js';
 import { AuthError, UsageError } from './errors.js';
-import { undiciParts } from './tricks.js';
+import { prefetchHttpClient } from './tricks.js';
 import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
 import type { Prompt } from './terminal/prompt.js';
-import { startEmbeddedSandbox } from './sandbox/embedded.js';
 
 export interface Globals {
   profile?: string;
@@ -95,7 +94,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const noInput = globals.input === false || env.WSCTL_NO_INPUT === '1';
   // Compiled before anything is sent: a typo in --jq sends no request. The HTTP client loads
   // meanwhile, while the engine's WebAssembly compiles on V8's background threads.
-  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string)), undiciParts().catch(() => {})]))[0];
+  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string)), prefetchHttpClient()]))[0];
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
   const config = new ConfigStore(configDir(env), (m) => term.warn(m));
   const debug = !!globals.debug || env.WSCTL_DEBUG === '1';
@@ -112,6 +111,8 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   async function target(): Promise<Target> {
     if (sandbox) {
       if (!embedded) {
+        // Only --sandbox loads the sandbox (its server, routes and seed).
+        const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');
         embedded = await startEmbeddedSandbox(config.dir);
       }
       return { profile: 'sandbox', baseUrl: embedded.url, apiKey: embedded.apiKey, keySource: 'sandbox' };

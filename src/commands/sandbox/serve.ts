@@ -4,8 +4,6 @@ import { isLoopback } from '../../http/index.js';
 import { examples, type App, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';
-import { startSandboxServer } from '../../sandbox/server.js';
-import { FileStore } from '../../sandbox/store.js';
 
 export interface ServeOptions {
   port: string;
@@ -48,6 +46,8 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
     ctx.term.info(`Sandbox running in the background on ${server.url} (pid ${server.pid}, log ${server.log}). Stop it with \`wsctl sandbox stop\`.`);
     return;
   }
+  // The sandbox loads only for the sandbox commands and --sandbox.
+  const [{ FileStore }, { startSandboxServer }] = await Promise.all([import('../../sandbox/store.js'), import('../../sandbox/server.js')]);
   const store = new FileStore(statePath);
   const state = await store.read();
   const server = await startSandboxServer({
