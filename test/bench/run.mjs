@@ -191,10 +191,14 @@ function verdict(r) {
   return r.ratio <= r.target && memoryOk ? 'PASS' : 'FAIL';
 }
 
+function targetText(r) {
+  const limit = r.memoryLimit !== undefined ? `${r.target === Infinity ? '' : '; '}≤ ${r.memoryLimit} MiB` : '';
+  return `${r.target === Infinity ? '' : `≤ ${r.target}×`}${limit}`;
+}
+
 function row(r) {
   if (r.pass !== undefined) return `| ${r.id} | ${r.what} | | | | | none | ${verdict(r)} |`;
-  const limit = r.memoryLimit !== undefined ? `${r.target === Infinity ? '' : '; '}≤ ${r.memoryLimit} MiB` : '';
-  const target = `${r.target === Infinity ? '' : `≤ ${r.target}×`}${limit}`;
+  const target = targetText(r);
   if (r.memory) return `| ${r.id} | ${r.what} | ${r.a.toFixed(0)} MiB | ${r.b.toFixed(0)} MiB | ${r.ratio.toFixed(2)}× | | ${target} | ${verdict(r)} |`;
   const peakNote = r.peak !== undefined ? `; peak ${r.peak.toFixed(0)} MiB` : '';
   return `| ${r.id} | ${r.what} | ${(r.a * 1000).toFixed(0)} ms | ${(r.b * 1000).toFixed(0)} ms | ${r.ratio.toFixed(2)}× | ${r.low.toFixed(2)}-${r.high.toFixed(2)}${peakNote} | ${target} | ${verdict(r)} |`;
@@ -210,6 +214,7 @@ for (const major of majors.filter((m) => m !== 20)) {
   else console.error(`Node ${major} could not be installed from the npm registry; not measured.`);
 }
 const load = [os.loadavg()[0]];
+const missed = [];
 const started = new Date();
 try {
   for (const [major, node] of versions) {
@@ -218,6 +223,7 @@ try {
     console.error(`measuring on ${version} (${runs} runs)…`);
     const results = await measure(label, major, node);
     load.push(os.loadavg()[0]);
+    for (const r of results.filter((x) => verdict(x) === 'FAIL')) missed.push(`- ${label}: ${r.id}, ${r.what}: ${r.ratio.toFixed(2)}×${r.peak !== undefined ? `, peak ${r.peak.toFixed(0)} MiB` : ''} (${targetText(r)})`);
     const table = ['| goal | measure | wsctl (median) | reference (median) | ratio | pair ratios, quartiles | target | verdict |', '|---|---|---|---|---|---|---|---|', ...results.map(row)].join('\n');
     console.log(`\n${label} (${version})\n${table}`);
     sections.push(`### ${label} (${version})\n\n${table}\n`);
@@ -235,7 +241,8 @@ Each measure runs wsctl and its reference in turn after a warm-up, each process 
 times are medians of whole processes, the ratio is the median of the pair ratios (with the
 quartiles of those ratios, to show the noise); peak memory is the highest of separate runs under
 GNU time. The machine is shared and noisy: read the ratios, not the absolute times.
-`;
+
+${missed.length ? `Goals missed in this run:\n\n${missed.join('\n')}\n` : 'Every goal met in this run.\n'}`;
 const notes = existsSync(join(root, 'test/bench/NOTES.md')) ? readFileSync(join(root, 'test/bench/NOTES.md'), 'utf8') : '';
 writeFileSync(join(root, 'BENCHMARKS.md'), `${header}\n${sections.join('\n')}\n${notes}`);
 console.error('\nwrote BENCHMARKS.md');
