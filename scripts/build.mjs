@@ -49,6 +49,7 @@ const lazy = await build({
   format: 'esm',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
+  // A speed trick (src/tricks.ts lists them all), with its own off path at run time.
   alias: { 'node:http2': './scripts/no-http2.cjs' },
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
@@ -86,6 +87,7 @@ const entry = await build({
   ...common,
   metafile: true,
   entryPoints: { wsctl: 'src/main.ts' },
+  // A speed trick (src/tricks.ts lists them all), with its own off path at run time.
   alias: { 'node:child_process': './scripts/lazy-child-process.cjs' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },

@@ -5,11 +5,10 @@ import { ConfigStore, configDir, typedDir } from './config/index.js';
 import { readKeyring, type KeyStorage } from './config/keys.js';
 import { envFlag, envNumber, noKey, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
-import { undiciParts } from './tricks.js';
+import { prefetchHttpClient } from './tricks.js';
 import type { Globals } from './globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
 import type { Prompt } from './terminal/prompt.js';
-import { startEmbeddedSandbox } from './sandbox/embedded.js';
 
 export type { Globals } from './globals.js';
 
@@ -87,12 +86,13 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT');
   const debug = !!globals.debug || envFlag(env, 'WSCTL_DEBUG');
   const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
+  envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks-switch.ts; a value that is not a boolean is exit 2 here
   // Variables for tests, bounded so that none can lift a limit or upset a timer.
   const backoffMs = envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds');
   const maxResponseMb = envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB');
   // Compiled before anything is sent: a typo in --jq sends no request. The HTTP client loads
   // meanwhile, while the engine's WebAssembly compiles on V8's background threads.
-  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string, base.signal)), undiciParts().catch(() => {})]))[0];
+  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string, base.signal)), prefetchHttpClient()]))[0];
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
   const config = new ConfigStore(configDir(env), (m) => term.warn(m));
   const typed = typedDir(env);
@@ -112,7 +112,8 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   async function target(options: { key?: boolean } = {}): Promise<Target> {
     const r = resolution();
     if (r.sandbox) {
-      embedded ??= await startEmbeddedSandbox(config.dir);
+      // Only --sandbox loads the sandbox (its server, routes and seed).
+      embedded ??= await (await import('./sandbox/embedded.js')).startEmbeddedSandbox(config.dir);
       return { profile: r.profile, baseUrl: embedded.url, apiKey: embedded.apiKey, keySource: 'sandbox' };
     }
     const t: Target = { profile: r.profile, baseUrl: r.baseUrl, entry: r.entry };

@@ -9,6 +9,7 @@ import type { BaseCtx, Globals } from './context.js';
 import type { IO } from './terminal/index.js';
 import { buildProgram, invokedNoun, loadCommands, VALUE_OPTIONS } from './program.js';
 import type { Prompt } from './terminal/prompt.js';
+import { setRuntimeFlags, tricksOn } from './tricks-switch.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -119,6 +120,8 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
       const globals = rootOf(command).opts<Globals>();
       outcome.json = !!globals.json || globals.jq !== undefined;
       outcome.debug ||= !!globals.debug;
+      // Before anything compiles WebAssembly; --help never gets here, so never pays for node:v8.
+      setRuntimeFlags();
       const { createCtx } = await import('./app.js');
       const ctx = await createCtx(base, globals);
       try {
@@ -313,6 +316,7 @@ export async function cli(argv: string[]): Promise<void> {
       lostNote = note;
     },
   };
+  if (!tricksOn) delete io.writeHelp;
   // The prompt module loads on the first question.
   const prompt: Prompt = {
     secret: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).secret(question),
@@ -321,16 +325,16 @@ export async function cli(argv: string[]): Promise<void> {
   };
   let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth: helpWidth() });
   if (pager) await pager;
-  if (writeFailure) {
-    sayWriteFailure(writeFailure);
-    code = EXIT_FAILURE;
-  }
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
   await Promise.all([written(stdout), written(process.stderr)]);
   // A write to a file fails on the next tick (a full disk): its error must come before the exit.
   await new Promise((resolve) => setImmediate(resolve));
   const failed = (stdout as { writableErrored?: NodeJS.ErrnoException | null } | undefined)?.writableErrored;
   if (failed) cannotWrite(failed);
+  if (writeFailure) {
+    sayWriteFailure(writeFailure);
+    code = EXIT_FAILURE;
+  }
   process.exit(code);
 }
 

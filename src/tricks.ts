@@ -1,52 +1,115 @@
-// Every speed trick in one place (STYLE.md 14). Each says what it buys, measured on this project's
-// benchmark (BENCHMARKS.md); the packages it leans on are pinned to exact versions in package.json;
-// test/tricks.test.ts checks each assumption against the built bundle and fails loudly if it breaks.
+// Every speed trick in one place (STYLE.md 14), and the one switch that turns them all off:
+// WSCTL_NO_TRICKS=1 makes wsctl do the same work the plain way (the suite passes either way, so
+// the tricks change speed only). TRICKS below lists each trick, where it sits and what it buys,
+// measured (BENCHMARKS.md); the packages the tricks lean on are pinned to exact versions in
+// package.json; test/tricks.test.ts checks each assumption against the built bundle or the
+// running Node and fails loudly when one breaks. Tricks outside this module (the launcher, the
+// build's stand-ins) read the same variable themselves, since they run before or outside it.
 import type { Dispatcher } from 'undici';
+import { setRuntimeFlags, tricksOn } from './tricks-switch.js';
+
+export { RUNTIME_FLAGS, setRuntimeFlags, tricksOn } from './tricks-switch.js';
+
+export interface Trick {
+  name: string;
+  /** Where the code is. */
+  where: string;
+  /** What it buys, measured; the test that guards it is named after it in test/tricks.test.ts. */
+  buys: string;
+}
+
+// What each buys is measured by test/bench/tricks.mjs against wsctl without that trick alone. The
+// figures are from 2026-11-23, on a shared 2-core machine under a load average of ~50: read the
+// shares, not the times, and expect ±10% of noise.
+export const TRICKS: readonly Trick[] = [
+  {
+    name: 'compile cache',
+    where: 'bin/wsctl',
+    buys: "Node 22+ keeps V8's compiled code of the bundle in the user's cache folder: Node 24, 7% of `--help` and 22% of `keys list --json`",
+  },
+  {
+    name: 'version in the launcher',
+    where: 'bin/wsctl',
+    buys: '`wsctl --version` alone is answered without loading the bundle or commander: Node 20 4%, Node 24 29% of `--version` (commander and the command tree are not built)',
+  },
+  {
+    name: 'help written synchronously',
+    where: 'src/main.ts (cli: writeHelp)',
+    buys: 'help and --version go out with fs.writeSync, without making the stdout stream (which loads node:stream and net): within the noise on the product (Node 20 -13%, Node 24 8% of `--help`); alone, making a piped stdout and writing to it took 26 ms (Node 20) and 14 ms (Node 24) against 0.3 ms for writeSync, minimum of 25 runs',
+  },
+  {
+    name: 'node:child_process stand-in',
+    where: 'scripts/lazy-child-process.cjs (alias in scripts/build.mjs)',
+    buys: 'commander requires node:child_process for executable subcommands, which wsctl has none of; the stand-in loads it on first use: Node 20 0%, Node 24 5% of `--help`; alone, loading node:child_process took at least 18 ms (Node 20) and 26 ms (Node 24) in 20 runs',
+  },
+  {
+    name: 'node:http2 stand-in',
+    where: 'scripts/no-http2.cjs (alias in scripts/build.mjs)',
+    buys: "undici loads node:http2 (and tls) at start-up for HTTP/2, which wsctl never speaks (allowH2 off): Node 20 20%, Node 24 28% of `keys list --json`",
+  },
+  {
+    name: 'undici deep imports',
+    where: 'src/tricks.ts (undiciParts)',
+    buys: "only undici's Agent and request(), not its index (fetch, WebSocket, caches, the HTTP/2 client): Node 20 40%, Node 24 50% of `keys list --json`, and 6-9 MiB of peak memory",
+  },
+  {
+    name: 'HTTP client loads while jq compiles',
+    where: 'src/context.ts (prefetchHttpClient)',
+    buys: "with --jq, undici loads while the engine's WebAssembly compiles on V8's background threads: Node 20 13%, Node 24 34% of `keys list --jq '.keys[].id'`",
+  },
+  {
+    name: 'Liftoff only',
+    where: 'src/tricks.ts (setRuntimeFlags, called by src/main.ts)',
+    buys: "V8's optimising tier-up of undici's and jq's WebAssembly would hold the process at exit: Node 20 55% of `keys list --json` and 59% of `--jq`; Node 24 2% and 24%; 14-37 MiB of peak memory",
+  },
+  {
+    name: 'steady young generation',
+    where: 'src/tricks.ts (setRuntimeFlags, called by src/main.ts)',
+    buys: 'V8 doubles the young generation at each busy scavenge (to 3 × 16 MB on Node 24 and 26); held at its start size, a large transcript peaks lower: `convo show` of 55,000 messages peaks at 78 instead of 107 MiB (Node 20) and 93 instead of 119 MiB (Node 24); its time within the noise (Node 20 25% faster, Node 24 12% slower)',
+  },
+  {
+    name: 'node:http without its ES module facade',
+    where: 'src/tricks.ts (builtinHttp, used by src/sandbox/server.ts)',
+    buys: "Node 22+: the facade's WebSocket getters load Node's own undici; the sandbox server (--sandbox, `sandbox serve`) is the only user: `--sandbox keys list --json` 25% on Node 24 (955 against 1280 ms under load), nothing on Node 20; no other command loads node:http since the sandbox loads only with --sandbox",
+  },
+  {
+    name: 'node:crypto without its ES module facade',
+    where: 'src/tricks.ts (builtinCrypto, used by src/terminal/spool.ts and src/sandbox/seed.ts)',
+    buys: "the facade's webcrypto getter loads WebCrypto, and the spool is part of every command's module: within the noise on the product (Node 20 -11%, Node 24 -5% of `keys list --json`); alone, the facade took 10 ms (Node 20) and 21 ms (Node 24) more than getBuiltinModule, minimum of 20 runs",
+  },
+  {
+    name: 'quickCheck',
+    where: 'src/tricks.ts (quickCheck, used by src/http/decode.ts)',
+    buys: "zod's verdict from a predicate compiled from the schema, without zod's copy of every object: `convo show --json` of 55,000 messages, Node 20 36%, Node 24 10% of its time",
+  },
+];
 
 /**
- * undici parses HTTP with a WebAssembly module, and --jq's engine is one; V8's optimising tier-up
- * of them would hold the process ~140-230 ms at exit (for --jq, 1.9× → 1.5× of --json on Node 20).
- * Liftoff only: the flag must be set before a module is compiled, which is why it runs before
- * undici or the jq engine loads (test/tricks.test.ts proves the order). Node documents run-time V8 flags as unsupported: the
- * test also checks that the flag took effect.
+ * The run-time V8 flags (tricks-switch.ts), set before the jq engine compiles: main.ts starts the
+ * engine's thread before any command runs, so the engine cannot wait for that. The flags hold for
+ * every thread of the process.
  */
 export async function liftoffOnly(): Promise<void> {
-  const v8 = await import('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  // V8 applies a flag's implications only at start-up: on Node 24+ tier-up stays on unless said.
-  v8.setFlagsFromString('--no-wasm-tier-up');
-  v8.setFlagsFromString('--no-wasm-dynamic-tiering');
+  setRuntimeFlags();
 }
 
 /**
- * While a 50 MB transcript streams through, V8 doubles the young generation at each busy scavenge
- * up to its maximum (3 × 16 MB on Node 24 and 26), and the peak follows: ~140-155 MiB there for
- * `convo show` of 55,000 messages. Keeping it at its start size holds the peak near 105 MiB on
- * every Node line (issue 14, P3: at most 120) for ~0.05 s more. A run-time flag, like
- * liftoffOnly: test/tricks.test.ts checks that the flag exists on this Node and takes effect.
+ * node:http and node:crypto without their ES module facades, which read every export: lazy
+ * getters among them load more (node:http's WebSocket getters load Node's own copy of undici on
+ * Node 22+; node:crypto's webcrypto getter loads WebCrypto). process.getBuiltinModule gives the
+ * CommonJS exports, as require() would. node:http serves the sandbox (--sandbox, `sandbox
+ * serve`); node:crypto names the transcript spool's file, and the spool is part of every
+ * command's module. Off, the facades load as a plain import would load them.
  */
-export async function steadyYoungGeneration(): Promise<void> {
-  const v8 = await import('node:v8');
-  v8.setFlagsFromString(STEADY_YOUNG_GENERATION);
-}
-
-export const STEADY_YOUNG_GENERATION = '--semi-space-growth-factor=1';
-
-/**
- * node:http and node:crypto without an ES module import. The ESM facade of a built-in module
- * reads every export, and lazy getters among them load more: on Node 22+ node:http's WebSocket
- * getters load Node's own copy of undici (~20-30 ms on every command, since the sandbox server,
- * the only user of node:http, is part of the commands' module), and node:crypto's webcrypto
- * getter loads WebCrypto. process.getBuiltinModule (Node 20.16+) gives the CommonJS exports, as
- * require() would. test/startup.test.ts checks that a request loads neither.
- */
-export function builtinHttp(): typeof import('node:http') {
-  return process.getBuiltinModule('node:http');
+export async function builtinHttp(): Promise<typeof import('node:http')> {
+  return tricksOn ? process.getBuiltinModule('node:http') : await import('node:http');
 }
 
 export function builtinCrypto(): typeof import('node:crypto') {
   return process.getBuiltinModule('node:crypto');
 }
+// Off: what `import ... from 'node:crypto'` in the spool would load with the commands.
+if (!tricksOn) void import('node:crypto');
 
 export interface UndiciParts {
   Agent: new (options?: { allowH2?: boolean }) => Dispatcher;
@@ -54,13 +117,22 @@ export interface UndiciParts {
 }
 
 /**
- * Only undici's Agent and request(), not its index, which loads http2, tls, fetch and more
- * (~40 ms per request on Node 20). Deep imports of undici/lib/…: undici is pinned to an exact
- * version, and the test imports both paths and checks their shapes.
+ * undici's Agent and request(). With tricks on, from undici/lib/… (undici is pinned, and the test
+ * imports both paths and checks their shapes); off, from its index.
  */
 export async function undiciParts(): Promise<UndiciParts> {
+  if (!tricksOn) {
+    const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+    const undici = loaded.default ?? loaded;
+    return { Agent: undici.Agent, request(options) { return this.request(options); } };
+  }
   const [{ default: request }, { default: Agent }] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/dispatcher/agent.js')]);
   return { request, Agent } as unknown as UndiciParts;
+}
+
+/** With --jq: start loading the HTTP client now, while the engine compiles (nothing when tricks are off). */
+export function prefetchHttpClient(): Promise<unknown> | undefined {
+  return tricksOn ? undiciParts().catch(() => {}) : undefined;
 }
 
 type Check = (value: unknown) => boolean;
@@ -87,6 +159,7 @@ const compiled = new WeakMap<object, Check | null>();
  * `_zod.def`, the internal shape of zod 4's schemas (zod is pinned).
  */
 export function quickCheck(schema: { _zod: { def: unknown } }): Check | undefined {
+  if (!tricksOn) return undefined;
   let check = compiled.get(schema);
   if (check === undefined) {
     const helpers: string[] = [];

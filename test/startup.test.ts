@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tricksOn } from '../src/tricks.js';
 import { BIN, ROOT, runBin, startSandbox, tempDir } from './helpers.js';
 
 const HEAVY = ['undici', 'zod', 'ora', 'form-data', 'chalk', 'keyring', 'jq-wasm', 'chunks/jq-', 'chunks/follow-', 'chunks/mcp-server-'];
@@ -13,7 +14,7 @@ describe('start-up', () => {
     const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'dist', 'entry-inputs.json'), 'utf8'));
     const packages = new Set(inputs.filter((i) => i.includes('node_modules/')).map((i) => i.split('node_modules/')[1]!.split('/')[0]));
     expect([...packages]).toEqual(['commander']);
-    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/globals.ts', 'src/main.ts', 'src/program.ts']);
+    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/globals.ts', 'src/main.ts', 'src/program.ts', 'src/tricks-switch.ts']);
   });
 
   it.each([['--version'], ['--help'], ['keys', '--help']])('`wsctl %s` loads none of undici, zod, ora, form-data, chalk, the keyring, jq or the follow loop', async (...args) => {
@@ -61,7 +62,8 @@ describe('start-up', () => {
       const r = await runBin([flag], { env: { NODE_DEBUG: 'module' } });
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(`${version}\n`);
-      expect(r.stderr).not.toContain('wsctl.cjs');
+      // A speed trick: with WSCTL_NO_TRICKS=1 commander answers (test/tricks.test.ts).
+      if (tricksOn) expect(r.stderr).not.toContain('wsctl.cjs');
     }
     // The same words when commander answers (another flag given).
     expect((await runBin(['--version', '--no-color'])).stdout).toBe(`${version}\n`);
@@ -78,7 +80,26 @@ describe('start-up', () => {
     expect(r.code, r.stderr).toBe(0);
     const loaded: string[] = JSON.parse(/LOADED (.*)/.exec(r.stderr)?.[1] ?? 'null');
     expect(loaded.some((m) => m.includes('internal/http')), 'the list sees what loads').toBe(true);
-    expect(loaded.filter((m) => m.includes('deps/undici') || m.includes('crypto/webcrypto'))).toEqual([]);
+    // undici's index, which WSCTL_NO_TRICKS=1 loads (test/tricks.test.ts), loads Node's own.
+    if (tricksOn) expect(loaded.filter((m) => m.includes('deps/undici') || m.includes('crypto/webcrypto'))).toEqual([]);
+  });
+
+  it('only --sandbox and the sandbox commands load the sandbox (its server, routes and seed)', async () => {
+    const lazy = join(ROOT, 'dist/lazy');
+    const files = [...readdirSync(lazy).filter((f) => f.endsWith('.js')), ...readdirSync(join(lazy, 'chunks')).map((f) => `chunks/${f}`)];
+    const server = files.filter((f) => readFileSync(join(lazy, f), 'utf8').includes('Unknown sandbox control route'));
+    expect(server).toHaveLength(1);
+    const loads = async (args: string[], env: Record<string, string>) => {
+      const r = await runBin(args, { env: { ...env, NODE_DEBUG: 'esm' } });
+      expect(r.code, r.stderr.slice(-300)).toBe(0);
+      return r.stderr.includes(`dist/lazy/${server[0]}`);
+    };
+    const sb = await startSandbox();
+    const config = { WSCTL_CONFIG_DIR: tempDir() };
+    expect(await loads(['keys', 'list'], sb.env)).toBe(false);
+    expect(await loads(['convo', 'show', 'conv_demo'], sb.env)).toBe(false);
+    expect(await loads(['sandbox', 'reset'], config)).toBe(false);
+    expect(await loads(['--sandbox', 'keys', 'list'], config)).toBe(true);
   });
 
   it('auth login --insecure-storage never loads the keyring module', async () => {

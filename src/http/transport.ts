@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { NetworkError } from '../errors.js';
 import { cleanLine } from '../sanitize.js';
-import { liftoffOnly, undiciParts } from '../tricks.js';
+import { undiciParts } from '../tricks.js';
 import { redactText, traceHeader } from './redact.js';
 import type { Target } from './url.js';
 
@@ -54,7 +54,6 @@ async function createClient(proxy: NonNullable<TransportSettings['proxy']>, time
     const dispatcher = new EnvHttpProxyAgent({ httpProxy: proxy.http ?? '', httpsProxy: proxy.https ?? '', noProxy: proxy.noProxy ?? '', allowH2: false, ...timeouts(timeoutMs) });
     return { dispatcher, request: (options) => dispatcher.request(options) };
   }
-  await liftoffOnly();
   const { Agent, request } = await undiciParts();
   // HTTP/1.1 on purpose: the build replaces node:http2 (see scripts/no-http2.cjs).
   const dispatcher = new Agent({ allowH2: false, ...timeouts(timeoutMs) });

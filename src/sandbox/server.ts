@@ -248,7 +248,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
     send(res, 404, { detail: 'Unknown sandbox control route' });
   }
 
-  const { createServer } = builtinHttp();
+  const { createServer } = await builtinHttp();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
       log(`error: ${error.stack ?? error.message}`);

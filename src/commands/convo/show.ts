@@ -3,7 +3,6 @@ import { examples, requireId, type App, type Ctx, type Result } from '../../comm
 import { UsageError } from '../../errors.js';
 import type { Message } from '../../schemas.js';
 import { request } from '../../service.js';
-import { steadyYoungGeneration } from '../../tricks.js';
 import { JsonObjectWriter, type Sink, type Spool } from '../../terminal/index.js';
 import { HeaderGate, lastOf, readConversation, type ConversationVisitor } from './stream.js';
 import { styleFor, transcriptRenderer, type Renderer } from './transcript.js';
@@ -70,7 +69,6 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
     return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };
   }
   // The body is printed as it arrives (issue 14, P3).
-  await steadyYoungGeneration();
   const out = ctx.term.streamOutput('Loading conversation', opts.pager && !ctx.json);
   try {
     await api.stream(

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../../command.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';
-import { FileStore } from '../../sandbox/store.js';
 
 export function register(sandbox: Command, app: App): void {
   sandbox
@@ -13,6 +12,7 @@ export function register(sandbox: Command, app: App): void {
 
 export async function run(ctx: Ctx): Promise<Result> {
   const path = sandboxStatePath(ctx.config.dir);
+  const { FileStore } = await import('../../sandbox/store.js');
   await new FileStore(path).reset();
   return { json: { reset: true, state: path }, human: (out) => out.done(`Sandbox reset to its seeded state (${path}).`) };
 }

@@ -4,8 +4,6 @@ import { isLoopback } from '../../http/index.js';
 import { examples, type App, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';
-import { startSandboxServer } from '../../sandbox/server.js';
-import { FileStore, RESET_HINT } from '../../sandbox/store.js';
 
 export interface ServeOptions {
   port: number;
@@ -47,6 +45,8 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
   if (!isLoopback(opts.host)) throw new UsageError(`The sandbox listens on loopback only; '${opts.host}' is not a loopback address.`);
   const defaultState = resolve(sandboxStatePath(ctx.config.dir));
   const statePath = opts.state ? resolve(opts.state) : defaultState;
+  // The sandbox loads only for the sandbox commands and --sandbox.
+  const [{ FileStore, RESET_HINT }, { startSandboxServer }] = await Promise.all([import('../../sandbox/store.js'), import('../../sandbox/server.js')]);
   // `sandbox reset` rewrites the default file only: another one is the user's to fix or remove.
   const store = new FileStore(statePath, statePath === defaultState ? RESET_HINT : undefined);
   // Read (or seeded) here, so that a damaged file is reported by this command, detached or not.

@@ -1,0 +1,26 @@
+// The switch of every speed trick (WSCTL_NO_TRICKS=1 turns them all off) and the V8 flags set
+// at run time: the part of src/tricks.ts that start-up loads, so it imports nothing.
+
+/** False with WSCTL_NO_TRICKS on (1, true, yes or on, as every boolean variable; context.ts refuses other values). */
+export const tricksOn = !/^(1|true|yes|on)$/i.test(process.env.WSCTL_NO_TRICKS ?? '');
+
+/**
+ * The V8 flags wsctl sets at run time, all here and set only here (by main.ts once a command
+ * runs, before any WebAssembly is compiled: --help does not pay for loading node:v8). Node
+ * documents run-time V8 flags as unsupported: test/tricks.test.ts checks on the running Node
+ * that each exists and takes effect.
+ * - Liftoff only: V8 applies a flag's implications only at start-up, so tier-up is also turned
+ *   off by name (on Node 24+ it stays on unless said).
+ * - A steady young generation: see TRICKS.
+ */
+export const RUNTIME_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering', '--semi-space-growth-factor=1'] as const;
+
+let flagsSet = false;
+
+export function setRuntimeFlags(): void {
+  if (!tricksOn || flagsSet) return;
+  flagsSet = true;
+  const v8 = process.getBuiltinModule('node:v8');
+  for (const flag of RUNTIME_FLAGS) v8.setFlagsFromString(flag);
+}
+
