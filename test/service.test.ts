@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram, loadCommands } from '../src/program.js';
 import { handlers, routes } from '../src/sandbox/routes.js';
 import { compileTemplate, endpointNames, endpoints, fillPath, matchTemplate, request } from '../src/service.js';
-import { visibleSubcommands } from '../src/visible.js';
+import { verbPaths } from '../src/visible.js';
 import type { App } from '../src/command.js';
 import { LOCAL_COMMANDS, samples, serviceCalls } from './endpoints.js';
 import { run, startSandbox } from './helpers.js';
@@ -15,14 +15,7 @@ async function leafCommands(): Promise<string[]> {
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
   const program = buildProgram('0.0.0-test', { writeOut: () => {}, writeErr: () => {}, onUsageError: () => {} });
   await app.loadAll(program);
-  const leaves: string[] = [];
-  const walk = (command: Command, names: string[]) => {
-    const subs = visibleSubcommands(command);
-    if (subs.length === 0 && names.length) leaves.push(names.join(' '));
-    for (const sub of subs) walk(sub, [...names, sub.name()]);
-  };
-  walk(program, []);
-  return leaves;
+  return verbPaths(program);
 }
 
 describe('the endpoint table', () => {

@@ -9,7 +9,7 @@ import type { App } from '../../src/command.js';
 import { Option } from 'commander';
 import { GLOBAL_OPTIONS, type Globals } from '../../src/globals.js';
 import { buildProgram, loadCommands } from '../../src/program.js';
-import { visibleSubcommands } from '../../src/visible.js';
+import { verbPaths } from '../../src/visible.js';
 import { run, tempDir } from '../helpers.js';
 
 interface Recorded {
@@ -103,13 +103,7 @@ describe('argv → options', () => {
 
   it('every verb of the tree has a row above', async () => {
     const { program } = await recordingProgram();
-    const verbs: string[] = [];
-    const walk = (command: Command, names: string[]) => {
-      const subs = visibleSubcommands(command);
-      if (subs.length === 0 && names.length) verbs.push(names.join(' '));
-      for (const sub of subs) walk(sub, [...names, sub.name()]);
-    };
-    walk(program, []);
+    const verbs = verbPaths(program);
     const covered = new Set(parsed.map(([, verb]) => verb));
     expect(verbs.filter((v) => !covered.has(v)), 'verbs without an argv → options row').toEqual([]);
   });
