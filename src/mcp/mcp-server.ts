@@ -84,9 +84,9 @@ function text(value: string): { type: 'text'; text: string } {
 }
 
 /** A failed call: wsctl's one-line message and exit code, and the error document of --json. */
-export function errorResult(error: unknown, debug: boolean, stderr: Writable): CallToolResult {
+export function errorResult(error: unknown, debug: boolean, stderr: Writable, exitCode?: number): CallToolResult {
   const known = error instanceof WsctlError;
-  const code = known ? error.exitCode : 1;
+  const code = exitCode ?? (known ? error.exitCode : 1);
   const said = error instanceof Error ? error.message : String(error);
   const message = cleanErrorMessage(known ? error.message : `Unexpected error: ${said.split('\n')[0]?.slice(0, 300) ?? ''}. Run with --debug for details.`);
   const doc: Record<string, unknown> = { message, exit_code: code };
@@ -117,10 +117,20 @@ export class ToolRunner {
     let ctx: Ctx | undefined;
     try {
       ctx = await createCtx(base, globals);
-      const { result, text: extra } = await tool.call(args as never, ctx, { showSecrets: !!this.options.showSecrets });
+      const { result, text: extra, shown } = await tool.call(args as never, ctx, { showSecrets: !!this.options.showSecrets });
       if (!result) throw new Error(`${tool.name} returned nothing`);
-      await result.after?.();
-      const document = result.json;
+      try {
+        await result.after?.();
+      } catch (error) {
+        // The work after the output failed (saving a new key): the document goes back in full,
+        // unmasked, with the error naming what was lost, or nobody would ever have the secret.
+        if (!result.lost) throw error;
+        const known = error instanceof WsctlError;
+        const said = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300).replace(/[.\s]*$/, '.');
+        const failed = errorResult(new WsctlError(`${known ? said : `Could not save: ${said}`} ${result.lost}`), outer.debug, outer.io.stderr, known ? error.exitCode : 1);
+        return { ...failed, content: [...failed.content, text(JSON.stringify(result.json, null, 2))] };
+      }
+      const document = shown === undefined ? result.json : shown.document;
       const content = [text(JSON.stringify(document, null, 2))];
       if (result.failure || result.exitCode) {
         const failed = errorResult(new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'), outer.debug, outer.io.stderr);

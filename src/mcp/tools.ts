@@ -58,7 +58,8 @@ export interface Tool<S extends z.ZodMiniObject = z.ZodMiniObject> {
   toolOnly: string[];
   /** What the call writes to the verb's standard input (byok_add's provider key). */
   stdin?(args: z.infer<S>): string | undefined;
-  call(args: z.infer<S>, ctx: Ctx, options: ServerOptions): Promise<{ result: Result | void; text?: (document: unknown) => string }>;
+  /** shown: the document the call returns when it is not the verb's own (a key masked). */
+  call(args: z.infer<S>, ctx: Ctx, options: ServerOptions): Promise<{ result: Result | void; text?: (document: unknown) => string; shown?: { document: unknown } }>;
 }
 
 function tool<S extends z.ZodMiniObject>(definition: Tool<S>): Tool {
@@ -90,11 +91,10 @@ export const TOOLS: Tool[] = [
     toolOnly: [],
     async call(args, ctx, options) {
       const result = await keysCreate({ name: args.name, saveAs: args.save_as, force: args.force, insecureStorage: args.insecure_storage }, ctx);
-      if (!options.showSecrets) {
-        const key = result.json as { key?: string };
-        result.json = { ...key, key: mask(key.key) };
-      }
-      return { result };
+      if (options.showSecrets) return { result };
+      // Masked in what is returned; result.json keeps the key in full, for when saving it fails.
+      const key = result.json as { key?: string };
+      return { result, shown: { document: { ...key, key: mask(key.key) } } };
     },
   }),
   tool({

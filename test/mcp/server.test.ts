@@ -173,6 +173,23 @@ describe('calls', () => {
     expect(texts(twice)[0]).toContain('pass --force');
   });
 
+  it('keys_create whose save_as fails returns the new key in full, named, so that it is not lost', async () => {
+    // A configuration folder nothing can write, not even root (chmod fails there).
+    const c = await server({}, { ...sb.env, WSCTL_CONFIG_DIR: '/proc/self/fdinfo' });
+    const result = await c.client.callTool({ name: 'keys_create', arguments: { name: 'lost', save_as: 'ci', insecure_storage: true } });
+    const made = sb.state.keys.at(-1)!;
+    expect(made.name).toBe('lost');
+    expect(result.isError).toBe(true);
+    const [line, error, document] = texts(result);
+    expect(line).toMatch(new RegExp(`^Error: [^\\n]*The key 'lost' \\(id ${made.id}\\) was created but its secret was not written[^\\n]*\\(exit code 1\\)$`));
+    expect(JSON.parse(error!).error).toMatchObject({ exit_code: 1 });
+    const key = JSON.parse(document!) as { id: string; key: string };
+    expect(key.id).toBe(made.id);
+    expect(key.key).toMatch(/^wsk_[A-Za-z0-9]{20,}$/);
+    // The server goes on.
+    expect((await c.client.callTool({ name: 'caps', arguments: {} })).isError).toBeFalsy();
+  });
+
   it('persona_upload_avatar uploads a local image, and applies the file checks before sending', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'ada.png'), PNG);
