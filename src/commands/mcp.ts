@@ -12,7 +12,7 @@ export interface McpFlags {
 function serverOptions(command: Command): Command {
   return command
     .option('--read-only', 'offer only the tools that read (keys_list, convo_show, caps, settings, persona_versions)')
-    .option('--allow-destructive', 'also offer the tools that delete (conn_rm, device_rm, pub_rm)')
+    .option('--allow-destructive', 'also offer the tools that delete (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)')
     .option('--show-secrets', 'return the key made by keys_create in full, not masked');
 }
 

@@ -52,6 +52,8 @@ export interface Tool<S extends z.ZodMiniObject = z.ZodMiniObject> {
   note?: string;
   input: S;
   output: z.ZodMiniType;
+  /** Arguments that replace or delete what exists (force): offered only with --allow-destructive. */
+  destructiveArgs?: string[];
   /** Options of the command that have no meaning for a tool (prompts, paging, terminal output). */
   cliOnly: string[];
   /** Arguments of the tool that the command takes another way (stdin, a prompt). */
@@ -86,6 +88,7 @@ export const TOOLS: Tool[] = [
     openWorld: false,
     note: 'The new key is returned masked unless the server was started with --show-secrets; save_as stores it in a wsctl profile.',
     input: z.strictObject({ name: CreateKeyBody.shape.name, save_as: optionalText, force: flag, insecure_storage: flag }),
+    destructiveArgs: ['force'],
     output: responseSchemas.ApiKeyCreated,
     cliOnly: [],
     toolOnly: [],
@@ -270,6 +273,7 @@ export const TOOLS: Tool[] = [
       force: flag,
       display_name: optionalText,
     }),
+    destructiveArgs: ['force'],
     output: responseSchemas.WebsiteCreated,
     cliOnly: [],
     toolOnly: [],
@@ -279,7 +283,10 @@ export const TOOLS: Tool[] = [
 
 /** The tools a server offers: reads alone with --read-only; destructive ones only with --allow-destructive. */
 export function offered(flags: { readOnly?: boolean; allowDestructive?: boolean }): Tool[] {
-  return TOOLS.filter((t) => (flags.readOnly ? t.kind === 'read' : t.kind !== 'destructive' || !!flags.allowDestructive));
+  return TOOLS.filter((t) => (flags.readOnly ? t.kind === 'read' : t.kind !== 'destructive' || !!flags.allowDestructive)).map((t) =>
+    // Without --allow-destructive a tool has no argument that replaces what exists: passing it fails the schema.
+    flags.allowDestructive || !t.destructiveArgs?.length ? t : { ...t, input: z.omit(t.input, Object.fromEntries(t.destructiveArgs.map((a) => [a, true]))) },
+  );
 }
 
 /** The transcript as Markdown, as `convo show --markdown` prints it (control characters removed). */

@@ -54,6 +54,31 @@ describe('the tool list', () => {
     expect(await names({ readOnly: true })).toEqual([...READS].sort());
   });
 
+  it('offers force, which replaces what exists, only with --allow-destructive', async () => {
+    const properties = async (options: Parameters<typeof connect>[0], name: string) =>
+      Object.keys(((await (await server(options)).client.listTools()).tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as object);
+    for (const name of ['keys_create', 'site_create']) {
+      expect(await properties({}, name), name).not.toContain('force');
+      expect(await properties({ allowDestructive: true }, name), name).toContain('force');
+    }
+    const { client } = await server();
+    await client.callTool({ name: 'site_create', arguments: { name: 'launch' } });
+    const before = sb.requests.length;
+    for (const [name, args] of [
+      ['site_create', { name: 'launch', force: true }],
+      ['keys_create', { name: 'ci', save_as: 'ci', force: true, insecure_storage: true }],
+    ] as const) {
+      const error = await client.callTool({ name, arguments: args }).then(() => undefined, (e: unknown) => e);
+      expect(error, name).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(-32602);
+    }
+    expect(sb.requests.length).toBe(before);
+    // With --allow-destructive, force replaces.
+    const replaced = await (await server({ allowDestructive: true })).client.callTool({ name: 'site_create', arguments: { name: 'launch', force: true } });
+    expect(replaced.isError, texts(replaced).join()).toBeFalsy();
+    expect(JSON.parse(lastRequest(sb).body)).toMatchObject({ name: 'launch', force: true });
+  });
+
   it('annotates reads, writes and deletions, with input and output schemas', async () => {
     const { tools } = await (await server({ allowDestructive: true })).client.listTools();
     for (const tool of tools) {
