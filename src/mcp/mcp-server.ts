@@ -66,10 +66,10 @@ const noPrompt: BaseCtx['prompt'] = {
   confirm: () => Promise.reject(new Error('wsctl mcp never prompts')),
 };
 
-/** A call's own streams: its input given, its output kept away from the protocol's stdout. */
-function callIO(stdin: string | undefined, stderr: Writable): IO {
+/** A call's own streams: no input, its output kept away from the protocol's stdout. */
+function callIO(stderr: Writable): IO {
   return {
-    stdin: Readable.from(stdin === undefined ? [] : [stdin]),
+    stdin: Readable.from([]),
     stdout: new Writable({ write: (_chunk, _encoding, done) => done() }),
     stderr,
     stdinIsTTY: false,
@@ -108,7 +108,7 @@ export class ToolRunner {
     const { outer } = this;
     const globals: Globals = { ...outer.globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false };
     const base: BaseCtx = {
-      io: callIO(tool.stdin?.(args as never), outer.io.stderr),
+      io: callIO(outer.io.stderr),
       env: outer.env,
       signal: signal ? AbortSignal.any([outer.signal, signal]) : outer.signal,
       version: outer.version,

@@ -58,8 +58,6 @@ export interface Tool<S extends z.ZodMiniObject = z.ZodMiniObject> {
   cliOnly: string[];
   /** Arguments of the tool that the command takes another way (stdin, a prompt). */
   toolOnly: string[];
-  /** What the call writes to the verb's standard input (byok_add's provider key). */
-  stdin?(args: z.infer<S>): string | undefined;
   /** shown: the document the call returns when it is not the verb's own (a key masked). */
   call(args: z.infer<S>, ctx: Ctx, options: ServerOptions): Promise<{ result: Result | void; text?: (document: unknown) => string; shown?: { document: unknown } }>;
 }
@@ -205,10 +203,9 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.ByokConfig,
     cliOnly: ['api_key_stdin', 'show_secret'],
     toolOnly: ['api_key'],
-    // The verb reads the key from its standard input, as with --api-key-stdin.
-    stdin: (args) => `${args.api_key}\n`,
+    // The key goes to the verb whole, which checks it as it checks a key read from stdin.
     call: async (args, ctx) => ({
-      result: await byokAdd({ name: args.name, providerUrl: args.provider_url, format: args.format, model: args.model, apiKeyStdin: true, showSecret: false }, ctx),
+      result: await byokAdd({ name: args.name, providerUrl: args.provider_url, format: args.format, model: args.model, apiKeyStdin: false, showSecret: false, apiKey: args.api_key }, ctx),
     }),
   }),
   tool({

@@ -168,6 +168,17 @@ describe('calls', () => {
     expect(c.stderr()).not.toContain(sb.key);
   });
 
+  it('byok_add takes the provider key whole: a newline or control character in it is refused (exit 2), nothing sent', async () => {
+    const { client } = await server();
+    const args = { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b' };
+    for (const api_key of ['sk-first-line\nsk-second-line', 'sk-abc\u0007def', 'sk-abc def']) {
+      const result = await client.callTool({ name: 'byok_add', arguments: { ...args, api_key } });
+      expect(result.isError, JSON.stringify(api_key)).toBe(true);
+      expect(texts(result)[0]).toMatch(/^Error: The provider key [^\n]*\(exit code 2\)$/);
+    }
+    expect(sb.requests.filter((r) => r.path.startsWith('/byok'))).toEqual([]);
+  });
+
   it('keys_create masks the new key unless --show-secrets; save_as stores it in a profile', async () => {
     const masked = await (await server()).client.callTool({ name: 'keys_create', arguments: { name: 'agent' } });
     const made = sb.state.keys.at(-1)!;
