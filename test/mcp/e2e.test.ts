@@ -257,4 +257,23 @@ describe('wsctl mcp config', () => {
     const both = await runBin(['mcp', '--read-only', '--allow-destructive']);
     expect([both.code, both.stderr]).toEqual([2, 'Error: --read-only and --allow-destructive cannot be used together.\n']);
   });
+
+  it('carries the WSCTL_* settings of its environment into the entry, checked, and never the API key', async () => {
+    const config = tempDir();
+    const env = { WSCTL_PROFILE: 'work', WSCTL_BASE_URL: 'https://api.example.com', WSCTL_SANDBOX: '1', WSCTL_TIMEOUT: '12', WSCTL_CONFIG_DIR: config, WSCTL_API_KEY: 'wsk_secret_never_in_the_snippet' };
+    const r = await runBin(['mcp', 'config', '--read-only'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { wsctl: { command: BIN, args: ['mcp', '--sandbox', '--profile', 'work', '--base-url', 'https://api.example.com', '--timeout', '12', '--read-only'], env: { WSCTL_CONFIG_DIR: config } } } });
+    expect(r.stdout + r.stderr).not.toContain('wsk_secret');
+    expect(r.stderr).toMatch(/WSCTL_API_KEY is not put in the entry/);
+    // Flags win over the environment.
+    const flags = await runBin(['--profile', 'ci', 'mcp', 'config'], { env: { WSCTL_PROFILE: 'work' } });
+    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual(['mcp', '--profile', 'ci']);
+    // Checked as a request checks them.
+    const url = await runBin(['mcp', 'config'], { env: { WSCTL_BASE_URL: 'http://example.com' } });
+    expect([url.code, url.stdout, url.stderr]).toEqual([2, '', 'Error: Refusing plain http:// to example.com: use https://, or http:// only to a loopback host.\n']);
+    const name = await runBin(['mcp', 'config'], { env: { WSCTL_PROFILE: 'no/such' } });
+    expect([name.code, name.stdout]).toEqual([2, '']);
+    expect(name.stderr).toMatch(/^Error: Invalid profile name 'no\/such'/);
+  });
 });
