@@ -7,7 +7,8 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import * as z from 'zod/mini';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../command.js';
 import { createCtx, type BaseCtx, type Globals } from '../context.js';
 import { WsctlError } from '../errors.js';
@@ -191,6 +192,13 @@ function boundedLines(stdin: Readable, tooLong: (head: string) => void): PassThr
   return out;
 }
 
+/** tools/call with its params unchecked: the handler checks them. */
+const LooseCallRequest = z.object({ method: z.literal('tools/call'), params: z.optional(z.unknown()) });
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** The server with its tools, before it is connected to a transport; inflight holds the calls under way. */
 export function createServer(options: McpOptions, ctx: Ctx, describe: (command: string[]) => CommandInfo | undefined): { server: Server; inflight: Set<Promise<unknown>> } {
   const tools = offered(options);
@@ -208,10 +216,15 @@ export function createServer(options: McpOptions, ctx: Ctx, describe: (command: 
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   const inflight = new Set<Promise<unknown>>();
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. Tools: ${tools.map((t) => t.name).join(', ')}.`);
-    const parsed = z.safeParse(tool.input, request.params.arguments ?? {});
+  // Installed past the Server's own tools/call wrapper, whose schema checks turn `arguments: null`
+  // into an internal error with a schema dump: the request is checked here, in one clean line.
+  Protocol.prototype.setRequestHandler.call(server, LooseCallRequest, async (request: z.infer<typeof LooseCallRequest>, extra: { signal: AbortSignal }) => {
+    const params = request.params;
+    if (!isObject(params) || typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
+    const tool = byName.get(params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${params.name}'. Tools: ${tools.map((t) => t.name).join(', ')}.`);
+    if (params.arguments !== undefined && !isObject(params.arguments)) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: arguments must be an object.`);
+    const parsed = z.safeParse(tool.input, params.arguments ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('; ');
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${problems}`);

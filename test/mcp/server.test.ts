@@ -3,7 +3,7 @@
 // call and its errors.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lastRequest, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { createCtx } from '../../src/context.js';
@@ -277,6 +277,23 @@ describe('errors', () => {
     expect(await protocol('byok_add', { name: 'n', provider_url: 'https://x', format: 'nope', model: 'm', api_key: 'k' })).toBe(-32602);
     expect(await protocol('keys_list', { surprise: 1 })).toBe(-32602);
     expect(await protocol('keys_create', { name: ' ' })).toBe(-32602);
+    expect(sb.requests).toEqual([]);
+  });
+
+  it('arguments that are null or not an object are invalid params (-32602) in one clean line', async () => {
+    const { client } = await server();
+    for (const [params, said] of [
+      [{ name: 'keys_list', arguments: null }, 'Invalid arguments for keys_list: arguments must be an object.'],
+      [{ name: 'keys_list', arguments: [] }, 'Invalid arguments for keys_list: arguments must be an object.'],
+      [{ name: 'keys_list', arguments: 'x' }, 'Invalid arguments for keys_list: arguments must be an object.'],
+      [{ name: 42 }, 'Invalid tools/call request: params.name must be a string.'],
+    ] as const) {
+      const error = await client.request({ method: 'tools/call', params: params as never }, CallToolResultSchema).then(() => undefined, (e: unknown) => e);
+      expect(error, JSON.stringify(params)).toBeInstanceOf(McpError);
+      expect((error as McpError).code, JSON.stringify(params)).toBe(-32602);
+      expect((error as McpError).message).toContain(said);
+      expect((error as McpError).message).not.toContain('\n');
+    }
     expect(sb.requests).toEqual([]);
   });
 
