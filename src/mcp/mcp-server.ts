@@ -8,13 +8,13 @@ import * as z from 'zod/mini';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../command.js';
 import { createCtx, type BaseCtx, type Globals } from '../context.js';
 import { WsctlError } from '../errors.js';
 import type { IO } from '../terminal/index.js';
 import { cleanErrorMessage } from '../sanitize.js';
-import { offered, type Tool } from './tools.js';
+import { offered, TOOLS, type Tool } from './tools.js';
 
 export interface McpOptions {
   readOnly?: boolean;
@@ -192,6 +192,23 @@ function boundedLines(stdin: Readable, tooLong: (head: string) => void): PassThr
   return out;
 }
 
+/**
+ * A protocol error whose message is said once: the SDK's McpError puts "MCP error <code>: " in
+ * its message, which the client's McpError prefixes again.
+ */
+function protocolError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** Why a tool of wsctl is not offered by this server, and which flag offers it. */
+function notOffered(name: string, options: McpOptions): string | undefined {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) return undefined;
+  if (options.readOnly && tool.kind !== 'read') return `Tool '${name}' is not offered: the server was started with --read-only, which offers the reads alone.`;
+  if (tool.kind === 'destructive' && !options.allowDestructive) return `Tool '${name}' deletes, and is offered only when the server is started with --allow-destructive.`;
+  return undefined;
+}
+
 /** tools/call with its params unchecked: the handler checks them. */
 const LooseCallRequest = z.object({ method: z.literal('tools/call'), params: z.optional(z.unknown()) });
 
@@ -220,14 +237,14 @@ export function createServer(options: McpOptions, ctx: Ctx, describe: (command: 
   // into an internal error with a schema dump: the request is checked here, in one clean line.
   Protocol.prototype.setRequestHandler.call(server, LooseCallRequest, async (request: z.infer<typeof LooseCallRequest>, extra: { signal: AbortSignal }) => {
     const params = request.params;
-    if (!isObject(params) || typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
+    if (!isObject(params) || typeof params.name !== 'string') throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
     const tool = byName.get(params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${params.name}'. Tools: ${tools.map((t) => t.name).join(', ')}.`);
-    if (params.arguments !== undefined && !isObject(params.arguments)) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: arguments must be an object.`);
+    if (!tool) throw protocolError(ErrorCode.InvalidParams, notOffered(params.name, options) ?? `Unknown tool '${params.name}'. Tools: ${tools.map((t) => t.name).join(', ')}.`);
+    if (params.arguments !== undefined && !isObject(params.arguments)) throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: arguments must be an object.`);
     const parsed = z.safeParse(tool.input, params.arguments ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('; ');
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${problems}`);
+      throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${problems}`);
     }
     const call = runner.call(tool, parsed.data, extra.signal);
     inflight.add(call);

@@ -280,6 +280,23 @@ describe('errors', () => {
     expect(sb.requests).toEqual([]);
   });
 
+  it('protocol errors say their code once, and a tool not offered names the flag that offers it', async () => {
+    const said = async (c: Connected, name: string, args: Record<string, unknown>) => {
+      const error = await c.client.callTool({ name, arguments: args }).then(() => undefined, (e: unknown) => e);
+      expect(error, name).toBeInstanceOf(McpError);
+      expect((error as McpError).code, name).toBe(-32602);
+      return (error as McpError).message;
+    };
+    const plain = await server();
+    expect(await said(plain, 'nope', {})).toMatch(/^MCP error -32602: Unknown tool 'nope'\. Tools: keys_create, /);
+    expect(await said(plain, 'device_rm', { device_id: 'dev_phone' })).toBe("MCP error -32602: Tool 'device_rm' deletes, and is offered only when the server is started with --allow-destructive.");
+    expect(await said(plain, 'keys_list', { surprise: 1 })).toMatch(/^MCP error -32602: Invalid arguments for keys_list: /);
+    const reads = await server({ readOnly: true });
+    expect(await said(reads, 'site_create', { name: 'x' })).toBe("MCP error -32602: Tool 'site_create' is not offered: the server was started with --read-only, which offers the reads alone.");
+    expect(await said(reads, 'pub_rm', { pub_id: 'x' })).toMatch(/--read-only/);
+    expect(sb.requests).toEqual([]);
+  });
+
   it('arguments that are null or not an object are invalid params (-32602) in one clean line', async () => {
     const { client } = await server();
     for (const [params, said] of [
