@@ -49,7 +49,7 @@ export function describeTool(tool: Tool, info: CommandInfo | undefined): McpTool
   return {
     name: tool.name,
     title: `wsctl ${tool.command.join(' ')}`,
-    description: [info?.description ?? '', tool.note ?? ''].filter(Boolean).join('. ').replace(/\.\./g, '.'),
+    description: [tool.description ?? info?.description ?? '', tool.note ?? ''].filter(Boolean).join('. ').replace(/\.\./g, '.'),
     inputSchema: input as McpTool['inputSchema'],
     outputSchema: jsonSchema(tool.output, 'input') as McpTool['outputSchema'],
     annotations: {

@@ -48,6 +48,8 @@ export interface Tool<S extends z.ZodMiniObject = z.ZodMiniObject> {
   idempotent: boolean;
   /** Reaches beyond the workspace (a third-party app). */
   openWorld: boolean;
+  /** For agents, instead of the command's description where that speaks of terminals, prompts or flags. */
+  description?: string;
   /** One more sentence for agents, after the command's own description. */
   note?: string;
   input: S;
@@ -91,7 +93,8 @@ export const TOOLS: Tool[] = [
     cliOnly: [],
     toolOnly: [],
     async call(args, ctx, options) {
-      const result = await keysCreate({ name: args.name, saveAs: args.save_as, force: args.force, insecureStorage: args.insecure_storage }, ctx);
+      // Masked, the key is not shown: no warning to copy it.
+      const result = await keysCreate({ name: args.name, saveAs: args.save_as, force: args.force, insecureStorage: args.insecure_storage, keyHidden: !options.showSecrets }, ctx);
       if (options.showSecrets) return { result };
       // Masked in what is returned; result.json keeps the key in full, for when saving it fails.
       const key = result.json as { key?: string };
@@ -177,6 +180,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'conn_rm',
     command: ['conn', 'rm'],
+    description: 'Remove a connection to a third-party app, at once: nothing asks to confirm',
     kind: 'destructive',
     idempotent: true,
     openWorld: false,
@@ -189,6 +193,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'byok_add',
     command: ['byok', 'add'],
+    description: 'Register a model provider, with its API key as api_key',
     kind: 'write',
     idempotent: false,
     openWorld: false,
@@ -211,6 +216,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'device_rm',
     command: ['device', 'rm'],
+    description: 'Remove a registered device, at once: nothing asks to confirm',
     kind: 'destructive',
     idempotent: true,
     openWorld: false,
@@ -248,6 +254,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'pub_rm',
     command: ['pub', 'rm'],
+    description: 'Unpublish a published conversation, at once: nothing asks to confirm',
     kind: 'destructive',
     idempotent: true,
     openWorld: false,

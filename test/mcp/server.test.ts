@@ -54,6 +54,23 @@ describe('the tool list', () => {
     expect(await names({ readOnly: true })).toEqual([...READS].sort());
   });
 
+  it('describes the tools for agents: no terminals, prompts, stdin or --yes', async () => {
+    const { tools } = await (await server({ allowDestructive: true })).client.listTools();
+    for (const tool of tools) expect(tool.description, tool.name).not.toMatch(/terminal|\bprompt\b|stdin|--yes|WSCTL_BYOK_API_KEY/);
+    expect(tools.find((t) => t.name === 'device_rm')!.description).toMatch(/^Remove a registered device, at once/);
+    expect(tools.find((t) => t.name === 'byok_add')!.description).toMatch(/api_key/);
+  });
+
+  it('keys_create with the key masked says nothing on stderr about copying it', async () => {
+    const masked = await server();
+    expect((await masked.client.callTool({ name: 'keys_create', arguments: { name: 'agent' } })).isError).toBeFalsy();
+    expect(masked.stderr()).not.toContain('Copy the key');
+    // Shown in full, the warning stands.
+    const shown = await server({ showSecrets: true });
+    expect((await shown.client.callTool({ name: 'keys_create', arguments: { name: 'agent2' } })).isError).toBeFalsy();
+    expect(shown.stderr()).toContain('Copy the key now');
+  });
+
   it('offers force, which replaces what exists, only with --allow-destructive', async () => {
     const properties = async (options: Parameters<typeof connect>[0], name: string) =>
       Object.keys(((await (await server(options)).client.listTools()).tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as object);
