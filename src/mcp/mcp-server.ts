@@ -134,7 +134,9 @@ export class ToolRunner {
       const document = shown === undefined ? result.json : shown.document;
       const content = [text(JSON.stringify(document, null, 2))];
       if (result.failure || result.exitCode) {
-        const failed = errorResult(new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'), outer.debug, outer.io.stderr);
+        // The verb's own exit code (auth status's 4), or 1 for a body that reports failure.
+        const code = result.failure ? 1 : result.exitCode;
+        const failed = errorResult(new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'), outer.debug, outer.io.stderr, code);
         return { ...failed, content: [...failed.content, ...content] };
       }
       if (extra) content.push(text(extra(document)));

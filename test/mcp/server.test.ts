@@ -364,4 +364,18 @@ describe('a call that crashes', () => {
     expect(after.isError).toBeFalsy();
     await ctx.close();
   });
+
+  it("that ends with the verb's own exit code reports that code, with the document", async () => {
+    const { PassThrough, Readable } = await import('node:stream');
+    const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
+    const never = () => Promise.reject(new Error('no prompts'));
+    const ctx = await createCtx({ io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } }, {});
+    const runner = new ToolRunner(ctx, {});
+    const result = await runner.call({ ...TOOLS[1]!, call: async () => ({ result: { json: { valid: false }, exitCode: 4, exitMessage: 'The key was refused.', human: () => {} } }) }, {});
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toBe('Error: The key was refused. (exit code 4)');
+    expect(JSON.parse(texts(result)[1]!).error).toMatchObject({ exit_code: 4 });
+    expect(JSON.parse(texts(result)[2]!)).toEqual({ valid: false });
+    await ctx.close();
+  });
 });
