@@ -219,7 +219,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The server with its tools, before it is connected to a transport; inflight holds the calls under way. */
-export function createServer(options: McpOptions, ctx: Ctx, describe: (command: string[]) => CommandInfo | undefined): { server: Server; inflight: Set<Promise<unknown>> } {
+export function createServer(
+  options: McpOptions,
+  ctx: Ctx,
+  describe: (command: string[]) => CommandInfo | undefined,
+): { server: Server; inflight: Set<Promise<unknown>>; abortCalls: () => void } {
+  const calls = new AbortController();
   const tools = offered(options);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = tools.map((t) => describeTool(t, describe(t.command)));
@@ -248,7 +253,7 @@ export function createServer(options: McpOptions, ctx: Ctx, describe: (command: 
       const problems = parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('; ');
       throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${problems}`);
     }
-    const call = runner.call(tool, parsed.data, extra.signal);
+    const call = runner.call(tool, parsed.data, AbortSignal.any([extra.signal, calls.signal]));
     inflight.add(call);
     return call.finally(() => inflight.delete(call));
   });
@@ -257,8 +262,11 @@ export function createServer(options: McpOptions, ctx: Ctx, describe: (command: 
     // Lines that are not JSON-RPC: said on stderr, never answered on stdout with anything else.
     logTo(ctx)(ctx.debug ? String(error?.stack ?? error) : String(error?.message ?? error));
   };
-  return { server, inflight };
+  return { server, inflight, abortCalls: () => calls.abort() };
 }
+
+/** How long calls in flight when stdin closes may go on before they are stopped. */
+export const DRAIN_MS = 3000;
 
 function logTo(ctx: Ctx): (line: string) => void {
   return (line) => ctx.io.stderr.write(`wsctl mcp: ${cleanErrorMessage(line).replace(/\n/g, ' ')}\n`);
@@ -266,7 +274,7 @@ function logTo(ctx: Ctx): (line: string) => void {
 
 /** Runs the server on stdin/stdout until stdin closes, SIGINT (ctx.signal) or SIGTERM. */
 export async function serve(options: McpOptions, ctx: Ctx, describe: (command: string[]) => CommandInfo | undefined): Promise<void> {
-  const { server, inflight } = createServer(options, ctx, describe);
+  const { server, inflight, abortCalls } = createServer(options, ctx, describe);
   const tools = offered(options);
   const log = logTo(ctx);
   const stdout = ctx.io.stdout;
@@ -290,9 +298,20 @@ export async function serve(options: McpOptions, ctx: Ctx, describe: (command: s
   const onTerm = () => stop();
   process.once('SIGTERM', onTerm);
   ctx.signal.addEventListener('abort', () => stop(), { once: true });
-  // A client that sends its requests and closes stdin still gets its answers.
+  // A client that sends its requests and closes stdin still gets its answers, for a few seconds:
+  // then the calls still under way (a service that does not answer, retries) are stopped, and
+  // answered as interrupted.
   input.on('end', () => {
-    void Promise.allSettled([...inflight]).then(() => setImmediate(stop));
+    const settled = Promise.allSettled([...inflight]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)));
+    void Promise.race([settled, late])
+      .then(() => {
+        clearTimeout(timer);
+        abortCalls();
+        return settled;
+      })
+      .then(() => setImmediate(stop));
   });
   input.on('error', () => stop());
   transport.onclose = () => stop();
@@ -302,6 +321,7 @@ export async function serve(options: McpOptions, ctx: Ctx, describe: (command: s
     if (ctx.debug) log(`serving ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
     if (!ctx.signal.aborted) await stopped;
   } finally {
+    abortCalls();
     process.off('SIGTERM', onTerm);
     await server.close().catch(() => {});
     Object.assign(console, saved);

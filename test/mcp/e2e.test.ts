@@ -234,6 +234,36 @@ describe('stdout carries protocol messages only', () => {
     expect(s.stderr()).toBe('');
   });
 
+  /** The server against a service that never answers, with a call to it under way. */
+  async function hanging(): Promise<ReturnType<typeof raw>> {
+    const url = await faultServer();
+    const s = raw(['--timeout', '600', '--debug'], { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const init = s.next(0);
+    s.child.stdin.write(`${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    await init;
+    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_versions', arguments: { persona_id: 'p1' } } })}\n`);
+    // --debug traces the request once it is sent.
+    while (!s.stderr().includes('/pub/personas/')) await new Promise((resolve) => setTimeout(resolve, 20));
+    return s;
+  }
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s ends the server cleanly with a call in flight', { timeout: 30_000 }, async (signal) => {
+    const s = await hanging();
+    s.child.kill(signal);
+    expect(await s.exited).toBe(0);
+    for (const line of s.lines) expect(line).toMatchObject({ jsonrpc: '2.0' });
+  });
+
+  it('closing stdin stops a call that would go on for minutes, answered as interrupted', { timeout: 30_000 }, async () => {
+    const s = await hanging();
+    const answer = s.next(1);
+    s.child.stdin.end();
+    const result = (await answer).result as { isError?: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^Error: .*\(exit code 130\)$/);
+    expect(await s.exited).toBe(0);
+  });
+
   it('a request sent before stdin closes is still answered', async () => {
     const r = await runBin(['mcp', '--sandbox'], {
       env: { WSCTL_CONFIG_DIR: tempDir() },
