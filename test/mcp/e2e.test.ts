@@ -210,7 +210,7 @@ describe('stdout carries protocol messages only', () => {
     expect((await deep).error).toMatchObject({ code: -32602 });
     const deeper = s.next(99);
     send(`{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"caps","arguments":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
-    expect((await deeper).error).toMatchObject({ code: expect.any(Number) });
+    expect((await deeper).error).toEqual({ code: -32602, message: 'Invalid arguments for caps: arguments must be an object.' });
     const list = s.next(5);
     send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
     expect(((await list).result as { tools: unknown[] }).tools).toHaveLength(11);

@@ -29,6 +29,8 @@ const ALL = [
 ];
 const DESTRUCTIVE = ['conn_rm', 'device_rm', 'pub_rm'];
 const READS = ['keys_list', 'convo_show', 'caps', 'settings', 'persona_versions'];
+/** Calling again changes nothing more: the reads, the deletions, and setting a permission. */
+const IDEMPOTENT = [...READS, ...DESTRUCTIVE, 'conn_set_permission'];
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2e7a3a20000000049454e44ae426082', 'hex');
 
 let sb: TestSandbox;
@@ -101,8 +103,8 @@ describe('the tool list', () => {
     for (const tool of tools) {
       const read = READS.includes(tool.name);
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: read, destructiveHint: DESTRUCTIVE.includes(tool.name) });
-      expect(typeof tool.annotations?.idempotentHint, tool.name).toBe('boolean');
-      expect(typeof tool.annotations?.openWorldHint, tool.name).toBe('boolean');
+      expect(tool.annotations?.idempotentHint, tool.name).toBe(IDEMPOTENT.includes(tool.name));
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(tool.name === 'notes_import');
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       expect(tool.description, tool.name).toBeTruthy();
