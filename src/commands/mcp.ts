@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Globals, type Result } from '../command.js';
+import { checkProfileName } from '../config/index.js';
+import { timeoutMs } from '../context.js';
 import { UsageError } from '../errors.js';
+import { checkBaseUrl } from '../http/url.js';
 
 export interface McpFlags {
   readOnly?: boolean;
@@ -12,7 +15,7 @@ export interface McpFlags {
 function serverOptions(command: Command): Command {
   return command
     .option('--read-only', 'offer only the tools that read (keys_list, convo_show, caps, settings, persona_versions)')
-    .option('--allow-destructive', 'also offer the tools that delete (conn_rm, device_rm, pub_rm)')
+    .option('--allow-destructive', 'also offer the tools that delete (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)')
     .option('--show-secrets', 'return the key made by keys_create in full, not masked');
 }
 
@@ -77,18 +80,31 @@ export function describe(root: Command, path: string[]): { description: string; 
 }
 
 /** `wsctl mcp config`: the mcpServers entry, with the flags given on this command line. */
+// A client starts the server with an environment of its own: the WSCTL_* settings in effect here
+// go into the entry (as flags, or as its env for the config folder), checked as a request checks them.
+// The API key never does: it comes from the profile, or from the client's env for the server.
 export async function configRun(flags: McpFlags, ctx: Ctx, command: string): Promise<Result> {
   check(flags, ctx.globals);
   const g = ctx.globals;
+  const env = ctx.env;
+  const profile = g.profile || env.WSCTL_PROFILE || undefined;
+  const baseUrl = g.baseUrl || env.WSCTL_BASE_URL || undefined;
+  const timeout = g.timeout ?? (env.WSCTL_TIMEOUT || undefined);
+  if (profile !== undefined) checkProfileName(profile);
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl);
+  if (timeout !== undefined) timeoutMs({ timeout }, env);
   const args = ['mcp'];
-  if (g.sandbox) args.push('--sandbox');
-  if (g.profile) args.push('--profile', g.profile);
-  if (g.baseUrl) args.push('--base-url', g.baseUrl);
-  if (g.timeout) args.push('--timeout', g.timeout);
+  if (g.sandbox || env.WSCTL_SANDBOX === '1') args.push('--sandbox');
+  if (profile !== undefined) args.push('--profile', profile);
+  if (baseUrl !== undefined) args.push('--base-url', baseUrl);
+  if (timeout !== undefined) args.push('--timeout', timeout);
   if (g.debug) args.push('--debug');
   if (flags.readOnly) args.push('--read-only');
   if (flags.allowDestructive) args.push('--allow-destructive');
   if (flags.showSecrets) args.push('--show-secrets');
-  const json = { mcpServers: { wsctl: { command, args } } };
+  const entry: { command: string; args: string[]; env?: Record<string, string> } = { command, args };
+  if (env.WSCTL_CONFIG_DIR) entry.env = { WSCTL_CONFIG_DIR: resolve(env.WSCTL_CONFIG_DIR) };
+  if (env.WSCTL_API_KEY) ctx.term.info("WSCTL_API_KEY is not put in the entry: the server takes its key from the profile, or from WSCTL_API_KEY in the client's env for it.");
+  const json = { mcpServers: { wsctl: entry } };
   return { json, human: (out) => out.printJson(json) };
 }

@@ -7,13 +7,14 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import * as z from 'zod/mini';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../command.js';
 import { createCtx, type BaseCtx, type Globals } from '../context.js';
 import { WsctlError } from '../errors.js';
 import type { IO } from '../terminal/index.js';
 import { cleanErrorMessage } from '../sanitize.js';
-import { offered, type Tool } from './tools.js';
+import { offered, TOOLS, type Tool } from './tools.js';
 
 export interface McpOptions {
   readOnly?: boolean;
@@ -48,7 +49,7 @@ export function describeTool(tool: Tool, info: CommandInfo | undefined): McpTool
   return {
     name: tool.name,
     title: `wsctl ${tool.command.join(' ')}`,
-    description: [info?.description ?? '', tool.note ?? ''].filter(Boolean).join('. ').replace(/\.\./g, '.'),
+    description: [tool.description ?? info?.description ?? '', tool.note ?? ''].filter(Boolean).join('. ').replace(/\.\./g, '.'),
     inputSchema: input as McpTool['inputSchema'],
     outputSchema: jsonSchema(tool.output, 'input') as McpTool['outputSchema'],
     annotations: {
@@ -66,10 +67,10 @@ const noPrompt: BaseCtx['prompt'] = {
   confirm: () => Promise.reject(new Error('wsctl mcp never prompts')),
 };
 
-/** A call's own streams: its input given, its output kept away from the protocol's stdout. */
-function callIO(stdin: string | undefined, stderr: Writable): IO {
+/** A call's own streams: no input, its output kept away from the protocol's stdout. */
+function callIO(stderr: Writable): IO {
   return {
-    stdin: Readable.from(stdin === undefined ? [] : [stdin]),
+    stdin: Readable.from([]),
     stdout: new Writable({ write: (_chunk, _encoding, done) => done() }),
     stderr,
     stdinIsTTY: false,
@@ -84,9 +85,9 @@ function text(value: string): { type: 'text'; text: string } {
 }
 
 /** A failed call: wsctl's one-line message and exit code, and the error document of --json. */
-export function errorResult(error: unknown, debug: boolean, stderr: Writable): CallToolResult {
+export function errorResult(error: unknown, debug: boolean, stderr: Writable, exitCode?: number): CallToolResult {
   const known = error instanceof WsctlError;
-  const code = known ? error.exitCode : 1;
+  const code = exitCode ?? (known ? error.exitCode : 1);
   const said = error instanceof Error ? error.message : String(error);
   const message = cleanErrorMessage(known ? error.message : `Unexpected error: ${said.split('\n')[0]?.slice(0, 300) ?? ''}. Run with --debug for details.`);
   const doc: Record<string, unknown> = { message, exit_code: code };
@@ -108,7 +109,7 @@ export class ToolRunner {
     const { outer } = this;
     const globals: Globals = { ...outer.globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false };
     const base: BaseCtx = {
-      io: callIO(tool.stdin?.(args as never), outer.io.stderr),
+      io: callIO(outer.io.stderr),
       env: outer.env,
       signal: signal ? AbortSignal.any([outer.signal, signal]) : outer.signal,
       version: outer.version,
@@ -117,13 +118,25 @@ export class ToolRunner {
     let ctx: Ctx | undefined;
     try {
       ctx = await createCtx(base, globals);
-      const { result, text: extra } = await tool.call(args as never, ctx, { showSecrets: !!this.options.showSecrets });
+      const { result, text: extra, shown } = await tool.call(args as never, ctx, { showSecrets: !!this.options.showSecrets });
       if (!result) throw new Error(`${tool.name} returned nothing`);
-      await result.after?.();
-      const document = result.json;
+      try {
+        await result.after?.();
+      } catch (error) {
+        // The work after the output failed (saving a new key): the document goes back in full,
+        // unmasked, with the error naming what was lost, or nobody would ever have the secret.
+        if (!result.lost) throw error;
+        const known = error instanceof WsctlError;
+        const said = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300).replace(/[.\s]*$/, '.');
+        const failed = errorResult(new WsctlError(`${known ? said : `Could not save: ${said}`} ${result.lost}`), outer.debug, outer.io.stderr, known ? error.exitCode : 1);
+        return { ...failed, content: [...failed.content, text(JSON.stringify(result.json, null, 2))] };
+      }
+      const document = shown === undefined ? result.json : shown.document;
       const content = [text(JSON.stringify(document, null, 2))];
       if (result.failure || result.exitCode) {
-        const failed = errorResult(new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'), outer.debug, outer.io.stderr);
+        // The verb's own exit code (auth status's 4), or 1 for a body that reports failure.
+        const code = result.failure ? 1 : result.exitCode;
+        const failed = errorResult(new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'), outer.debug, outer.io.stderr, code);
         return { ...failed, content: [...failed.content, ...content] };
       }
       if (extra) content.push(text(extra(document)));
@@ -181,8 +194,37 @@ function boundedLines(stdin: Readable, tooLong: (head: string) => void): PassThr
   return out;
 }
 
+/**
+ * A protocol error whose message is said once: the SDK's McpError puts "MCP error <code>: " in
+ * its message, which the client's McpError prefixes again.
+ */
+function protocolError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** Why a tool of wsctl is not offered by this server, and which flag offers it. */
+function notOffered(name: string, options: McpOptions): string | undefined {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) return undefined;
+  if (options.readOnly && tool.kind !== 'read') return `Tool '${name}' is not offered: the server was started with --read-only, which offers the reads alone.`;
+  if (tool.kind === 'destructive' && !options.allowDestructive) return `Tool '${name}' deletes, and is offered only when the server is started with --allow-destructive.`;
+  return undefined;
+}
+
+/** tools/call with its params unchecked: the handler checks them. */
+const LooseCallRequest = z.object({ method: z.literal('tools/call'), params: z.optional(z.unknown()) });
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** The server with its tools, before it is connected to a transport; inflight holds the calls under way. */
-export function createServer(options: McpOptions, ctx: Ctx, describe: (command: string[]) => CommandInfo | undefined): { server: Server; inflight: Set<Promise<unknown>> } {
+export function createServer(
+  options: McpOptions,
+  ctx: Ctx,
+  describe: (command: string[]) => CommandInfo | undefined,
+): { server: Server; inflight: Set<Promise<unknown>>; abortCalls: () => void } {
+  const calls = new AbortController();
   const tools = offered(options);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = tools.map((t) => describeTool(t, describe(t.command)));
@@ -198,15 +240,20 @@ export function createServer(options: McpOptions, ctx: Ctx, describe: (command: 
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   const inflight = new Set<Promise<unknown>>();
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. Tools: ${tools.map((t) => t.name).join(', ')}.`);
-    const parsed = z.safeParse(tool.input, request.params.arguments ?? {});
+  // Installed past the Server's own tools/call wrapper, whose schema checks turn `arguments: null`
+  // into an internal error with a schema dump: the request is checked here, in one clean line.
+  Protocol.prototype.setRequestHandler.call(server, LooseCallRequest, async (request: z.infer<typeof LooseCallRequest>, extra: { signal: AbortSignal }) => {
+    const params = request.params;
+    if (!isObject(params) || typeof params.name !== 'string') throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
+    const tool = byName.get(params.name);
+    if (!tool) throw protocolError(ErrorCode.InvalidParams, notOffered(params.name, options) ?? `Unknown tool '${params.name}'. Tools: ${tools.map((t) => t.name).join(', ')}.`);
+    if (params.arguments !== undefined && !isObject(params.arguments)) throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: arguments must be an object.`);
+    const parsed = z.safeParse(tool.input, params.arguments ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('; ');
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${problems}`);
+      throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${problems}`);
     }
-    const call = runner.call(tool, parsed.data, extra.signal);
+    const call = runner.call(tool, parsed.data, AbortSignal.any([extra.signal, calls.signal]));
     inflight.add(call);
     return call.finally(() => inflight.delete(call));
   });
@@ -215,8 +262,11 @@ export function createServer(options: McpOptions, ctx: Ctx, describe: (command: 
     // Lines that are not JSON-RPC: said on stderr, never answered on stdout with anything else.
     logTo(ctx)(ctx.debug ? String(error?.stack ?? error) : String(error?.message ?? error));
   };
-  return { server, inflight };
+  return { server, inflight, abortCalls: () => calls.abort() };
 }
+
+/** How long calls in flight when stdin closes may go on before they are stopped. */
+export const DRAIN_MS = 3000;
 
 function logTo(ctx: Ctx): (line: string) => void {
   return (line) => ctx.io.stderr.write(`wsctl mcp: ${cleanErrorMessage(line).replace(/\n/g, ' ')}\n`);
@@ -224,7 +274,7 @@ function logTo(ctx: Ctx): (line: string) => void {
 
 /** Runs the server on stdin/stdout until stdin closes, SIGINT (ctx.signal) or SIGTERM. */
 export async function serve(options: McpOptions, ctx: Ctx, describe: (command: string[]) => CommandInfo | undefined): Promise<void> {
-  const { server, inflight } = createServer(options, ctx, describe);
+  const { server, inflight, abortCalls } = createServer(options, ctx, describe);
   const tools = offered(options);
   const log = logTo(ctx);
   const stdout = ctx.io.stdout;
@@ -248,9 +298,20 @@ export async function serve(options: McpOptions, ctx: Ctx, describe: (command: s
   const onTerm = () => stop();
   process.once('SIGTERM', onTerm);
   ctx.signal.addEventListener('abort', () => stop(), { once: true });
-  // A client that sends its requests and closes stdin still gets its answers.
+  // A client that sends its requests and closes stdin still gets its answers, for a few seconds:
+  // then the calls still under way (a service that does not answer, retries) are stopped, and
+  // answered as interrupted.
   input.on('end', () => {
-    void Promise.allSettled([...inflight]).then(() => setImmediate(stop));
+    const settled = Promise.allSettled([...inflight]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)));
+    void Promise.race([settled, late])
+      .then(() => {
+        clearTimeout(timer);
+        abortCalls();
+        return settled;
+      })
+      .then(() => setImmediate(stop));
   });
   input.on('error', () => stop());
   transport.onclose = () => stop();
@@ -260,6 +321,7 @@ export async function serve(options: McpOptions, ctx: Ctx, describe: (command: s
     if (ctx.debug) log(`serving ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
     if (!ctx.signal.aborted) await stopped;
   } finally {
+    abortCalls();
     process.off('SIGTERM', onTerm);
     await server.close().catch(() => {});
     Object.assign(console, saved);

@@ -48,17 +48,20 @@ export interface Tool<S extends z.ZodMiniObject = z.ZodMiniObject> {
   idempotent: boolean;
   /** Reaches beyond the workspace (a third-party app). */
   openWorld: boolean;
+  /** For agents, instead of the command's description where that speaks of terminals, prompts or flags. */
+  description?: string;
   /** One more sentence for agents, after the command's own description. */
   note?: string;
   input: S;
   output: z.ZodMiniType;
+  /** Arguments that replace or delete what exists (force): offered only with --allow-destructive. */
+  destructiveArgs?: string[];
   /** Options of the command that have no meaning for a tool (prompts, paging, terminal output). */
   cliOnly: string[];
   /** Arguments of the tool that the command takes another way (stdin, a prompt). */
   toolOnly: string[];
-  /** What the call writes to the verb's standard input (byok_add's provider key). */
-  stdin?(args: z.infer<S>): string | undefined;
-  call(args: z.infer<S>, ctx: Ctx, options: ServerOptions): Promise<{ result: Result | void; text?: (document: unknown) => string }>;
+  /** shown: the document the call returns when it is not the verb's own (a key masked). */
+  call(args: z.infer<S>, ctx: Ctx, options: ServerOptions): Promise<{ result: Result | void; text?: (document: unknown) => string; shown?: { document: unknown } }>;
 }
 
 function tool<S extends z.ZodMiniObject>(definition: Tool<S>): Tool {
@@ -85,16 +88,17 @@ export const TOOLS: Tool[] = [
     openWorld: false,
     note: 'The new key is returned masked unless the server was started with --show-secrets; save_as stores it in a wsctl profile.',
     input: z.strictObject({ name: CreateKeyBody.shape.name, save_as: optionalText, force: flag, insecure_storage: flag }),
+    destructiveArgs: ['force'],
     output: responseSchemas.ApiKeyCreated,
     cliOnly: [],
     toolOnly: [],
     async call(args, ctx, options) {
-      const result = await keysCreate({ name: args.name, saveAs: args.save_as, force: args.force, insecureStorage: args.insecure_storage }, ctx);
-      if (!options.showSecrets) {
-        const key = result.json as { key?: string };
-        result.json = { ...key, key: mask(key.key) };
-      }
-      return { result };
+      // Masked, the key is not shown: no warning to copy it.
+      const result = await keysCreate({ name: args.name, saveAs: args.save_as, force: args.force, insecureStorage: args.insecure_storage, keyHidden: !options.showSecrets }, ctx);
+      if (options.showSecrets) return { result };
+      // Masked in what is returned; result.json keeps the key in full, for when saving it fails.
+      const key = result.json as { key?: string };
+      return { result, shown: { document: { ...key, key: mask(key.key) } } };
     },
   }),
   tool({
@@ -176,6 +180,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'conn_rm',
     command: ['conn', 'rm'],
+    description: 'Remove a connection to a third-party app, at once: nothing asks to confirm',
     kind: 'destructive',
     idempotent: true,
     openWorld: false,
@@ -188,6 +193,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'byok_add',
     command: ['byok', 'add'],
+    description: 'Register a model provider, with its API key as api_key',
     kind: 'write',
     idempotent: false,
     openWorld: false,
@@ -202,15 +208,15 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.ByokConfig,
     cliOnly: ['api_key_stdin', 'show_secret'],
     toolOnly: ['api_key'],
-    // The verb reads the key from its standard input, as with --api-key-stdin.
-    stdin: (args) => `${args.api_key}\n`,
+    // The key goes to the verb whole, which checks it as it checks a key read from stdin.
     call: async (args, ctx) => ({
-      result: await byokAdd({ name: args.name, providerUrl: args.provider_url, format: args.format, model: args.model, apiKeyStdin: true, showSecret: false }, ctx),
+      result: await byokAdd({ name: args.name, providerUrl: args.provider_url, format: args.format, model: args.model, apiKeyStdin: false, showSecret: false, apiKey: args.api_key }, ctx),
     }),
   }),
   tool({
     name: 'device_rm',
     command: ['device', 'rm'],
+    description: 'Remove a registered device, at once: nothing asks to confirm',
     kind: 'destructive',
     idempotent: true,
     openWorld: false,
@@ -248,6 +254,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'pub_rm',
     command: ['pub', 'rm'],
+    description: 'Unpublish a published conversation, at once: nothing asks to confirm',
     kind: 'destructive',
     idempotent: true,
     openWorld: false,
@@ -270,6 +277,7 @@ export const TOOLS: Tool[] = [
       force: flag,
       display_name: optionalText,
     }),
+    destructiveArgs: ['force'],
     output: responseSchemas.WebsiteCreated,
     cliOnly: [],
     toolOnly: [],
@@ -279,7 +287,10 @@ export const TOOLS: Tool[] = [
 
 /** The tools a server offers: reads alone with --read-only; destructive ones only with --allow-destructive. */
 export function offered(flags: { readOnly?: boolean; allowDestructive?: boolean }): Tool[] {
-  return TOOLS.filter((t) => (flags.readOnly ? t.kind === 'read' : t.kind !== 'destructive' || !!flags.allowDestructive));
+  return TOOLS.filter((t) => (flags.readOnly ? t.kind === 'read' : t.kind !== 'destructive' || !!flags.allowDestructive)).map((t) =>
+    // Without --allow-destructive a tool has no argument that replaces what exists: passing it fails the schema.
+    flags.allowDestructive || !t.destructiveArgs?.length ? t : { ...t, input: z.omit(t.input, Object.fromEntries(t.destructiveArgs.map((a) => [a, true]))) },
+  );
 }
 
 /** The transcript as Markdown, as `convo show --markdown` prints it (control characters removed). */

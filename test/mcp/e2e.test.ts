@@ -210,7 +210,7 @@ describe('stdout carries protocol messages only', () => {
     expect((await deep).error).toMatchObject({ code: -32602 });
     const deeper = s.next(99);
     send(`{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"caps","arguments":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
-    expect((await deeper).error).toMatchObject({ code: expect.any(Number) });
+    expect((await deeper).error).toEqual({ code: -32602, message: 'Invalid arguments for caps: arguments must be an object.' });
     const list = s.next(5);
     send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
     expect(((await list).result as { tools: unknown[] }).tools).toHaveLength(11);
@@ -232,6 +232,36 @@ describe('stdout carries protocol messages only', () => {
     s.child.kill(signal);
     expect(await s.exited).toBe(0);
     expect(s.stderr()).toBe('');
+  });
+
+  /** The server against a service that never answers, with a call to it under way. */
+  async function hanging(): Promise<ReturnType<typeof raw>> {
+    const url = await faultServer();
+    const s = raw(['--timeout', '600', '--debug'], { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const init = s.next(0);
+    s.child.stdin.write(`${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    await init;
+    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_versions', arguments: { persona_id: 'p1' } } })}\n`);
+    // --debug traces the request once it is sent.
+    while (!s.stderr().includes('/pub/personas/')) await new Promise((resolve) => setTimeout(resolve, 20));
+    return s;
+  }
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s ends the server cleanly with a call in flight', { timeout: 30_000 }, async (signal) => {
+    const s = await hanging();
+    s.child.kill(signal);
+    expect(await s.exited).toBe(0);
+    for (const line of s.lines) expect(line).toMatchObject({ jsonrpc: '2.0' });
+  });
+
+  it('closing stdin stops a call that would go on for minutes, answered as interrupted', { timeout: 30_000 }, async () => {
+    const s = await hanging();
+    const answer = s.next(1);
+    s.child.stdin.end();
+    const result = (await answer).result as { isError?: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^Error: .*\(exit code 130\)$/);
+    expect(await s.exited).toBe(0);
   });
 
   it('a request sent before stdin closes is still answered', async () => {
@@ -256,5 +286,24 @@ describe('wsctl mcp config', () => {
     expect((await runBin(['--help'])).stdout).toMatch(/^ {2}mcp {2,}Serve the workspace to AI agents/m);
     const both = await runBin(['mcp', '--read-only', '--allow-destructive']);
     expect([both.code, both.stderr]).toEqual([2, 'Error: --read-only and --allow-destructive cannot be used together.\n']);
+  });
+
+  it('carries the WSCTL_* settings of its environment into the entry, checked, and never the API key', async () => {
+    const config = tempDir();
+    const env = { WSCTL_PROFILE: 'work', WSCTL_BASE_URL: 'https://api.example.com', WSCTL_SANDBOX: '1', WSCTL_TIMEOUT: '12', WSCTL_CONFIG_DIR: config, WSCTL_API_KEY: 'wsk_secret_never_in_the_snippet' };
+    const r = await runBin(['mcp', 'config', '--read-only'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { wsctl: { command: BIN, args: ['mcp', '--sandbox', '--profile', 'work', '--base-url', 'https://api.example.com', '--timeout', '12', '--read-only'], env: { WSCTL_CONFIG_DIR: config } } } });
+    expect(r.stdout + r.stderr).not.toContain('wsk_secret');
+    expect(r.stderr).toMatch(/WSCTL_API_KEY is not put in the entry/);
+    // Flags win over the environment.
+    const flags = await runBin(['--profile', 'ci', 'mcp', 'config'], { env: { WSCTL_PROFILE: 'work' } });
+    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual(['mcp', '--profile', 'ci']);
+    // Checked as a request checks them.
+    const url = await runBin(['mcp', 'config'], { env: { WSCTL_BASE_URL: 'http://example.com' } });
+    expect([url.code, url.stdout, url.stderr]).toEqual([2, '', 'Error: Refusing plain http:// to example.com: use https://, or http:// only to a loopback host.\n']);
+    const name = await runBin(['mcp', 'config'], { env: { WSCTL_PROFILE: 'no/such' } });
+    expect([name.code, name.stdout]).toEqual([2, '']);
+    expect(name.stderr).toMatch(/^Error: Invalid profile name 'no\/such'/);
   });
 });

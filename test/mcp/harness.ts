@@ -10,10 +10,10 @@ import { createCtx, type Globals } from '../../src/context.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { buildProgram, loadCommands } from '../../src/program.js';
 
-/** The whole command tree, as `wsctl mcp` loads it. */
-export async function commandTree(): Promise<Command> {
+/** The whole command tree, as `wsctl mcp` loads it; run hears which command an action ran, without running it. */
+export async function commandTree(run: (command: Command) => void = () => {}): Promise<Command> {
   const program = buildProgram('0.0.0-test', { writeOut() {}, writeErr() {}, onUsageError() {} });
-  const app: App = { run: async () => {}, loadAll: (p) => loadCommands(p, app, 'all') };
+  const app: App = { run: async (command) => run(command), loadAll: (p) => loadCommands(p, app, 'all') };
   await app.loadAll(program);
   return program;
 }

@@ -3,7 +3,7 @@
 // call and its errors.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lastRequest, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { createCtx } from '../../src/context.js';
@@ -29,6 +29,8 @@ const ALL = [
 ];
 const DESTRUCTIVE = ['conn_rm', 'device_rm', 'pub_rm'];
 const READS = ['keys_list', 'convo_show', 'caps', 'settings', 'persona_versions'];
+/** Calling again changes nothing more: the reads, the deletions, and setting a permission. */
+const IDEMPOTENT = [...READS, ...DESTRUCTIVE, 'conn_set_permission'];
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2e7a3a20000000049454e44ae426082', 'hex');
 
 let sb: TestSandbox;
@@ -54,13 +56,55 @@ describe('the tool list', () => {
     expect(await names({ readOnly: true })).toEqual([...READS].sort());
   });
 
+  it('describes the tools for agents: no terminals, prompts, stdin or --yes', async () => {
+    const { tools } = await (await server({ allowDestructive: true })).client.listTools();
+    for (const tool of tools) expect(tool.description, tool.name).not.toMatch(/terminal|\bprompt\b|stdin|--yes|WSCTL_BYOK_API_KEY/);
+    expect(tools.find((t) => t.name === 'device_rm')!.description).toMatch(/^Remove a registered device, at once/);
+    expect(tools.find((t) => t.name === 'byok_add')!.description).toMatch(/api_key/);
+  });
+
+  it('keys_create with the key masked says nothing on stderr about copying it', async () => {
+    const masked = await server();
+    expect((await masked.client.callTool({ name: 'keys_create', arguments: { name: 'agent' } })).isError).toBeFalsy();
+    expect(masked.stderr()).not.toContain('Copy the key');
+    // Shown in full, the warning stands.
+    const shown = await server({ showSecrets: true });
+    expect((await shown.client.callTool({ name: 'keys_create', arguments: { name: 'agent2' } })).isError).toBeFalsy();
+    expect(shown.stderr()).toContain('Copy the key now');
+  });
+
+  it('offers force, which replaces what exists, only with --allow-destructive', async () => {
+    const properties = async (options: Parameters<typeof connect>[0], name: string) =>
+      Object.keys(((await (await server(options)).client.listTools()).tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as object);
+    for (const name of ['keys_create', 'site_create']) {
+      expect(await properties({}, name), name).not.toContain('force');
+      expect(await properties({ allowDestructive: true }, name), name).toContain('force');
+    }
+    const { client } = await server();
+    await client.callTool({ name: 'site_create', arguments: { name: 'launch' } });
+    const before = sb.requests.length;
+    for (const [name, args] of [
+      ['site_create', { name: 'launch', force: true }],
+      ['keys_create', { name: 'ci', save_as: 'ci', force: true, insecure_storage: true }],
+    ] as const) {
+      const error = await client.callTool({ name, arguments: args }).then(() => undefined, (e: unknown) => e);
+      expect(error, name).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(-32602);
+    }
+    expect(sb.requests.length).toBe(before);
+    // With --allow-destructive, force replaces.
+    const replaced = await (await server({ allowDestructive: true })).client.callTool({ name: 'site_create', arguments: { name: 'launch', force: true } });
+    expect(replaced.isError, texts(replaced).join()).toBeFalsy();
+    expect(JSON.parse(lastRequest(sb).body)).toMatchObject({ name: 'launch', force: true });
+  });
+
   it('annotates reads, writes and deletions, with input and output schemas', async () => {
     const { tools } = await (await server({ allowDestructive: true })).client.listTools();
     for (const tool of tools) {
       const read = READS.includes(tool.name);
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: read, destructiveHint: DESTRUCTIVE.includes(tool.name) });
-      expect(typeof tool.annotations?.idempotentHint, tool.name).toBe('boolean');
-      expect(typeof tool.annotations?.openWorldHint, tool.name).toBe('boolean');
+      expect(tool.annotations?.idempotentHint, tool.name).toBe(IDEMPOTENT.includes(tool.name));
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(tool.name === 'notes_import');
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       expect(tool.description, tool.name).toBeTruthy();
@@ -143,6 +187,17 @@ describe('calls', () => {
     expect(c.stderr()).not.toContain(sb.key);
   });
 
+  it('byok_add takes the provider key whole: a newline or control character in it is refused (exit 2), nothing sent', async () => {
+    const { client } = await server();
+    const args = { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b' };
+    for (const api_key of ['sk-first-line\nsk-second-line', 'sk-abc\u0007def', 'sk-abc def']) {
+      const result = await client.callTool({ name: 'byok_add', arguments: { ...args, api_key } });
+      expect(result.isError, JSON.stringify(api_key)).toBe(true);
+      expect(texts(result)[0]).toMatch(/^Error: The provider key [^\n]*\(exit code 2\)$/);
+    }
+    expect(sb.requests.filter((r) => r.path.startsWith('/byok'))).toEqual([]);
+  });
+
   it('keys_create masks the new key unless --show-secrets; save_as stores it in a profile', async () => {
     const masked = await (await server()).client.callTool({ name: 'keys_create', arguments: { name: 'agent' } });
     const made = sb.state.keys.at(-1)!;
@@ -171,6 +226,23 @@ describe('calls', () => {
     const twice = await c.client.callTool({ name: 'keys_create', arguments: { name: 'ci', save_as: 'ci' } });
     expect(twice.isError).toBe(true);
     expect(texts(twice)[0]).toContain('pass --force');
+  });
+
+  it('keys_create whose save_as fails returns the new key in full, named, so that it is not lost', async () => {
+    // A configuration folder nothing can write, not even root (chmod fails there).
+    const c = await server({}, { ...sb.env, WSCTL_CONFIG_DIR: '/proc/self/fdinfo' });
+    const result = await c.client.callTool({ name: 'keys_create', arguments: { name: 'lost', save_as: 'ci', insecure_storage: true } });
+    const made = sb.state.keys.at(-1)!;
+    expect(made.name).toBe('lost');
+    expect(result.isError).toBe(true);
+    const [line, error, document] = texts(result);
+    expect(line).toMatch(new RegExp(`^Error: [^\\n]*The key 'lost' \\(id ${made.id}\\) was created but its secret was not written[^\\n]*\\(exit code 1\\)$`));
+    expect(JSON.parse(error!).error).toMatchObject({ exit_code: 1 });
+    const key = JSON.parse(document!) as { id: string; key: string };
+    expect(key.id).toBe(made.id);
+    expect(key.key).toMatch(/^wsk_[A-Za-z0-9]{20,}$/);
+    // The server goes on.
+    expect((await c.client.callTool({ name: 'caps', arguments: {} })).isError).toBeFalsy();
   });
 
   it('persona_upload_avatar uploads a local image, and applies the file checks before sending', async () => {
@@ -227,6 +299,40 @@ describe('errors', () => {
     expect(sb.requests).toEqual([]);
   });
 
+  it('protocol errors say their code once, and a tool not offered names the flag that offers it', async () => {
+    const said = async (c: Connected, name: string, args: Record<string, unknown>) => {
+      const error = await c.client.callTool({ name, arguments: args }).then(() => undefined, (e: unknown) => e);
+      expect(error, name).toBeInstanceOf(McpError);
+      expect((error as McpError).code, name).toBe(-32602);
+      return (error as McpError).message;
+    };
+    const plain = await server();
+    expect(await said(plain, 'nope', {})).toMatch(/^MCP error -32602: Unknown tool 'nope'\. Tools: keys_create, /);
+    expect(await said(plain, 'device_rm', { device_id: 'dev_phone' })).toBe("MCP error -32602: Tool 'device_rm' deletes, and is offered only when the server is started with --allow-destructive.");
+    expect(await said(plain, 'keys_list', { surprise: 1 })).toMatch(/^MCP error -32602: Invalid arguments for keys_list: /);
+    const reads = await server({ readOnly: true });
+    expect(await said(reads, 'site_create', { name: 'x' })).toBe("MCP error -32602: Tool 'site_create' is not offered: the server was started with --read-only, which offers the reads alone.");
+    expect(await said(reads, 'pub_rm', { pub_id: 'x' })).toMatch(/--read-only/);
+    expect(sb.requests).toEqual([]);
+  });
+
+  it('arguments that are null or not an object are invalid params (-32602) in one clean line', async () => {
+    const { client } = await server();
+    for (const [params, said] of [
+      [{ name: 'keys_list', arguments: null }, 'Invalid arguments for keys_list: arguments must be an object.'],
+      [{ name: 'keys_list', arguments: [] }, 'Invalid arguments for keys_list: arguments must be an object.'],
+      [{ name: 'keys_list', arguments: 'x' }, 'Invalid arguments for keys_list: arguments must be an object.'],
+      [{ name: 42 }, 'Invalid tools/call request: params.name must be a string.'],
+    ] as const) {
+      const error = await client.request({ method: 'tools/call', params: params as never }, CallToolResultSchema).then(() => undefined, (e: unknown) => e);
+      expect(error, JSON.stringify(params)).toBeInstanceOf(McpError);
+      expect((error as McpError).code, JSON.stringify(params)).toBe(-32602);
+      expect((error as McpError).message).toContain(said);
+      expect((error as McpError).message).not.toContain('\n');
+    }
+    expect(sb.requests).toEqual([]);
+  });
+
   it('a failed call is a result with the one-line message and exit code, and the server goes on', async () => {
     const { client } = await server({}, { ...sb.env, WSCTL_API_KEY: 'wsk_wrong_key_000000000000' });
     const denied = await client.callTool({ name: 'keys_list', arguments: {} });
@@ -258,6 +364,20 @@ describe('a call that crashes', () => {
     }
     const after = await runner.call(TOOLS[1]!, {});
     expect(after.isError).toBeFalsy();
+    await ctx.close();
+  });
+
+  it("that ends with the verb's own exit code reports that code, with the document", async () => {
+    const { PassThrough, Readable } = await import('node:stream');
+    const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
+    const never = () => Promise.reject(new Error('no prompts'));
+    const ctx = await createCtx({ io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } }, {});
+    const runner = new ToolRunner(ctx, {});
+    const result = await runner.call({ ...TOOLS[1]!, call: async () => ({ result: { json: { valid: false }, exitCode: 4, exitMessage: 'The key was refused.', human: () => {} } }) }, {});
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toBe('Error: The key was refused. (exit code 4)');
+    expect(JSON.parse(texts(result)[1]!).error).toMatchObject({ exit_code: 4 });
+    expect(JSON.parse(texts(result)[2]!)).toEqual({ valid: false });
     await ctx.close();
   });
 });

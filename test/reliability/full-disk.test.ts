@@ -45,6 +45,7 @@ const CASES: Record<string, Case> = {
   'site create': { args: ['site', 'create', 'launch'] },
   api: { args: ['api', '/settings/'] },
   completion: { args: ['completion', 'bash'] },
+  'mcp config': { args: ['mcp', 'config'] },
   'sandbox serve': { args: ['sandbox', 'serve', '--detach'], cleanup: (env) => run(['sandbox', 'stop'], { env }) },
   'sandbox stop': { args: ['sandbox', 'stop'], setup: (env) => run(['sandbox', 'serve', '--detach'], { env }) },
   'sandbox reset': { args: ['sandbox', 'reset'] },

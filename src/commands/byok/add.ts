@@ -15,6 +15,8 @@ export interface AddOptions {
   model: string;
   apiKeyStdin: boolean;
   showSecret: boolean;
+  /** The provider key itself, given by a caller that has it (an MCP tool): no stdin, no prompt. */
+  apiKey?: string;
 }
 
 export function register(byok: Command, app: App): void {
@@ -66,13 +68,19 @@ export function addOptions(flags: Partial<AddOptions>): AddOptions {
 async function providerKey(opts: AddOptions, ctx: Ctx): Promise<string> {
   const ask = () => ctx.term.secret('Provider API key (input hidden): ', 'pipe the provider key in with --api-key-stdin, or set WSCTL_BYOK_API_KEY');
   let key: string;
+  if (opts.apiKey !== undefined) return checkKey(opts.apiKey);
   // --api-key-stdin on a terminal would echo the key as it is typed: ask with input hidden
   // instead, as `auth login --with-key` does.
   if (opts.apiKeyStdin) key = ctx.io.stdinIsTTY ? await ask() : await readFirstLine(ctx.io.stdin);
   else if (ctx.env.WSCTL_BYOK_API_KEY) key = ctx.env.WSCTL_BYOK_API_KEY;
   else key = await ask();
-  key = key.trim();
+  return checkKey(key);
+}
+
+function checkKey(given: string): string {
+  const key = given.trim();
   if (key === '' || /\s/.test(key)) throw new UsageError('The provider key is empty or contains whitespace.');
+  if (/\p{Cc}/u.test(key)) throw new UsageError('The provider key contains control characters.');
   return key;
 }
 

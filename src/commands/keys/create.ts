@@ -11,6 +11,8 @@ export interface CreateOptions {
   saveAs?: string;
   force?: boolean;
   insecureStorage?: boolean;
+  /** The caller does not show the key (an MCP tool masks it): no warning to copy it. */
+  keyHidden?: boolean;
 }
 
 export function register(keys: Command, app: App): void {
@@ -43,7 +45,7 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
   }
   const api = await ctx.api();
   const { body: key } = await ctx.term.spin('Creating key', api.request(request('createKey', { body: { name: opts.name } })));
-  ctx.term.warn('Copy the key now: it will not be shown again.');
+  if (!opts.keyHidden) ctx.term.warn('Copy the key now: it will not be shown again.');
   const profile = opts.saveAs;
   return {
     json: key,
