@@ -49,7 +49,6 @@ const CASES: Record<string, Case> = {
   'sandbox serve': { args: ['sandbox', 'serve', '--detach'], cleanup: (env) => run(['sandbox', 'stop'], { env }) },
   'sandbox stop': { args: ['sandbox', 'stop'], setup: (env) => run(['sandbox', 'serve', '--detach'], { env }) },
   'sandbox reset': { args: ['sandbox', 'reset'] },
-  'mcp config': { args: ['mcp', 'config', '--sandbox'] },
   __complete: { args: ['__complete', 'profiles'], setup: login },
 };
 
