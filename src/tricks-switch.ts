@@ -15,11 +15,13 @@ export const tricksOn = !/^(1|true|yes|on)$/i.test(process.env.WSCTL_NO_TRICKS ?
  */
 export const RUNTIME_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering', '--semi-space-growth-factor=1'] as const;
 
-let flagsSet = false;
+// On the process, not in this module: the entry bundle and the lazy chunks each hold a copy of it.
+const FLAGS_SET = Symbol.for('wsctl.runtimeFlagsSet');
 
 export function setRuntimeFlags(): void {
-  if (!tricksOn || flagsSet) return;
-  flagsSet = true;
+  const process_ = globalThis as { [FLAGS_SET]?: boolean };
+  if (!tricksOn || process_[FLAGS_SET]) return;
+  process_[FLAGS_SET] = true;
   const v8 = process.getBuiltinModule('node:v8');
   for (const flag of RUNTIME_FLAGS) v8.setFlagsFromString(flag);
 }
