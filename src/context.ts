@@ -3,7 +3,7 @@
 import { Api, type DryRunRequest } from './http/index.js';
 import { ConfigStore, configDir, typedDir } from './config/index.js';
 import { readKeyring, type KeyStorage } from './config/keys.js';
-import { envFlag, envNumber, noKey, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
+import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
 import { prefetchHttpClient } from './tricks.js';
 import type { Globals } from './globals.js';
@@ -57,19 +57,6 @@ export interface Ctx extends BaseCtx {
   /** The HTTP client for the target; throws exit 4 when no base URL or key is configured. */
   api(options?: { apiKey?: string; baseUrl?: string; needsKey?: boolean }): Promise<Api>;
   close(): Promise<void>;
-}
-
-/** The longest timeout of an attempt: one day (timers cannot wait much longer than 24 days). */
-export const MAX_TIMEOUT_S = 86_400;
-
-/** --timeout or WSCTL_TIMEOUT in whole milliseconds: any positive number of seconds up to a day. */
-export function timeoutMs(globals: Globals, env: Env): number {
-  const raw = globals.timeout ?? env.WSCTL_TIMEOUT ?? '30';
-  const seconds = /^\s*\d*\.?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(seconds > 0) || seconds > MAX_TIMEOUT_S) {
-    throw new UsageError(`Invalid timeout '${raw}': give a number of seconds above 0 and at most ${MAX_TIMEOUT_S}.`);
-  }
-  return Math.max(1, Math.round(seconds * 1000));
 }
 
 /** What to do when the service rejects the key, for where the key came from. */

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Globals, type Result } from '../command.js';
 import { checkProfileName } from '../config/index.js';
-import { timeoutMs } from '../context.js';
+import { timeoutMs } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
 import { checkBaseUrl } from '../http/url.js';
 

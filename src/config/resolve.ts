@@ -188,3 +188,16 @@ function checkEnvKey(key: string): void {
 export function noKey(profile: string): string {
   return `No API key for profile '${profile}'. Run \`wsctl auth login --profile ${profile}\` or set WSCTL_API_KEY.`;
 }
+
+/** The longest timeout of an attempt: one day (timers cannot wait much longer than 24 days). */
+export const MAX_TIMEOUT_S = 86_400;
+
+/** --timeout or WSCTL_TIMEOUT in whole milliseconds: any positive number of seconds up to a day. */
+export function timeoutMs(globals: { timeout?: string }, env: Env): number {
+  const raw = globals.timeout ?? env.WSCTL_TIMEOUT ?? '30';
+  const seconds = /^\s*\d*\.?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(seconds > 0) || seconds > MAX_TIMEOUT_S) {
+    throw new UsageError(`Invalid timeout '${raw}': give a number of seconds above 0 and at most ${MAX_TIMEOUT_S}.`);
+  }
+  return Math.max(1, Math.round(seconds * 1000));
+}
