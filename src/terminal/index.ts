@@ -223,8 +223,12 @@ export class Terminal {
     for (const line of renderTable(columns, cells, this.width, (s) => this.paint.bold(s))) this.line(line);
   }
 
-  /** A record: aligned "Label:  value" lines on a TTY, key<TAB>value when piped. */
-  detail(pairs: [key: string, value: Cell, tty?: string][]): void {
+  /**
+   * A record: aligned "Label:  value" lines on a TTY, key<TAB>value when piped. The third element
+   * is what a TTY shows instead of the value: text wrapped like a value (with a muted note after
+   * it), or already-painted short words such as yes/no.
+   */
+  detail(pairs: [key: string, value: Cell, tty?: string | { text: string; note?: string }][]): void {
     if (!this.tty) {
       for (const [key, value] of pairs) this.line(`${key}\t${rawField(value)}`);
       return;
@@ -234,9 +238,18 @@ export class Terminal {
     const indent = ' '.repeat(width + 3);
     pairs.forEach(([, value, shown], i) => {
       // Long values wrap under themselves, within the terminal's width.
-      const text = shown ?? (value === null || value === undefined ? this.paint.dim('(none)') : wrap(cleanLine(value), this.width, indent).slice(indent.length));
+      const text = typeof shown === 'object' ? this.wrapNoted(shown, indent) : shown !== undefined ? (shown.includes('\x1b') ? shown : wrap(cleanLine(shown), this.width, indent).slice(indent.length)) : value === null || value === undefined ? this.paint.dim('(none)') : wrap(cleanLine(value), this.width, indent).slice(indent.length);
       this.line(`${this.paint.bold(`${labels[i]}:`.padEnd(width + 1))}  ${text}`);
     });
+  }
+
+  /** Text wrapped under itself with a muted note after it: "Ada Lovelace (suggested)". */
+  private wrapNoted(shown: { text: string; note?: string }, indent: string): string {
+    const note = shown.note ? cleanLine(shown.note) : '';
+    const text = cleanLine(shown.text);
+    const wrapped = wrap(note ? `${text} ${note}` : text, this.width, indent).slice(indent.length);
+    if (!note || !wrapped.endsWith(note)) return wrapped;
+    return wrapped.slice(0, wrapped.length - note.length) + this.paint.dim(note);
   }
 
   /** A section title on a TTY. */
