@@ -331,9 +331,14 @@ export class Terminal {
     };
   }
 
-  /** Where long output goes: the pager on a TTY unless turned off, else stdout. */
+  /**
+   * Where long output goes: the pager on a TTY unless turned off, else stdout. On TERM=dumb only a
+   * pager the user names is started (less would stop to warn that the terminal is not functional).
+   */
   async pager(wanted: boolean): Promise<Sink> {
-    const command = (this.env.WSCTL_PAGER ?? this.env.PAGER ?? 'less -FRX').trim();
+    const named = this.env.WSCTL_PAGER ?? this.env.PAGER;
+    if (named === undefined && dumbTerminal(this.env)) return bufferedSink(this.io.stdout);
+    const command = (named ?? 'less -FRX').trim();
     if (!wanted || !this.tty || command === '' || command === 'cat') return bufferedSink(this.io.stdout);
     return openPager({ command, env: this.env, onStart: this.io.onPager, direct: () => bufferedSink(this.io.stdout), warn: (m) => this.warn(m) });
   }
