@@ -42,6 +42,21 @@ describe('output', () => {
     // Astral format characters go; other characters that share their lead surrogate stay.
     expect(clean('\u{1d11e} \u{1d173}x\u{e0041}\u{1f3f4}\u{13430}\u{13000}')).toBe('\u{1d11e} x\u{1f3f4}\u{13000}');
     expect(clean('a\u2028b\u2029c')).toBe('a\nb\nc');
+    // Every Default_Ignorable_Code_Point goes, alone or in text (the quick check sees it too) …
+    for (let cp = 0; cp <= 0xe0fff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (cp === 0xfe0e || cp === 0xfe0f || !/\p{Default_Ignorable_Code_Point}/u.test(ch)) continue;
+      expect(clean(`a${ch}b`), `U+${cp.toString(16).toUpperCase()}`).toBe('ab');
+      expect(cleanLine(`a${ch}b`), `U+${cp.toString(16).toUpperCase()}`).toBe('ab');
+    }
+    expect(clean('\u3164\u115f\u1160\uffa0\u17b4\u17b5\u034f\u180b\u180c\u180d\u180f\u2065\u{e0100}\u{e01ef}x')).toBe('x');
+    // … but the presentation selectors, a joiner between emoji, and a subdivision flag's tags.
+    expect(clean('❤\ufe0f ☺\ufe0e 👨\u200d👩\u200d👧')).toBe('❤\ufe0f ☺\ufe0e 👨\u200d👩\u200d👧');
+    const england = '\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}';
+    expect(clean(`go ${england}!`)).toBe(`go ${england}!`);
+    expect(cleanLine(`${england}\u200b${england}`)).toBe(`${england}${england}`);
+    // Tags that follow anything else, or a 🏴 without its cancel tag, go.
+    expect(clean('a\u{e0067}\u{e0062}\u{e007f}b \u{1f3f4}\u{e0067}\u{e0062}x')).toBe('ab \u{1f3f4}x');
     expect(cleanLine('a\u2028b')).toBe('a b');
     expect(colorWanted(true, {}, false)).toBe(true);
     expect(colorWanted(true, { NO_COLOR: '1' }, false)).toBe(false);

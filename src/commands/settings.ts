@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type App, type Ctx, type Result } from '../command.js';
 import { request } from '../service.js';
-import { cleanLine } from '../terminal/index.js';
 
 export function register(command: Command, app: App): void {
   command
@@ -17,7 +16,7 @@ export async function run(ctx: Ctx): Promise<Result> {
     human(out) {
       // Piped output keeps the raw field; "(suggested)" is for people.
       const unset = out.muted('(not set)');
-      const nameShown = s.name ? undefined : s.suggested_name ? `${cleanLine(s.suggested_name)} ${out.muted('(suggested)')}` : unset;
+      const nameShown = s.name ? undefined : s.suggested_name ? { text: s.suggested_name, note: '(suggested)' } : unset;
       const field = (key: string, value: string | null | undefined): [string, string | null | undefined, string?] => [key, value, value ? undefined : unset];
       out.detail([
         ['name', s.name ?? null, nameShown],

@@ -45,7 +45,7 @@ export const SETTINGS: Setting[] = [
   { flag: '--timeout <seconds>', env: ['WSCTL_TIMEOUT'], meaning: 'the longest wait without progress in each attempt: for the answer to start (connecting included), then between two pieces of the body, so a large body that keeps arriving is never cut; any positive number of seconds up to 86400 (default 30)' },
   { flag: '--dry-run', meaning: 'print the request (method, URL, headers, body; secrets redacted) and send nothing' },
   { flag: '--sandbox', env: ['WSCTL_SANDBOX=1'], meaning: 'use the embedded sandbox instead of a remote service' },
-  { env: ['WSCTL_PAGER', 'PAGER'], meaning: 'pager of `convo show` on a TTY (default `less -FRX`, with `LESS=FRX` unless `LESS` is set; `--no-pager` turns it off). One that cannot be started (not installed) is skipped with one warning and the output printed directly; one that exits with a failure makes the command exit 1' },
+  { env: ['WSCTL_PAGER', 'PAGER'], meaning: 'pager of `convo show` on a TTY (default `less -FRX`, with `LESS=FRX` unless `LESS` is set, and none when `TERM=dumb`; `--no-pager` turns it off). One that cannot be started (not installed) is skipped with one warning and the output printed directly; one that exits with a failure makes the command exit 1' },
   { env: ['COLUMNS'], meaning: "the width tables and help fit (default: the terminal's own)" },
   { env: ['PATH'], meaning: 'where the pager is looked up before it is started, as the shell would (the shell\'s default when unset)' },
   { env: ['WSCTL_BYOK_API_KEY'], meaning: 'provider key for `byok add` when not piped with `--api-key-stdin`' },

@@ -6,7 +6,7 @@ import { DryRunComplete, InterruptedError, NetworkError, WsctlError } from '../e
 import type { Response, SchemaName } from '../schemas.js';
 import { decode, errorInfo, type DecodeOptions } from './decode.js';
 import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, worthRepeating, type Hop } from './policy.js';
-import { redact, REDACTED } from './redact.js';
+import { maskUrlPassword, redact, REDACTED } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
 import { checkBaseUrl, joinUrl } from './url.js';
 
@@ -155,7 +155,7 @@ export class Api {
     if (s.dryRun) {
       await s.printDryRun({
         method: spec.method,
-        url: hop.target.href,
+        url: maskUrlPassword(hop.target.href),
         headers: { ...headers, ...(s.apiKey ? { authorization: `Bearer ${REDACTED}` } : {}) },
         body: spec.upload ? spec.upload.describe : redact(spec.body),
       });

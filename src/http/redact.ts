@@ -6,16 +6,35 @@ export const REDACTED = '[redacted]';
 
 // The password of a URL's user information: scheme://user:PASSWORD@host.
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)[^\s/?#@]+@/gi;
-/** Text with every URL's password replaced: https://user:***@host (cli.md §3). */
+// A query parameter of a URL: ?name=value or &name=value.
+const QUERY_PAIR = /([?&;])([^=&#\s?;]+)=([^&#\s;]+)/g;
+/**
+ * Text with every URL's password replaced (https://user:***@host) and the values of query
+ * parameters with secret names redacted (?api_key=[redacted]) (cli.md §3). For display only.
+ */
 export function maskUrlPassword(text: string): string {
-  return text.includes('@') ? text.replace(URL_PASSWORD, '$1***@') : text;
+  const masked = text.includes('@') ? text.replace(URL_PASSWORD, '$1***@') : text;
+  return masked.includes('=') ? masked.replace(QUERY_PAIR, (pair, sep: string, name: string) => (isSecretName(decodeName(name)) ? `${sep}${name}=${REDACTED}` : pair)) : masked;
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }
 
 // Fields whose names say they hold a secret, ignoring case, '-' and '_': api_key, secret_key,
 // access_token, client_secret, private_key, password, passwd, passphrase, credentials, jwt,
 // authorization, bearer, session_id, cookie … (key_prefix and key_storage are not secrets).
 const SECRET_NAME = /(key|token|secret|password|passwd|passphrase|pwd|credentials?|authorization|auth|jwt|bearer|sessionid|sid|cookie)$/i;
-const SECRET_IN_TEXT = /("[A-Za-z0-9_-]*(?:key|token|secret|password|passwd|passphrase|pwd|credentials?|authorization|auth|jwt|bearer|session_?id|sid|cookie)"\s*:\s*")(?:[^"\\]|\\.)*("?)/gi;
+const SECRET_WORDS = 'key|token|secret|password|passwd|passphrase|pwd|credentials?|authorization|auth|jwt|bearer|session_?id|sid|cookie';
+// A JSON member "name": value in text that is not whole JSON (a truncated body): a string, or a
+// number, literal or the start of an object or array.
+const SECRET_IN_TEXT = new RegExp(`("[A-Za-z0-9_-]*(?:${SECRET_WORDS})"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*("?)|(?!null\\b)[^\\s,}\\]"]+)`, 'gi');
+// name=value (form-encoded, a query) and name: value (a header-like line) in plain text.
+const SECRET_PAIR = new RegExp(`(^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:${SECRET_WORDS}))(\\s*[=:]\\s*)(?![\\s"]|${REDACTED.replace(/[[\]]/g, '\\$&')})([^\\s&;,"]+)`, 'gi');
 const KEY_LIKE = /\b(wsk|sk)[-_][A-Za-z0-9_-]{6,}/g;
 // A bearer token wherever it appears: a header quoted in a body, a log line, an error message.
 const BEARER = /\b(Bearer)(\s+)[A-Za-z0-9._~+/=-]+/gi;
@@ -31,7 +50,8 @@ export function redact(value: unknown): unknown {
   if (typeof value === 'string') return redactString(value);
   if (Array.isArray(value)) return value.map(redact);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretName(k) && typeof v === 'string' ? REDACTED : redact(v)]));
+    // A secret-named field is redacted whatever its type: a number, an object of credentials.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretName(k) && v !== null && v !== undefined ? REDACTED : redact(v)]));
   }
   return value;
 }
@@ -42,7 +62,8 @@ export function redactText(text: string): string {
   try {
     redacted = JSON.stringify(redact(JSON.parse(text)));
   } catch {
-    redacted = redactString(text.replace(SECRET_IN_TEXT, `$1${REDACTED}$2`).replace(KEY_LIKE, REDACTED));
+    redacted = redactString(text.replace(SECRET_IN_TEXT, (_m, head: string, quote: string | undefined) => (quote === undefined ? `${head}"${REDACTED}"` : `${head}"${REDACTED}${quote}`)).replace(KEY_LIKE, REDACTED))
+      .replace(SECRET_PAIR, `$1$2$3${REDACTED}`);
   }
   return cleanLine(redacted);
 }

@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import { NetworkError } from '../errors.js';
 import { cleanLine } from '../sanitize.js';
 import { undiciParts } from '../tricks.js';
-import { redactText, traceHeader } from './redact.js';
+import { maskUrlPassword, redactText, traceHeader } from './redact.js';
 import type { Target } from './url.js';
 
 export interface Upload {
@@ -184,7 +184,7 @@ export class Transport {
       Object.assign(sent, opened.headers);
     }
     if (s.trace) {
-      s.trace(`> ${method} ${cleanLine(target.href)}`);
+      s.trace(`> ${method} ${cleanLine(maskUrlPassword(target.href))}`);
       for (const [k, v] of Object.entries(sent)) s.trace(`> ${k}: ${traceHeader(k, v)}`);
       if (typeof body === 'string') s.trace(`> ${redactText(body).slice(0, 4096)}`);
     }

@@ -223,8 +223,12 @@ export class Terminal {
     for (const line of renderTable(columns, cells, this.width, (s) => this.paint.bold(s))) this.line(line);
   }
 
-  /** A record: aligned "Label:  value" lines on a TTY, key<TAB>value when piped. */
-  detail(pairs: [key: string, value: Cell, tty?: string][]): void {
+  /**
+   * A record: aligned "Label:  value" lines on a TTY, key<TAB>value when piped. The third element
+   * is what a TTY shows instead of the value: text wrapped like a value (with a muted note after
+   * it), or already-painted short words such as yes/no.
+   */
+  detail(pairs: [key: string, value: Cell, tty?: string | { text: string; note?: string }][]): void {
     if (!this.tty) {
       for (const [key, value] of pairs) this.line(`${key}\t${rawField(value)}`);
       return;
@@ -234,9 +238,18 @@ export class Terminal {
     const indent = ' '.repeat(width + 3);
     pairs.forEach(([, value, shown], i) => {
       // Long values wrap under themselves, within the terminal's width.
-      const text = shown ?? (value === null || value === undefined ? this.paint.dim('(none)') : wrap(cleanLine(value), this.width, indent).slice(indent.length));
+      const text = typeof shown === 'object' ? this.wrapNoted(shown, indent) : shown !== undefined ? (shown.includes('\x1b') ? shown : wrap(cleanLine(shown), this.width, indent).slice(indent.length)) : value === null || value === undefined ? this.paint.dim('(none)') : wrap(cleanLine(value), this.width, indent).slice(indent.length);
       this.line(`${this.paint.bold(`${labels[i]}:`.padEnd(width + 1))}  ${text}`);
     });
+  }
+
+  /** Text wrapped under itself with a muted note after it: "Ada Lovelace (suggested)". */
+  private wrapNoted(shown: { text: string; note?: string }, indent: string): string {
+    const note = shown.note ? cleanLine(shown.note) : '';
+    const text = cleanLine(shown.text);
+    const wrapped = wrap(note ? `${text} ${note}` : text, this.width, indent).slice(indent.length);
+    if (!note || !wrapped.endsWith(note)) return wrapped;
+    return wrapped.slice(0, wrapped.length - note.length) + this.paint.dim(note);
   }
 
   /** A section title on a TTY. */
@@ -318,9 +331,14 @@ export class Terminal {
     };
   }
 
-  /** Where long output goes: the pager on a TTY unless turned off, else stdout. */
+  /**
+   * Where long output goes: the pager on a TTY unless turned off, else stdout. On TERM=dumb only a
+   * pager the user names is started (less would stop to warn that the terminal is not functional).
+   */
   async pager(wanted: boolean): Promise<Sink> {
-    const command = (this.env.WSCTL_PAGER ?? this.env.PAGER ?? 'less -FRX').trim();
+    const named = this.env.WSCTL_PAGER ?? this.env.PAGER;
+    if (named === undefined && dumbTerminal(this.env)) return bufferedSink(this.io.stdout);
+    const command = (named ?? 'less -FRX').trim();
     if (!wanted || !this.tty || command === '' || command === 'cat') return bufferedSink(this.io.stdout);
     return openPager({ command, env: this.env, onStart: this.io.onPager, direct: () => bufferedSink(this.io.stdout), warn: (m) => this.warn(m) });
   }

@@ -63,3 +63,25 @@ describe('the pager', () => {
     expect(r.text.trim()).toMatch(/\(6 messages\)$/);
   });
 });
+
+describe('the pager on TERM=dumb', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+
+  it('with no pager named, the transcript is printed directly (less would stop to warn)', async () => {
+    // Were less started, it would wait at its warning; "q" then quits it with nothing shown.
+    const r = await runPty(['convo', 'show', 'conv_demo'], { cols: 80, env: { ...sb.env, TERM: 'dumb', PAGER: undefined, WSCTL_PAGER: undefined }, steps: [[1500, 'q']] });
+    expect(r.code, r.text).toBe(0);
+    expect(r.text).not.toContain('not fully functional');
+    expect(r.text).toContain('Plan the Lisbon team offsite');
+    expect(r.text).toMatch(/\(6 messages\)$/m);
+  });
+
+  it('a pager the user names is still used', async () => {
+    const r = await runPty(['convo', 'show', 'conv_demo'], { cols: 80, env: { ...sb.env, TERM: 'dumb', PAGER: 'sed s/^/paged:/' } });
+    expect(r.code, r.text).toBe(0);
+    expect(r.text).toMatch(/^paged:.*Plan the Lisbon team offsite/m);
+  });
+});

@@ -181,7 +181,39 @@ function fence(text: string, lang = ''): string {
   return `${marks}${lang}\n${text}\n${marks}`;
 }
 
+/**
+ * Markdown fitted to a terminal (cli.md §3): lines outside fenced code blocks wrapped to the width
+ * (a list item's continuation indented under it); fenced code is left exactly as it is.
+ */
+function fitMarkdown(text: string, width: number): string {
+  let fence: string | undefined;
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const marks = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (marks && marks[0] === fence[0] && marks.length >= fence.length && line.trim() === marks) fence = undefined;
+      out.push(line);
+    } else if (marks) {
+      fence = marks;
+      out.push(line);
+    } else if (line.startsWith('- ')) out.push(`- ${wrap(line.slice(2), width, '  ').slice(2)}`);
+    else out.push(wrap(line, width));
+  }
+  return out.join('\n');
+}
+
 function markdownRenderer(style: Style): Renderer {
+  const rendered = markdownText(style);
+  if (!style.tty) return rendered;
+  // On a terminal every line of prose fits; piped, Markdown goes out as written.
+  return {
+    header: (head) => fitMarkdown(rendered.header(head), style.width),
+    message: (message) => fitMarkdown(rendered.message(message), style.width),
+    end: (count) => fitMarkdown(rendered.end(count), style.width),
+  };
+}
+
+function markdownText(style: Style): Renderer {
   const totals: Totals = [0, 0, 0, 0];
   return {
     header(head) {
