@@ -1,5 +1,5 @@
 // Builds dist/ with esbuild in two parts, so that start-up stays small:
-//   dist/wsctl.cjs   the entry (main.ts, the command tree and commander), CommonJS, which Node
+//   dist/wsctl.cjs   the entry (main.ts and its parts, the command tree and commander), CommonJS, which Node
 //                    loads faster than an ES module;
 //   dist/lazy/       app.js (every command, the HTTP client, zod/mini, the sandbox) loaded once a
 //                    command runs, and chunks of the heavy libraries each loaded where used.
@@ -14,8 +14,8 @@ const jqWasm = createRequire(import.meta.url)('./jq-wasm.cjs');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
-// What main.ts and program.ts load with import(): every command and what they share (app.ts).
-// The jq engine's host too: main.ts starts its worker thread while app.js loads.
+// What the runner and program.ts load with import(): every command and what they share (app.ts).
+// The jq engine's host too: the runner starts its worker thread while app.js loads.
 const lazyEntries = [join(root, 'src/app.ts'), join(root, 'src/terminal/jq.ts')];
 
 // wsctl mcp bundles the MCP SDK's stdio server parts only: its HTTP transports would bring

@@ -34,7 +34,7 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'help written synchronously',
-    where: 'src/main.ts (cli: writeHelp)',
+    where: 'src/shell.ts (cli: writeHelp)',
     buys: 'help and --version go out with fs.writeSync, without making the stdout stream (which loads node:stream and net): within the noise on the product (Node 20 -13%, Node 24 8% of `--help`); alone, making a piped stdout and writing to it took 26 ms (Node 20) and 14 ms (Node 24) against 0.3 ms for writeSync, minimum of 25 runs',
   },
   {
@@ -59,12 +59,12 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'Liftoff only',
-    where: 'src/tricks.ts (setRuntimeFlags, called by src/main.ts)',
+    where: 'src/tricks.ts (setRuntimeFlags, called by src/runner.ts)',
     buys: "V8's optimising tier-up of undici's and jq's WebAssembly would hold the process at exit: Node 20 55% of `keys list --json` and 59% of `--jq`; Node 24 2% and 24%; 14-37 MiB of peak memory",
   },
   {
     name: 'steady young generation',
-    where: 'src/tricks.ts (setRuntimeFlags, called by src/main.ts)',
+    where: 'src/tricks.ts (setRuntimeFlags, called by src/runner.ts)',
     buys: 'V8 doubles the young generation at each busy scavenge (to 3 × 16 MB on Node 24 and 26); held at its start size, a large transcript peaks lower: `convo show` of 55,000 messages peaks at 78 instead of 107 MiB (Node 20) and 93 instead of 119 MiB (Node 24); its time within the noise (Node 20 25% faster, Node 24 12% slower)',
   },
   {
@@ -85,7 +85,7 @@ export const TRICKS: readonly Trick[] = [
 ];
 
 /**
- * The run-time V8 flags (tricks-switch.ts), set before the jq engine compiles: main.ts starts the
+ * The run-time V8 flags (tricks-switch.ts), set before the jq engine compiles: runner.ts starts the
  * engine's thread before any command runs, so the engine cannot wait for that. The flags hold for
  * every thread of the process.
  */
