@@ -19,8 +19,8 @@ export interface BaseCtx {
   signal: AbortSignal;
   version: string;
   prompt: Prompt;
-  /** The width help wraps at (the real process: $COLUMNS or the terminal's). */
-  helpWidth?: number;
+  /** The width help wraps at (the real process: $COLUMNS or the terminal's); asked only when help is written. */
+  helpWidth?(): number | undefined;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';

@@ -70,7 +70,7 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
 
   const app = runningApp(base, outcome);
   const writeHelp = (text: string) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text));
-  const width = base.helpWidth ?? (Number(base.env.COLUMNS) || undefined);
+  const width = () => base.helpWidth?.() ?? (Number(base.env.COLUMNS) || undefined);
   const program = buildProgram(VERSION, {
     writeOut: writeHelp,
     // Commander writes help here when a noun is given without a verb: show it as help (gh does too).
@@ -78,7 +78,9 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
     onUsageError: (message) => {
       usageMessage = oneLineUsage(message);
     },
-    helpWidth: width,
+    get helpWidth() {
+      return width();
+    },
   });
 
   // --jq: the engine's thread starts now, while the commands load.
@@ -86,7 +88,7 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
   try {
     await loadCommands(program, app, invokedNoun(argv));
     if (help && help.words.length > 0) {
-      const topic = (await import('./app.js')).answerHelp(program, help.words, width);
+      const topic = (await import('./app.js')).answerHelp(program, help.words, width());
       if (topic !== undefined) {
         writeHelp(topic);
         return EXIT_OK;

@@ -8,7 +8,7 @@ import { debugFromEnv, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, unexpected } fro
 import { main, VERSION } from './runner.js';
 import { tricksOn } from './tricks-switch.js';
 
-/** The width help wraps at: $COLUMNS, else the terminal's (only asked when stdout is one). */
+/** The width help wraps at: $COLUMNS, else the terminal's (only asked when stdout is one, and only when help is written: node:tty loads node:net). */
 function helpWidth(): number | undefined {
   const fromEnv = Number(process.env.COLUMNS);
   if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
@@ -99,7 +99,7 @@ export async function cli(argv: string[]): Promise<void> {
     confirm: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).confirm(question),
     text: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).text?.(question) ?? '',
   };
-  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth: helpWidth() });
+  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth });
   if (pager) await pager;
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
   await Promise.all([written(stdout), written(process.stderr)]);
