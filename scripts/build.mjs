@@ -95,6 +95,14 @@ const entry = await build({
   define: { __WSCTL_VERSION__: JSON.stringify(version) },
   plugins: [lazyImports],
 });
+// The root help at 80 columns, rendered by commander, for the launcher to answer `wsctl --help`
+// with when piped (a speed trick: src/tricks.ts lists them all).
+const { main } = createRequire(import.meta.url)(join(root, 'dist/wsctl.cjs'));
+let rootHelp = '';
+const io = { writeHelp: (text) => (rootHelp += text) };
+const helpCode = await main(['--help'], { io, env: {}, signal: new AbortController().signal, version, prompt: {}, helpWidth: () => 80 });
+if (helpCode !== 0 || !rootHelp.startsWith('Usage: wsctl')) throw new Error(`wsctl --help failed in the build (exit ${helpCode}).`);
+writeFileSync(join(root, 'dist/help-80.txt'), rootHelp);
 // What start-up loads, for the test that keeps heavy imports out of it.
 writeFileSync(join(root, 'dist/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
 // What the parts bundle, for the test that every bundled package has its licence in the notices.

@@ -33,6 +33,11 @@ export const TRICKS: readonly Trick[] = [
     buys: '`wsctl --version` alone is answered without loading the bundle or commander: Node 20 4%, Node 24 29% of `--version` (commander and the command tree are not built)',
   },
   {
+    name: 'root help in the launcher',
+    where: 'bin/wsctl (the text: dist/help-80.txt, rendered by commander in scripts/build.mjs)',
+    buys: '`wsctl --help` piped (or COLUMNS=80) is answered without loading the bundle or commander: Node 20 26%, Node 24 17% of `--help` (1.53× → 1.13× and 1.46× → 1.14× `node -e 0`, medians of 21 pairs under a load average of ~26); 0 ms on a terminal, which commander still renders',
+  },
+  {
     name: 'help written synchronously',
     where: 'src/shell.ts (cli: writeHelp)',
     buys: 'help and --version go out with fs.writeSync, without making the stdout stream (which loads node:stream and net): within the noise on the product (Node 20 -13%, Node 24 8% of `--help`); alone, making a piped stdout and writing to it took 26 ms (Node 20) and 14 ms (Node 24) against 0.3 ms for writeSync, minimum of 25 runs',
