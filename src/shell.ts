@@ -1,7 +1,6 @@
 // The shell: the real process around the runner, and the only module that touches `process`:
 // its streams, environment, Ctrl-C, a closed or full stdout, the last-resort handlers and the exit.
 import { writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
 import type { IO } from './terminal/index.js';
 import type { Prompt } from './terminal/prompt.js';
 import { debugFromEnv, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, unexpected } from './report.js';
@@ -13,7 +12,7 @@ function helpWidth(): number | undefined {
   const fromEnv = Number(process.env.COLUMNS);
   if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
   // Creating process.stdout costs --help a few ms: only worth it on a terminal.
-  return isatty(1) ? process.stdout.columns : undefined;
+  return process.getBuiltinModule('node:tty').isatty(1) ? process.stdout.columns : undefined;
 }
 
 /** The real process: its streams, environment, Ctrl-C, a closed stdout pipe, and a last resort. */
@@ -36,6 +35,9 @@ export async function cli(argv: string[]): Promise<void> {
     else setTimeout(() => process.exit(EXIT_INTERRUPTED), 1000).unref();
   });
   let stdout: NodeJS.WriteStream | undefined;
+  /** Made on first use too: a command that says nothing on stderr never makes it. */
+  let stderr: NodeJS.WriteStream | undefined;
+  const madeStderr = () => (stderr ??= process.stderr);
   let writeFailure: string | undefined;
   /** What the user must know when the result is lost (the id of a key whose secret was not written). */
   let lostNote: string | undefined;
@@ -62,7 +64,7 @@ export async function cli(argv: string[]): Promise<void> {
       return stdout;
     },
     get stderr() {
-      return process.stderr;
+      return madeStderr();
     },
     get stdinIsTTY() {
       return !!process.stdin.isTTY;
@@ -71,10 +73,10 @@ export async function cli(argv: string[]): Promise<void> {
       return !!(io.stdout as NodeJS.WriteStream).isTTY;
     },
     get stderrIsTTY() {
-      return !!process.stderr.isTTY;
+      return !!madeStderr().isTTY;
     },
     get columns() {
-      return (io.stdoutIsTTY ? process.stdout.columns : process.stderr.columns) ?? 0;
+      return (io.stdoutIsTTY ? (io.stdout as NodeJS.WriteStream).columns : madeStderr().columns) ?? 0;
     },
     writeHelp(text: string) {
       try {
@@ -95,14 +97,14 @@ export async function cli(argv: string[]): Promise<void> {
   if (!tricksOn) delete io.writeHelp;
   // The prompt module loads on the first question.
   const prompt: Prompt = {
-    secret: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).secret(question),
-    confirm: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).confirm(question),
-    text: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, process.stderr, controller.signal).text?.(question) ?? '',
+    secret: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).secret(question),
+    confirm: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).confirm(question),
+    text: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).text?.(question) ?? '',
   };
   let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth });
   if (pager) await pager;
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
-  await Promise.all([written(stdout), written(process.stderr)]);
+  await Promise.all([written(stdout), written(stderr)]);
   // A write to a file fails on the next tick (a full disk): its error must come before the exit.
   await new Promise((resolve) => setImmediate(resolve));
   const failed = (stdout as { writableErrored?: NodeJS.ErrnoException | null } | undefined)?.writableErrored;
