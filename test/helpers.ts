@@ -173,3 +173,20 @@ export async function startConnectProxy(): Promise<{ url: string; tunnels: strin
   });
   return { url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`, tunnels };
 }
+
+/**
+ * Runs work over items with at most `limit` at once, results in the items' order. For loops of
+ * child processes that mostly wait (a pty, a server, a timer): each item must use its own state.
+ */
+export async function atOnce<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
