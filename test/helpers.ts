@@ -17,8 +17,8 @@ import { seedState, type SandboxState } from '../src/sandbox/seed.js';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * CI runs the suite once in full, then again on each other Node line and with the tricks off
- * (.ci/run sets WSCTL_CI_REPEAT=1 there): a repeat keeps every test but runs the long soaks
+ * CI runs the suite once in full, then again on each other Node line, one of them with the tricks
+ * off (.ci/run sets WSCTL_CI_REPEAT=1 there): a repeat keeps every test but runs the long soaks
  * (rounds of concurrent writers, every help example, every width) in a smaller form.
  */
 export const REPEAT_RUN = process.env.WSCTL_CI_REPEAT === '1';

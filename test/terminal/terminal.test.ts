@@ -147,8 +147,9 @@ describe('prompts on a terminal', () => {
       [['auth', 'login', '--with-key', '--no-input'], { WSCTL_BASE_URL: sb.url }, /pipe the key in with --with-key/],
       [['byok', 'add', '--name', 'x', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--no-input'], {}, /--api-key-stdin.*WSCTL_BYOK_API_KEY/],
     ];
-    for (const [args, extra, named] of cases) {
-      const r = await runPty(args, { cols: 80, env: { ...sb.env, WSCTL_CONFIG_DIR: tempDir(), ...extra } });
+    const results = await atOnce(cases, AT_ONCE, ([args, extra]) => runPty(args, { cols: 80, env: { ...sb.env, WSCTL_CONFIG_DIR: tempDir(), ...extra } }));
+    for (const [i, [args, , named]] of cases.entries()) {
+      const r = results[i]!;
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.text).toMatch(named);
       expect(r.text).not.toContain('[y/N]');
