@@ -1,4 +1,33 @@
+import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest, started first (a fresh clone has no timings cached to order by):
+ * a long file started last would run alone at the end. Most of their time is child processes
+ * and timers, so other files run beside them.
+ */
+const LONGEST_FIRST = [
+  'test/config/concurrency.test.ts',
+  'test/commands/follow.test.ts',
+  'test/jq-limits.test.ts',
+  'test/terminal/terminal.test.ts',
+  'test/examples.test.ts',
+  'test/config/keyring.test.ts',
+  'test/terminal/widths.test.ts',
+  'test/reliability/terminal.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST_FIRST.indexOf(relative(this.ctx.config.root, file.moduleId));
+      return at < 0 ? LONGEST_FIRST.length : at;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -6,6 +35,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one file at a time on two cores,
+    // while most files wait on the processes they start.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: LongestFirst },
     // WSCTL_NO_TRICKS=1 reaches every process a test starts (see the file).
     setupFiles: ['test/no-tricks-setup.ts'],
     // In-process runs must never reach a developer's own keyring: tests that want a Secret

@@ -17,8 +17,8 @@ import { seedState, type SandboxState } from '../src/sandbox/seed.js';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * CI runs the suite once in full, then again on each other Node line and with the tricks off
- * (.ci/run sets WSCTL_CI_REPEAT=1 there): a repeat keeps every test but runs the long soaks
+ * CI runs the suite once in full, then again on each other Node line, one of them with the tricks
+ * off (.ci/run sets WSCTL_CI_REPEAT=1 there): a repeat keeps every test but runs the long soaks
  * (rounds of concurrent writers, every help example, every width) in a smaller form.
  */
 export const REPEAT_RUN = process.env.WSCTL_CI_REPEAT === '1';
@@ -172,4 +172,21 @@ export async function startConnectProxy(): Promise<{ url: string; tunnels: strin
     proxy.close();
   });
   return { url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`, tunnels };
+}
+
+/**
+ * Runs work over items with at most `limit` at once, results in the items' order. For loops of
+ * child processes that mostly wait (a pty, a server, a timer): each item must use its own state.
+ */
+export async function atOnce<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

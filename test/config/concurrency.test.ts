@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, REPEAT_RUN, ROOT, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { atOnce, BIN, REPEAT_RUN, ROOT, run, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 
 /** Whether another user can run this Node and this clone's wsctl (every folder on the way searchable). */
 function reachableByOthers(): boolean {
@@ -33,6 +33,14 @@ describe('concurrent writers of config.json', () => {
     return Promise.all(names.map((p) => runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { env, stdin: `wsk_key_of_${p}_123`, timeoutMs: 60_000 })));
   }
 
+  /** The same ${N} profiles, saved by wsctl in this process: set-up for the tests of other writers. */
+  async function loginAllHere(dir: string) {
+    for (const p of names) {
+      const r = await run(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url }, stdin: `wsk_key_of_${p}_123` });
+      expect(r.code, r.stderr).toBe(0);
+    }
+  }
+
   it(`${N} parallel logins keep all ${N} profiles`, async () => {
     const dir = tempDir();
     for (const r of await loginAll(dir)) expect(r.code, r.stderr).toBe(0);
@@ -43,7 +51,7 @@ describe('concurrent writers of config.json', () => {
 
   it(`${N} parallel logouts forget exactly their own keys`, async () => {
     const dir = tempDir();
-    await loginAll(dir);
+    await loginAllHere(dir);
     const env = { WSCTL_CONFIG_DIR: dir };
     const half = names.slice(0, N / 2);
     for (const r of await Promise.all(half.map((p) => runBin(['auth', 'logout', '--profile', p], { env, timeoutMs: 60_000 })))) expect(r.code, r.stderr).toBe(0);
@@ -54,7 +62,7 @@ describe('concurrent writers of config.json', () => {
 
   it('parallel profile rm and profile use: nothing removed comes back, current never names a removed profile', async () => {
     const dir = tempDir();
-    await loginAll(dir);
+    await loginAllHere(dir);
     const env = { WSCTL_CONFIG_DIR: dir };
     const removed = names.filter((_, i) => i % 2 === 0);
     const used = names.filter((_, i) => i % 2 === 1);
@@ -105,7 +113,8 @@ describe('the config lock', () => {
   it(`${ROUNDS} rounds of ${EACH * 3} mixed writers (login, profile rm, profile use): nothing lost, nothing resurrected`, async () => {
     const range = (prefix: string) => Array.from({ length: EACH }, (_, i) => `${prefix}${i}`);
     const [added, removed, used] = [range('new'), range('gone'), range('kept')];
-    for (let round = 0; round < ROUNDS; round++) {
+    // Two rounds at once, each in its own folder: a round ends waiting on its last few writers.
+    await atOnce(Array.from({ length: ROUNDS }, (_, round) => round), 2, async (round) => {
       const dir = tempDir();
       const profiles = Object.fromEntries([...removed, ...used].map((p) => [p, { base_url: sb.url, api_key: `wsk_old_key_of_${p}` }]));
       writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: 'kept0', profiles }), { mode: 0o600 });
@@ -123,7 +132,7 @@ describe('the config lock', () => {
       for (const p of used) expect(data.profiles[p].api_key, `round ${round}`).toBe(`wsk_old_key_of_${p}`);
       expect(used).toContain(data.current_profile);
       expect(readdirSync(dir).filter((n) => n !== 'config.json'), `round ${round}`).toEqual([]);
-    }
+    });
   }, 900_000);
 
   it('a lock whose holder is gone is taken over; one held by a live process never is, however old', async () => {

@@ -1,5 +1,6 @@
 // Keys in a real Secret Service: Debian's gnome-keyring inside dbus-run-session, with a throwaway
-// HOME, as a Linux desktop has it. And without one: the file, with one warning.
+// HOME, as a Linux desktop has it. And without one: the file, with one warning. Each test has
+// its own D-Bus session, keyring and config folder, so the tests of a block run at once.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +42,7 @@ function withSecretService(script: string, env: Record<string, string>): Promise
   });
 }
 
-describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gnome-keyring)', () => {
+describe.skipIf(!hasSecretService && !process.env.CI).concurrent('a real Secret Service (gnome-keyring)', () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();
@@ -128,7 +129,7 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gn
   });
 });
 
-describe.skipIf(!hasSecretService && !process.env.CI)('the store entry of a config folder', () => {
+describe.skipIf(!hasSecretService && !process.env.CI).concurrent('the store entry of a config folder', () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();
@@ -176,7 +177,7 @@ describe.skipIf(!hasSecretService && !process.env.CI)('the store entry of a conf
   });
 });
 
-describe.skipIf(!hasSecretService && !process.env.CI)('a broken store never blocks the way out', () => {
+describe.skipIf(!hasSecretService && !process.env.CI).concurrent('a broken store never blocks the way out', () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();

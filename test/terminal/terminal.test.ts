@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serviceCalls } from '../endpoints.js';
-import { REPEAT_RUN, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { atOnce, REPEAT_RUN, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { crashed, runPty, tooWide } from './pty.js';
 
 // A repeat run of the suite (REPEAT_RUN) keeps the narrowest width, where layout breaks first.
@@ -13,6 +13,8 @@ const WIDTHS = REPEAT_RUN ? [60] : [60, 80, 200];
 
 /** Every command that calls the service, with arguments that make a valid request (test/endpoints.ts). */
 const SERVICE_COMMANDS = serviceCalls().map((c) => c.args);
+/** Ptys at once: each command on its own terminal, mostly waiting for Node to start. */
+const AT_ONCE = 4;
 
 describe('on a sized terminal', () => {
   let sb: TestSandbox;
@@ -23,14 +25,14 @@ describe('on a sized terminal', () => {
   });
 
   it.each(WIDTHS)('--dry-run of every command that calls the service prints the request and exits 0 (%i columns)', async (cols) => {
-    for (const args of SERVICE_COMMANDS) {
-      for (const json of [[], ['--json']]) {
-        const r = await runPty([...args, '--dry-run', ...json], { cols, env });
-        expect(crashed(r.output), `${args.join(' ')}\n${r.text}`).toBe(false);
-        expect(r.code, `${args.join(' ')} ${json.join(' ')}\n${r.text}`).toBe(0);
-        expect(r.text).toMatch(json.length ? /"method": "(GET|POST|PATCH|DELETE)"/ : /^(GET|POST|PATCH|DELETE) http/m);
-      }
-    }
+    const cases = SERVICE_COMMANDS.flatMap((args) => [[], ['--json']].map((json) => [...args, '--dry-run', ...json]));
+    const results = await atOnce(cases, AT_ONCE, (args) => runPty(args, { cols, env }));
+    results.forEach((r, i) => {
+      const args = cases[i]!.join(' ');
+      expect(crashed(r.output), `${args}\n${r.text}`).toBe(false);
+      expect(r.code, `${args}\n${r.text}`).toBe(0);
+      expect(r.text).toMatch(args.endsWith('--json') ? /"method": "(GET|POST|PATCH|DELETE)"/ : /^(GET|POST|PATCH|DELETE) http/m);
+    });
     expect(sb.requests).toHaveLength(0);
   }, 120_000);
 
@@ -48,14 +50,16 @@ describe('on a sized terminal', () => {
 
   it.each(WIDTHS)('tables and help never pass %i columns', async (cols) => {
     sb.state.keys.push({ id: 'key_long', name: 'a-name-that-is-much-longer-than-any-column-could-hold-41', key: 'wsk_longlonglong', key_prefix: 'wsk_long', created_at: new Date().toISOString(), last_used_at: null });
-    for (const args of [['keys', 'list'], ['caps'], ['settings'], ['persona', 'versions', 'persona_demo'], ['--help'], ['conn', '--help'], ['byok', 'add', '--help']]) {
-      const r = await runPty(args, { cols, env });
+    const cases = [['keys', 'list'], ['caps'], ['settings'], ['persona', 'versions', 'persona_demo'], ['--help'], ['conn', '--help'], ['byok', 'add', '--help']];
+    const results = await atOnce(cases, AT_ONCE, (args) => runPty(args, { cols, env }));
+    for (const [i, r] of results.entries()) {
+      const args = cases[i]!;
       expect(r.code, args.join(' ')).toBe(0);
       // Help examples are commands to paste: they stay whole.
       const wide = tooWide(r.text, cols).filter((line) => !line.trimStart().startsWith('$ '));
       expect(wide, `${args.join(' ')} at ${cols}`).toEqual([]);
     }
-    const keys = await runPty(['keys', 'list'], { cols, env });
+    const keys = results[0]!; // keys list, with key_long
     expect(keys.text).toMatch(/key_long +a-na/);
     expect(keys.text).toContain('wsk_long');
     if (cols < 100) expect(keys.text).toContain('…');
@@ -143,8 +147,9 @@ describe('prompts on a terminal', () => {
       [['auth', 'login', '--with-key', '--no-input'], { WSCTL_BASE_URL: sb.url }, /pipe the key in with --with-key/],
       [['byok', 'add', '--name', 'x', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--no-input'], {}, /--api-key-stdin.*WSCTL_BYOK_API_KEY/],
     ];
-    for (const [args, extra, named] of cases) {
-      const r = await runPty(args, { cols: 80, env: { ...sb.env, WSCTL_CONFIG_DIR: tempDir(), ...extra } });
+    const results = await atOnce(cases, AT_ONCE, ([args, extra]) => runPty(args, { cols: 80, env: { ...sb.env, WSCTL_CONFIG_DIR: tempDir(), ...extra } }));
+    for (const [i, [args, , named]] of cases.entries()) {
+      const r = results[i]!;
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.text).toMatch(named);
       expect(r.text).not.toContain('[y/N]');

@@ -14,7 +14,8 @@ const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
 /** The terminal column where needle starts on line. */
 const columnOf = (line: string, needle: string) => stringWidth(line.slice(0, line.indexOf(needle)));
 
-describe('widths on a sized terminal', () => {
+// Each test reads the shared sandbox only, or starts its own: they run at once.
+describe.concurrent('widths on a sized terminal', () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();
