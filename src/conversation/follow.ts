@@ -2,12 +2,13 @@
 // order, as soon as it is complete (a later message exists, or the state is no longer running or
 // stopping); then the totals, or with --json newline-delimited JSON. Loaded only with --follow.
 import { hash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Ctx } from '../../command.js';
-import { InterruptedError } from '../../errors.js';
-import type { Message } from '../../schemas.js';
-import { request } from '../../service.js';
-import { bufferedSink } from '../../terminal/pager.js';
+import type { Ctx } from '../context.js';
+import { InterruptedError } from '../errors.js';
+import type { Message } from '../schemas.js';
+import { request } from '../service.js';
+import { bufferedSink } from '../terminal/pager.js';
+import { realClock, type Clock } from './clock.js';
+import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation } from './stream.js';
 import { styleFor, transcriptRenderer, type Head } from './transcript.js';
 
@@ -79,7 +80,8 @@ function since(ms: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
+/** Follows until the conversation is no longer running; clock is the context's (tests) or the real one. */
+export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.clock ?? realClock): Promise<void> {
   const api = await ctx.api();
   const term = ctx.term;
   // Every write goes out at once, so `| grep --line-buffered` sees each message as it completes.
@@ -93,9 +95,9 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
 
   const printed = new Printed(); // later polls pass these over undecoded
   let warned = false;
-  let lastMessageAt = Date.now();
+  let lastMessageAt = clock.now();
   const status = await term.statusLine();
-  const spool = term.spool();
+  const spool = new Spool(term.tempDir);
   const gate = new HeaderGate(sink, spool, show.header);
 
   const print = async (read: Read) => {
@@ -103,7 +105,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
     status.clear();
     await gate.write(text);
     printed.add(read.digest());
-    lastMessageAt = Date.now();
+    lastMessageAt = clock.now();
   };
   // Said once: a message the history moved or dropped is not printed again, and one it rewrote is printed as new.
   const historyChanged = () => {
@@ -167,9 +169,9 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
   try {
     let answer = await poll(true);
     while (ACTIVE.has(answer.state)) {
-      status.set(`${answer.state} · ${since(Date.now() - lastMessageAt)} since the last message`);
+      status.set(`${answer.state} · ${since(clock.now() - lastMessageAt)} since the last message`);
       try {
-        await sleep(opts.intervalMs, undefined, { signal: ctx.signal });
+        await clock.sleep(opts.intervalMs, ctx.signal);
       } catch {
         throw new InterruptedError();
       }
