@@ -6,6 +6,7 @@ import { readKeyring, type KeyStorage } from './config/keys.js';
 import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
 import { prefetchHttpClient } from './tricks.js';
+import type { Clock } from './conversation/clock.js';
 import type { Globals } from './globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
 import type { Prompt } from './terminal/prompt.js';
@@ -21,6 +22,8 @@ export interface BaseCtx {
   prompt: Prompt;
   /** The width help wraps at (the real process: $COLUMNS or the terminal's); asked only when help is written. */
   helpWidth?(): number | undefined;
+  /** What `convo show --follow` reads the time from and waits on; the real clock when absent. */
+  clock?: Clock;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';

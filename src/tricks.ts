@@ -79,7 +79,7 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'node:crypto without its ES module facade',
-    where: 'src/tricks.ts (builtinCrypto, used by src/terminal/spool.ts and src/sandbox/seed.ts)',
+    where: 'src/tricks.ts (builtinCrypto, used by src/conversation/spool.ts and src/sandbox/seed.ts)',
     buys: "the facade's webcrypto getter loads WebCrypto, and the spool is part of every command's module: within the noise on the product (Node 20 -11%, Node 24 -5% of `keys list --json`); alone, the facade took 10 ms (Node 20) and 21 ms (Node 24) more than getBuiltinModule, minimum of 20 runs",
   },
   {

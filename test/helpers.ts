@@ -8,6 +8,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { main } from '../src/main.js';
+import type { Clock } from '../src/conversation/clock.js';
 import type { IO } from '../src/terminal/index.js';
 import type { Prompt } from '../src/terminal/prompt.js';
 import { startSandboxServer, type SandboxServer } from '../src/sandbox/server.js';
@@ -69,6 +70,8 @@ export interface RunOptions {
   columns?: number;
   answers?: string[];
   signal?: AbortSignal;
+  /** The clock `convo show --follow` reads and waits on (the real one when absent). */
+  clock?: Clock;
 }
 
 export interface RunResult {
@@ -112,7 +115,7 @@ export async function run(args: string[], options: RunOptions = {}): Promise<Run
     columns: options.columns ?? 100,
   };
   const env = { WSCTL_RETRY_BASE_MS: '10', ...options.env };
-  const code = await main(args, { io, env, signal: options.signal ?? new AbortController().signal, version: '0.0.0-test', prompt });
+  const code = await main(args, { io, env, signal: options.signal ?? new AbortController().signal, version: '0.0.0-test', prompt, clock: options.clock });
   return { code, stdout: out, stderr: err, prompts };
 }
 

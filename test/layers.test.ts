@@ -1,7 +1,9 @@
 // The layers of src/ and who may import whom: the HTTP client, the config, the terminal and the
 // generators (completion, help and man pages) stand alone (on the leaf modules); the sandbox and
-// the service table sit on the HTTP client; commands sit on all of them; the MCP server on the
-// commands; the shell (main, program, app, context) on top.
+// the service table sit on the HTTP client; the conversation engine (convo show's stream, spool,
+// transcript and follow loop) on the HTTP client, the service table and the terminal; commands sit
+// on all of them; the MCP server on the commands (and the engine, for Markdown transcripts); the
+// shell (main, program, app, context) on top.
 // No layer imports upward or sideways, type-only imports included, so each can be read and tested
 // alone. A new module must be given a layer here.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,7 +25,7 @@ const MAY_IMPORT: Record<Layer, Layer[]> = {
   sandbox: ['http', 'config', 'service'],
   conversation: ['http', 'terminal', 'service'],
   commands: ['http', 'config', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation'],
-  mcp: ['http', 'config', 'terminal', 'service', 'commands'],
+  mcp: ['http', 'config', 'terminal', 'service', 'conversation', 'commands'],
   shell: ['http', 'config', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation', 'commands', 'mcp'],
 };
 

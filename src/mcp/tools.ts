@@ -12,7 +12,7 @@ import { run as caps } from '../commands/caps.js';
 import { run as connRm } from '../commands/conn/rm.js';
 import { run as connSetPermission } from '../commands/conn/set-permission.js';
 import { run as convoShow } from '../commands/convo/show.js';
-import { transcriptRenderer } from '../commands/convo/transcript.js';
+import { transcriptRenderer } from '../conversation/transcript.js';
 import { run as deviceRm } from '../commands/device/rm.js';
 import { run as keysCreate } from '../commands/keys/create.js';
 import { run as keysList } from '../commands/keys/list.js';

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { cleanErrorMessage, cleanLine, escapeInvisible } from '../sanitize.js';
 import { label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
-import { heldSink, Spool, type HeldSink } from './spool.js';
+import { heldSink, type HeldSink } from './held-sink.js';
 import { JsonObjectWriter } from './json.js';
 import type { JqFilter } from './jq.js';
 import type { Prompt } from './prompt.js';
@@ -17,7 +17,7 @@ export { clean, cleanLine } from '../sanitize.js';
 export { fitPieces, mask, plural, relativeTime, thousands, wrap, type Piece } from './format.js';
 export { truncate } from './width.js';
 export type { Sink } from './pager.js';
-export { Spool, type HeldSink } from './spool.js';
+export type { HeldSink } from './held-sink.js';
 export { JsonObjectWriter } from './json.js';
 
 export interface IO {
@@ -364,9 +364,9 @@ export class Terminal {
     );
   }
 
-  /** Text held back in order (memory, then a temporary file in $TMPDIR). */
-  spool(): Spool {
-    return new Spool(this.env.TMPDIR || undefined);
+  /** Where temporary files go: $TMPDIR, or the system's default when unset. */
+  get tempDir(): string | undefined {
+    return this.env.TMPDIR || undefined;
   }
 
   /** Asks for a secret with input hidden; without a terminal (or with --no-input) names what answers it instead. */

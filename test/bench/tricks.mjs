@@ -78,7 +78,7 @@ const variants = {
   http2: variant('http2', 'scripts/no-http2.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
   child: variant('child', 'scripts/lazy-child-process.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
   writeSync: variant('write', 'src/shell.ts', '  if (!tricksOn) delete io.writeHelp;', '  delete io.writeHelp;'),
-  crypto: variant('crypto', 'src/terminal/spool.ts', "import { builtinCrypto } from '../tricks.js';", "import * as crypto from 'node:crypto';\nconst builtinCrypto = () => crypto;"),
+  crypto: variant('crypto', 'src/conversation/spool.ts', "import { builtinCrypto } from '../tricks.js';", "import * as crypto from 'node:crypto';\nconst builtinCrypto = () => crypto;"),
 };
 
 const nodes = process.argv.length > 2 ? process.argv.slice(2) : [process.execPath];

@@ -1,9 +1,11 @@
 // convo show --follow against a scripted server (each poll gets the next answer) and against the
-// sandbox's conv_live, in-process, as bin/wsctl, and on a sized terminal.
+// sandbox's conv_live, in-process, as bin/wsctl, and on a sized terminal. In process the follow
+// loop waits on a clock that never waits; bin/wsctl waits on the real one.
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/conversation/clock.js';
 import { BIN, run, runBin, tempDir } from '../helpers.js';
 import { crashed, runPty, tooWide } from '../terminal/pty.js';
 
@@ -27,6 +29,21 @@ async function scripted(answers: Answer[]): Promise<{ url: string; polls: () => 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, polls: () => polls };
 }
 
+/** A clock whose sleep returns at once and moves its time on by what was asked; it records each wait. */
+function instantClock(): Clock & { waits: number[] } {
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => now,
+    async sleep(ms, signal) {
+      signal.throwIfAborted();
+      waits.push(ms);
+      now += ms;
+    },
+  };
+}
+
 const env = (url: string) => ({ WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_follow_test_key', WSCTL_CONFIG_DIR: tempDir() });
 const FAST = ['--interval', '0.5'];
 
@@ -38,7 +55,9 @@ describe('convo show --follow', () => {
       { body: { conversation, state: 'running', messages: [message(0, 'hello'), message(1, 'World, growing and done'), message(2, 'next')] } },
       { body: { conversation, state: 'idle', messages: [message(0, 'hello'), message(1, 'World, growing and done'), message(2, 'next, final')] } },
     ]);
-    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([500, 500, 500]);
     expect(r.code, r.stderr).toBe(0);
     expect(s.polls()).toBe(4);
     const bodies = r.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
@@ -50,25 +69,26 @@ describe('convo show --follow', () => {
 
   it('a history that reorders between polls: each message printed once, none lost, said once on stderr (built bin)', async () => {
     const [a, b, c, d, e, f] = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'].map((text, i) => message(i, text));
-    const s = await scripted([
+    const history: Answer[] = [
       { body: { conversation, state: 'running', messages: [a, b, c] } },
       { body: { conversation, state: 'running', messages: [c, a, b, d, e] } },
       { body: { conversation, state: 'idle', messages: [e, d, c, b, a, f] } },
+    ];
+    // The transcript and --json each against a server of their own, at the same time (each waits 1 s in real time).
+    const s = await scripted(history);
+    const first = server;
+    const again = await scripted(history);
+    const [human, json] = await Promise.all([
+      runBin(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) }),
+      runBin(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(again.url) }),
     ]);
-    const human = await runBin(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    first?.close();
     expect(human.code, human.stderr).toBe(0);
     const bodies = human.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
     expect(bodies).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot']);
     expect(human.stderr.match(/changed between polls/g)).toHaveLength(1);
     expect(human.stderr).toMatch(/^! The history of conversation 'c1' changed between polls \(messages moved, removed or rewritten\); no message is printed twice\.$/m);
     // --json: one line per message, each once, as the service sent it.
-    server?.close();
-    const again = await scripted([
-      { body: { conversation, state: 'running', messages: [a, b, c] } },
-      { body: { conversation, state: 'running', messages: [c, a, b, d, e] } },
-      { body: { conversation, state: 'idle', messages: [e, d, c, b, a, f] } },
-    ]);
-    const json = await runBin(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(again.url) });
     expect(json.code, json.stderr).toBe(0);
     expect(json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([{ conversation, state: 'running' }, a, b, c, d, e, f, { state: 'idle' }]);
     expect(json.stderr.match(/changed between polls/g)).toHaveLength(1);
@@ -81,7 +101,9 @@ describe('convo show --follow', () => {
       { body: { conversation, state: 'running', messages: [a] } },
       { body: { conversation, state: 'idle', messages: [a, d, e] } },
     ]);
-    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([500, 500]);
     expect(r.code, r.stderr).toBe(0);
     const bodies = r.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
     // charlie was still the last message (perhaps growing) when it went away: never complete, never printed.
@@ -95,7 +117,9 @@ describe('convo show --follow', () => {
       { body: { conversation, state: 'running', messages: [ok, ok] } },
       { body: { conversation, state: 'idle', messages: [ok, ok, ok] } },
     ]);
-    const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url) });
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([500]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trimEnd().split('\n').slice(1, -1).map((l) => JSON.parse(l))).toEqual([ok, ok, ok]);
     expect(r.stderr).not.toMatch(/changed between polls/);
@@ -107,7 +131,9 @@ describe('convo show --follow', () => {
       { body: { conversation, state: 'running', messages: [a, b, c] } },
       { body: { conversation, state: 'idle', messages: [a, b, c, d] } },
     ]);
-    const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '2', '--json', ...FAST], { env: env(s.url) });
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '2', '--json', ...FAST], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([500]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trimEnd().split('\n').slice(1, -1).map((l) => JSON.parse(l))).toEqual([b, c, d]);
     expect(r.stderr).not.toMatch(/changed between polls/);
@@ -115,10 +141,25 @@ describe('convo show --follow', () => {
 
   it('idle at once: one request, the whole transcript, exit 0', async () => {
     const s = await scripted([{ body: { conversation, messages: [message(0, 'a'), message(1, 'b')] } }]);
-    const r = await run(['convo', 'show', 'c1', '-f'], { env: env(s.url) });
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '-f'], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([]);
     expect(r.code).toBe(0);
     expect(s.polls()).toBe(1);
     expect(r.stdout).toContain('(2 messages)');
+  });
+
+  it('without --interval, polls every 2 s', async () => {
+    const s = await scripted([
+      { body: { conversation, state: 'running', messages: [message(0, 'a')] } },
+      { body: { conversation, state: 'stopping', messages: [message(0, 'a')] } },
+      { body: { conversation, state: 'idle', messages: [message(0, 'a')] } },
+    ]);
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', '--json'], { env: env(s.url), clock });
+    expect(r.code, r.stderr).toBe(0);
+    expect(clock.waits).toEqual([2000, 2000]);
+    expect(s.polls()).toBe(3);
   });
 
   it('--json: a first {conversation, state} line, one compact line per message as sent, a last {"state": "idle"}', async () => {
@@ -126,7 +167,9 @@ describe('convo show --follow', () => {
       { body: { conversation, state: 'running', messages: [message(0, 'a'), message(1, 'b…')] } },
       { body: { conversation, state: 'idle', messages: [message(0, 'a'), message(1, 'b, done')] } },
     ]);
-    const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url) });
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([500]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines).toEqual([{ conversation, state: 'running' }, message(0, 'a'), message(1, 'b, done'), { state: 'idle' }]);
@@ -134,13 +177,17 @@ describe('convo show --follow', () => {
 
   it('--tail n keeps the last n messages of the first answer; --jq applies to each line', async () => {
     const s = await scripted([{ body: { conversation, state: 'idle', messages: [message(0, 'a'), message(1, 'b'), message(2, 'c')] } }]);
-    const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '1', '--jq', '.parts[0].content // .state'], { env: env(s.url) });
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '1', '--jq', '.parts[0].content // .state'], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([]);
     expect(r.stdout).toBe('idle\nc\nidle\n');
   });
 
   it('a poll that keeps failing follows the retry policy, then exits with its code (404 → 5)', async () => {
     const s = await scripted([{ body: { conversation, state: 'running', messages: [message(0, 'a')] } }, { status: 404 }]);
-    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([500]);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/^Error: Conversation 'c1' not found/m);
   });
@@ -151,7 +198,9 @@ describe('convo show --follow', () => {
       { status: 503 },
       { body: { conversation, state: 'idle', messages: [message(0, 'a'), message(1, 'b')] } },
     ]);
-    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url) });
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([500]);
     expect(r.code, r.stderr).toBe(0);
     expect(s.polls()).toBe(3);
     expect(r.stdout).toContain('(2 messages)');
@@ -181,7 +230,8 @@ describe('convo show --follow', () => {
   });
 });
 
-describe('conv_live in the sandbox', () => {
+// Real time, as bin/wsctl: conv_live gains a message about every second. Each test has its own sandbox.
+describe.concurrent('conv_live in the sandbox', () => {
   it('--sandbox convo show conv_live --follow: at least five messages in about a second each, then idle; reset starts it over', async () => {
     const dir = tempDir();
     const started = Date.now();

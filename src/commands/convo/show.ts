@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import type { Message } from '../../schemas.js';
+import { printConversation } from '../../conversation/print.js';
 import { request } from '../../service.js';
-import { JsonObjectWriter, type Sink, type Spool } from '../../terminal/index.js';
-import { HeaderGate, lastOf, readConversation, type ConversationVisitor } from './stream.js';
-import { styleFor, transcriptRenderer, type Renderer } from './transcript.js';
 
 export interface ShowOptions {
   id: string;
@@ -58,7 +55,7 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
   const { tail } = opts;
   if (opts.intervalMs !== undefined && !opts.follow) throw new UsageError('--interval goes with --follow.');
   if (opts.follow) {
-    const { follow } = await import('./follow.js');
+    const { follow } = await import('../../conversation/follow.js');
     return follow({ id: opts.id, tail, intervalMs: opts.intervalMs ?? INTERVAL_MS, markdown: opts.markdown, full: opts.full }, ctx);
   }
   const api = await ctx.api();
@@ -69,72 +66,5 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
     return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };
   }
   // The body is printed as it arrives (issue 14, P3).
-  const out = ctx.term.streamOutput('Loading conversation', opts.pager && !ctx.json);
-  try {
-    await api.stream(
-      spec,
-      async (body) => {
-        out.restart();
-        const spool = ctx.term.spool();
-        const printer = ctx.json ? jsonPrinter(out, tail) : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail, spool);
-        try {
-          await readConversation(body, printer);
-          await printer.done();
-        } finally {
-          spool.close();
-        }
-      },
-      () => !out.shown,
-    );
-  } catch (error) {
-    await out.abandon();
-    throw error;
-  }
-  await out.end();
-}
-
-/**
- * --json as the body arrives: the fields in the order the service sent them, each message as it
- * comes (with --tail, the last n once the array ends).
- */
-function jsonPrinter(out: Sink, tail: number | undefined): ConversationVisitor & { done(): Promise<void> } {
-  const writer = new JsonObjectWriter(out);
-  const kept = lastOf<Message>(tail);
-  return {
-    field: (key, value) => writer.field(key, value),
-    messagesStart: () => writer.arrayStart('messages'),
-    message(_index, message) {
-      if (!kept.add(message as Message)) return writer.item(message);
-    },
-    async messagesEnd() {
-      for (const message of kept.items()) await writer.item(message);
-      await writer.arrayEnd();
-    },
-    done: async () => writer.end(),
-  };
-}
-
-/** The transcript as the body arrives; the header waits for the state (HeaderGate). */
-function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefined, spool: Spool): ConversationVisitor & { done(): Promise<void> } {
-  const gate = new HeaderGate(out, spool, (head) => renderer.header(head));
-  const kept = lastOf<Message>(tail);
-  let count = 0;
-  const print = (message: Message) => {
-    count++;
-    return gate.write(renderer.message(message));
-  };
-  return {
-    field: (key, value) => gate.field(key, value),
-    messagesStart() {},
-    message(_index, message) {
-      if (!kept.add(message as Message)) return print(message as Message);
-    },
-    async messagesEnd() {
-      for (const message of kept.items()) await print(message);
-    },
-    async done() {
-      await gate.show();
-      await out.write(renderer.end(count));
-    },
-  };
+  await printConversation(api, spec, { tail, markdown: opts.markdown, pager: opts.pager, full: opts.full }, ctx);
 }

@@ -3,7 +3,7 @@
 // it (or the JSON.parse of a piece) refuses too.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ObjectSplitter, type SplitEvent } from '../../src/http/split.js';
+import { ObjectSplitter, type SplitEvent } from '../../src/conversation/split.js';
 
 /** The object the events describe, and the events themselves. */
 function split(text: string, cuts: number[], skip = 0): { value: Record<string, unknown>; events: SplitEvent[] } {

@@ -2,12 +2,13 @@
 // order, as soon as it is complete (a later message exists, or the state is no longer running or
 // stopping); then the totals, or with --json newline-delimited JSON. Loaded only with --follow.
 import { hash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Ctx } from '../../command.js';
-import { InterruptedError } from '../../errors.js';
-import type { Message } from '../../schemas.js';
-import { request } from '../../service.js';
-import { bufferedSink } from '../../terminal/pager.js';
+import type { Ctx } from '../context.js';
+import { InterruptedError } from '../errors.js';
+import type { Message } from '../schemas.js';
+import { request } from '../service.js';
+import { bufferedSink } from '../terminal/pager.js';
+import { realClock, type Clock } from './clock.js';
+import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation } from './stream.js';
 import { styleFor, transcriptRenderer, type Head } from './transcript.js';
 
@@ -46,7 +47,10 @@ class Printed {
     const { order, times } = this;
     // Nothing printed before this poll: nothing in it is known, and no digest is needed until a message is printed.
     const fresh = order.length === 0;
-    const seen = new Map<string, number>();
+    // While the history keeps what was printed in place, a message is known by its place alone and
+    // nothing is kept per message: a poll of 55,000 known messages leaves no garbage that lives
+    // through the poll. Counting starts at the first message out of place.
+    let seen: Map<string, number> | undefined;
     const digests: string[] = [];
     let changed = false;
     const change = () => {
@@ -60,7 +64,14 @@ class Printed {
       first: (n: number) => digests.slice(0, n),
       known(index: number, text: string): boolean {
         if (fresh) return false;
-        const d = digest(index, text);
+        const d = digests[index] ?? hash('sha1', text, 'base64');
+        if (!seen) {
+          if (index >= order.length) return false;
+          if (order[index] === d) return true;
+          // Out of place: the messages before it were the printed ones, in order.
+          seen = new Map();
+          for (let i = 0; i < index; i++) seen.set(order[i] as string, (seen.get(order[i] as string) ?? 0) + 1);
+        }
         if (index < order.length && order[index] !== d) change();
         const nth = (seen.get(d) ?? 0) + 1;
         seen.set(d, nth);
@@ -79,7 +90,8 @@ function since(ms: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
+/** Follows until the conversation is no longer running; clock is the context's (tests) or the real one. */
+export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.clock ?? realClock): Promise<void> {
   const api = await ctx.api();
   const term = ctx.term;
   // Every write goes out at once, so `| grep --line-buffered` sees each message as it completes.
@@ -93,9 +105,9 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
 
   const printed = new Printed(); // later polls pass these over undecoded
   let warned = false;
-  let lastMessageAt = Date.now();
+  let lastMessageAt = clock.now();
   const status = await term.statusLine();
-  const spool = term.spool();
+  const spool = new Spool(term.tempDir);
   const gate = new HeaderGate(sink, spool, show.header);
 
   const print = async (read: Read) => {
@@ -103,7 +115,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
     status.clear();
     await gate.write(text);
     printed.add(read.digest());
-    lastMessageAt = Date.now();
+    lastMessageAt = clock.now();
   };
   // Said once: a message the history moved or dropped is not printed again, and one it rewrote is printed as new.
   const historyChanged = () => {
@@ -167,9 +179,9 @@ export async function follow(opts: FollowOptions, ctx: Ctx): Promise<void> {
   try {
     let answer = await poll(true);
     while (ACTIVE.has(answer.state)) {
-      status.set(`${answer.state} · ${since(Date.now() - lastMessageAt)} since the last message`);
+      status.set(`${answer.state} · ${since(clock.now() - lastMessageAt)} since the last message`);
       try {
-        await sleep(opts.intervalMs, undefined, { signal: ctx.signal });
+        await clock.sleep(opts.intervalMs, ctx.signal);
       } catch {
         throw new InterruptedError();
       }

@@ -1,7 +1,7 @@
 // Renders a conversation for people: a transcript (TTY or plain) or Markdown, piece by piece
 // (header, each message, totals), so that a 50 MB conversation never becomes one giant string.
-import { clean, cleanLine, fitPieces, plural, relativeTime, thousands, truncate, wrap, type Painter, type Piece, type Terminal } from '../../terminal/index.js';
-import type { Conversation, Message, MessagePart } from '../../schemas.js';
+import { clean, cleanLine, fitPieces, plural, relativeTime, thousands, truncate, wrap, type Painter, type Piece, type Terminal } from '../terminal/index.js';
+import type { Conversation, Message, MessagePart } from '../schemas.js';
 
 export interface Style {
   tty: boolean;

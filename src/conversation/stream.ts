@@ -1,12 +1,13 @@
 // A conversation read as its body arrives (issue 14, P3): the top-level fields and then each
 // message, each checked against its schema and handed on at once, so that `convo show` of 55,000
 // messages holds one message at a time, not the body, its text and its objects.
-import { NetworkError, type ErrorInfo } from '../../errors.js';
-import { checkShape, notJson } from '../../http/decode.js';
-import type { StreamedBody } from '../../http/index.js';
-import { ObjectSplitter, SplitError, type SplitEvent } from '../../http/split.js';
-import { Conversation as ConversationSchema, ConversationDetail, Message as MessageSchema, type Message } from '../../schemas.js';
-import type { Sink, Spool } from '../../terminal/index.js';
+import { NetworkError, type ErrorInfo } from '../errors.js';
+import { checkShape, notJson } from '../http/decode.js';
+import type { StreamedBody } from '../http/index.js';
+import { ObjectSplitter, SplitError, type SplitEvent } from './split.js';
+import { Conversation as ConversationSchema, ConversationDetail, Message as MessageSchema, type Message } from '../schemas.js';
+import type { Sink } from '../terminal/index.js';
+import type { Spool } from './spool.js';
 import type { Head } from './transcript.js';
 
 /** What a reader is told, in body order. */

@@ -1,0 +1,14 @@
+// The time the follow loop reads and waits on: the real one, or in tests one that never waits.
+import { setTimeout as wait } from 'node:timers/promises';
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after ms, or rejects once signal aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) => wait(ms, undefined, { signal }),
+};

@@ -1,0 +1,90 @@
+// `convo show` without --follow: the conversation printed as its body arrives (issue 14, P3),
+// as the transcript or, with --json, as the body's fields and messages.
+import type { Ctx } from '../context.js';
+import type { Api, RequestSpec } from '../http/index.js';
+import type { Message } from '../schemas.js';
+import { JsonObjectWriter, type Sink } from '../terminal/index.js';
+import { Spool } from './spool.js';
+import { HeaderGate, lastOf, readConversation, type ConversationVisitor } from './stream.js';
+import { styleFor, transcriptRenderer, type Renderer } from './transcript.js';
+
+export interface PrintOptions {
+  /** Only the last n messages. */
+  tail?: number;
+  markdown: boolean;
+  pager: boolean;
+  full: boolean;
+}
+
+/** Asks for the conversation and prints it as it arrives; a small answer that fails part-way is asked for again. */
+export async function printConversation(api: Api, spec: RequestSpec<'Conversation'>, opts: PrintOptions, ctx: Ctx): Promise<void> {
+  const { tail } = opts;
+  const out = ctx.term.streamOutput('Loading conversation', opts.pager && !ctx.json);
+  try {
+    await api.stream(
+      spec,
+      async (body) => {
+        out.restart();
+        const spool = new Spool(ctx.term.tempDir);
+        const printer = ctx.json ? jsonPrinter(out, tail) : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail, spool);
+        try {
+          await readConversation(body, printer);
+          await printer.done();
+        } finally {
+          spool.close();
+        }
+      },
+      () => !out.shown,
+    );
+  } catch (error) {
+    await out.abandon();
+    throw error;
+  }
+  await out.end();
+}
+
+/**
+ * --json as the body arrives: the fields in the order the service sent them, each message as it
+ * comes (with --tail, the last n once the array ends).
+ */
+function jsonPrinter(out: Sink, tail: number | undefined): ConversationVisitor & { done(): Promise<void> } {
+  const writer = new JsonObjectWriter(out);
+  const kept = lastOf<Message>(tail);
+  return {
+    field: (key, value) => writer.field(key, value),
+    messagesStart: () => writer.arrayStart('messages'),
+    message(_index, message) {
+      if (!kept.add(message as Message)) return writer.item(message);
+    },
+    async messagesEnd() {
+      for (const message of kept.items()) await writer.item(message);
+      await writer.arrayEnd();
+    },
+    done: async () => writer.end(),
+  };
+}
+
+/** The transcript as the body arrives; the header waits for the state (HeaderGate). */
+function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefined, spool: Spool): ConversationVisitor & { done(): Promise<void> } {
+  const gate = new HeaderGate(out, spool, (head) => renderer.header(head));
+  const kept = lastOf<Message>(tail);
+  let count = 0;
+  const print = (message: Message) => {
+    count++;
+    return gate.write(renderer.message(message));
+  };
+  return {
+    field: (key, value) => gate.field(key, value),
+    messagesStart() {},
+    message(_index, message) {
+      if (!kept.add(message as Message)) return print(message as Message);
+    },
+    async messagesEnd() {
+      for (const message of kept.items()) await print(message);
+    },
+    async done() {
+      await gate.show();
+      await out.write(renderer.end(count));
+    },
+  };
+}
