@@ -100,7 +100,6 @@ let started: Promise<Engine> | undefined;
 // stdin reader turns it into SIGINT): with stderr on a terminal, the worker runs every filter.
 const LOCAL_INPUT_BYTES = 8 << 20;
 
-
 /** Thrown by LocalOutput past HOLD_BYTES: the filter moves to the worker. */
 const MOVE_TO_WORKER = Symbol('move to the worker');
 
@@ -114,10 +113,6 @@ class LocalOutput {
     if (++this.total > HOLD_BYTES) throw MOVE_TO_WORKER;
     this.buffer[this.length++] = byte;
     if (this.length === CHUNK_BYTES) this.take();
-  }
-  reset(): void {}
-  toString(): string {
-    return '';
   }
   take(): Uint8Array[] {
     if (this.length > 0) this.chunks.push(this.buffer.subarray(0, this.length));
