@@ -5,6 +5,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, noStackTrace, runBin, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 import { runPty } from './terminal/pty.js';
@@ -75,6 +76,34 @@ describe('--jq: a filter that never ends', () => {
     expect(r.code, r.output).toBe(code);
     expect(nodeCrash(r.output)).toBe(false);
   }, 90_000);
+
+  // Off a terminal a small document's filter runs on the main thread (src/terminal/jq.ts).
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s stops it at once, piped (→ %i)', async (signal, code) => {
+    const r = await new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'settings', '--debug', '--jq', NEVER_ENDS], { env: { PATH: process.env.PATH, HOME: tempDir(), ...sb.env } });
+      let stderr = '';
+      let sent = 0;
+      child.stderr.on('data', (c) => {
+        stderr += c;
+        if (!sent && stderr.includes(BODY_TRACED)) {
+          sent = Date.now();
+          child.kill(signal);
+        }
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      // Ended by the signal itself (SIGTERM's default action): 128 + the signal, as a shell says.
+      child.on('close', (exit, by) => {
+        clearTimeout(timer);
+        resolve({ code: by && by !== 'SIGKILL' ? 128 + os.constants.signals[by] : exit, stderr, ms: Date.now() - sent });
+      });
+    });
+    expect(r.code, r.stderr).toBe(code);
+    expect(nodeCrash(r.stderr)).toBe(false);
+    expect(r.ms).toBeLessThan(5_000);
+  }, 60_000);
 
   it('Ctrl-C typed on a sized terminal: exit 130', async () => {
     const r = await runPty(['settings', '--debug', '--jq', 'until(false; .)'], { cols: 80, env: sb.env, steps: [[BODY_TRACED, '\x03']], timeoutS: 30 });
