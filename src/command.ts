@@ -1,7 +1,10 @@
-// What a verb returns and how its action is run: the glue between commander and run(opts, ctx).
+// What a verb is and returns, and how its action is run: the glue between commander and
+// run(opts, ctx). Each verb is a declaration (defineVerb); addNoun turns a noun's declarations
+// into commander commands whose actions build typed options and hand them to App.run.
 import type { Command } from 'commander';
 import type { Ctx, Globals } from './context.js';
 import { UsageError } from './errors.js';
+import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
 
 export interface Result {
@@ -32,6 +35,195 @@ export interface App {
   run<O>(command: Command, opts: O, verb: Verb<O>): Promise<void>;
   /** Loads every command of the tree (only the invoked one is loaded at start-up). */
   loadAll(program: Command): Promise<void>;
+}
+
+/** argv's text → the typed value run() gets; throws a UsageError (exit 2) when it is not one. */
+export type Parser<T> = (raw: string) => T;
+
+/** One argument or flag: commander's syntax, its help, and how argv's text becomes its value. */
+export interface Param<T> {
+  syntax: string;
+  help: string;
+  parse?: (raw: string, previous: T) => T;
+  choices?: readonly string[];
+  /** The value when the flag is absent (shown in help, as commander does). */
+  fallback?: T;
+  /** Missing ones are named together in one usage error. */
+  required?: boolean;
+  /** Commander's value (undefined when absent) → the option's value. */
+  finish(value: unknown): T;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Params = Record<string, Param<any>>;
+type Values<P> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+/** The options run() receives, inferred from a verb's args and flags. */
+export type OptsOf<A, F> = { [K in keyof (Values<A> & Values<F>)]: (Values<A> & Values<F>)[K] };
+
+const same = <T>(value: unknown) => value as T;
+
+/** A positional argument, '<name>'; with a parser or a list of the values allowed. */
+export function arg(syntax: string, help: string): Param<string>;
+export function arg<T>(syntax: string, help: string, parse: Parser<T> | readonly T[]): Param<T>;
+export function arg(syntax: string, help: string, parse?: Parser<unknown> | readonly unknown[]): Param<any> {
+  return { syntax, help, ...parsing(parse), finish: same };
+}
+
+/** A flag without a value: true when given (a '--no-x' flag: false when given). */
+export function flag(syntax: string, help: string): Param<boolean> {
+  return { syntax, help, finish: (value) => !!value };
+}
+
+/** A flag with a value, undefined when absent unless it has a fallback. */
+export function option(syntax: string, help: string): Param<string | undefined>;
+export function option<T>(syntax: string, help: string, parse: Parser<T> | readonly T[]): Param<T | undefined>;
+export function option<T>(syntax: string, help: string, parse: Parser<T> | readonly T[] | undefined, fallback: T): Param<T>;
+export function option(syntax: string, help: string, parse?: Parser<unknown> | readonly unknown[], fallback?: unknown): Param<any> {
+  return { syntax, help, ...parsing(parse), fallback, finish: same };
+}
+
+/** A flag with a value that the verb cannot do without (missing ones are named in one error). */
+export function required(syntax: string, help: string): Param<string>;
+export function required<T>(syntax: string, help: string, parse: Parser<T> | readonly T[]): Param<T>;
+export function required(syntax: string, help: string, parse?: Parser<unknown> | readonly unknown[]): Param<any> {
+  return { syntax, help, ...parsing(parse), required: true, finish: same };
+}
+
+/** A flag that may be given again and again: its values in order. */
+export function repeated<T = string>(syntax: string, help: string, parse: Parser<T> = same): Param<T[]> {
+  return { syntax, help, parse: (raw, all) => [...all, parse(raw)], fallback: [], finish: (value) => (value ?? []) as T[] };
+}
+
+function parsing(parse: Parser<unknown> | readonly unknown[] | undefined): Pick<Param<unknown>, 'parse' | 'choices'> {
+  if (parse === undefined) return {};
+  if (typeof parse === 'function') return { parse: (raw) => parse(raw) };
+  return { choices: parse as readonly string[] };
+}
+
+/** An identifier that goes into a path: an empty one is a usage error. */
+export function parseId(name: string): Parser<string> {
+  return (raw) => requireId(raw, name);
+}
+
+/** Where a verb sits in the tree, for the few verbs that work on the tree itself (completion, mcp). */
+export interface Here {
+  command: Command;
+  /** The root with every noun loaded (only the invoked one is, at start-up). */
+  wholeTree(): Promise<Command>;
+}
+
+export interface VerbSpec<A extends Params, F extends Params> {
+  name: string;
+  aliases?: string[];
+  /** One line: the verb's description in help, man pages, completion and MCP tools. */
+  summary: string;
+  args?: A;
+  flags?: F;
+  /** Rules between options, checked once argv is parsed and before anything runs. */
+  check?(opts: OptsOf<A, F>): void;
+  /** Said in help before the examples. */
+  notes?: string;
+  examples: string[];
+  /** The endpoints of src/service.ts the verb calls; 'any' for `api`, which calls any path. */
+  endpoints: EndpointName[] | 'any';
+  /** An argv that succeeds against the seeded sandbox (destructive verbs with --yes). */
+  sample: string[];
+  run(opts: OptsOf<A, F>, ctx: Ctx, here: Here): Promise<Result | void>;
+}
+
+// The parameters are erased here: a noun lists verbs of every shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type VerbDecl = VerbSpec<any, any>;
+
+export function defineVerb<A extends Params = {}, F extends Params = {}>(spec: VerbSpec<A, F>): VerbSpec<A, F> {
+  return spec;
+}
+
+export interface NounDecl {
+  name: string;
+  examples?: string[];
+  verbs: VerbDecl[];
+  /** A noun that is a verb itself (caps, api, mcp): what it does when run without a verb. */
+  self?: VerbDecl;
+}
+
+export function defineNoun(spec: NounDecl): NounDecl {
+  return spec;
+}
+
+/** The noun's help text, its verbs (and its own action), each running through `app`. */
+export function addNoun(command: Command, noun: NounDecl, app: App): void {
+  if (noun.examples) command.addHelpText('after', examples(...noun.examples));
+  if (noun.self) addVerb(command, noun.self, app);
+  for (const verb of noun.verbs) addVerb(command.command(verb.name), verb, app);
+}
+
+function addVerb(command: Command, verb: VerbDecl, app: App): void {
+  command.description(verb.summary);
+  for (const alias of verb.aliases ?? []) command.alias(alias);
+  const args = Object.entries((verb.args ?? {}) as Params);
+  const flags = Object.entries((verb.flags ?? {}) as Params);
+  for (const [, a] of args) {
+    const argument = command.createArgument(a.syntax, a.help);
+    if (a.choices) argument.choices(a.choices);
+    if (a.parse) argument.argParser(a.parse);
+    command.addArgument(argument);
+  }
+  for (const [, f] of flags) {
+    const option = command.createOption(f.syntax, f.help);
+    if (f.choices) option.choices(f.choices);
+    if (f.parse) option.argParser(f.parse);
+    if (f.fallback !== undefined) option.default(f.fallback);
+    command.addOption(option);
+  }
+  command.addHelpText('after', (verb.notes ?? '') + examples(...verb.examples));
+  command.action((...given: unknown[]) => {
+    const cmd = given[given.length - 1] as Command;
+    const opts: Record<string, unknown> = {};
+    args.forEach(([key, a], i) => (opts[key] = a.finish(given[i])));
+    const missing: string[] = [];
+    for (const [key, f] of flags) {
+      const option = cmd.options.find((o) => o.flags === f.syntax);
+      const value = valueOf(cmd, option?.attributeName() ?? key);
+      if (f.required && value === undefined) missing.push(option?.long ?? key);
+      opts[key] = f.finish(value);
+    }
+    if (missing.length > 0) {
+      throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Run \`${pathOf(cmd)} --help\` for usage.`);
+    }
+    verb.check?.(opts);
+    const here: Here = {
+      command: cmd,
+      async wholeTree() {
+        const root = rootOf(cmd);
+        await app.loadAll(root);
+        return root;
+      },
+    };
+    return app.run(cmd, opts, (o, ctx) => verb.run(o, ctx, here));
+  });
+}
+
+/** A flag's value: given on this command, else on its noun (`wsctl mcp --read-only config`). */
+function valueOf(command: Command, attribute: string): unknown {
+  for (let c: Command | null = command; c?.parent; c = c.parent) {
+    const value = c.getOptionValue(attribute);
+    if (value !== undefined && (c === command || c.getOptionValueSource(attribute) !== 'default')) return value;
+  }
+  return undefined;
+}
+
+export function rootOf(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/** "wsctl byok add" */
+export function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 export function examples(...lines: string[]): string {

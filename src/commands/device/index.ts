@@ -1,9 +1,10 @@
-import type { Command } from 'commander';
-import { examples, type App } from '../../command.js';
-import { register as rm } from './rm.js';
+import { addNoun, defineNoun } from '../../command.js';
+import { rm } from './rm.js';
 
-export function register(device: Command, app: App): void {
-  device
-    .addHelpText('after', examples('wsctl device rm dev_phone', 'wsctl device rm dev_phone --yes'));
-  rm(device, app);
-}
+export const device = defineNoun({
+  name: 'device',
+  examples: ['wsctl device rm dev_phone', 'wsctl device rm dev_phone --yes'],
+  verbs: [rm],
+});
+
+export const register = (command: import('commander').Command, app: import('../../command.js').App) => addNoun(command, device, app);
