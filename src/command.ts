@@ -1,7 +1,7 @@
 // What a verb is and returns, and how its action is run: the glue between commander and
 // run(opts, ctx). Each verb is a declaration (defineVerb); addNoun turns a noun's declarations
 // into commander commands whose actions build typed options and hand them to App.run.
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import type { Ctx, Globals } from './context.js';
 import { UsageError } from './errors.js';
 import type { EndpointName } from './service.js';
@@ -40,18 +40,24 @@ export interface App {
 /** argv's text → the typed value run() gets; throws a UsageError (exit 2) when it is not one. */
 export type Parser<T> = (raw: string) => T;
 
-/** One argument or flag: commander's syntax, its help, and how argv's text becomes its value. */
+/**
+ * One argument or flag: commander's syntax, its help, and how argv's text becomes its value.
+ * Commander checks the syntax, the choices and the required arguments while it parses; the
+ * parsers run once it is done, in the order declared, so that its own usage errors come first.
+ */
 export interface Param<T> {
   syntax: string;
   help: string;
-  parse?: (raw: string, previous: T) => T;
+  /** Values allowed, checked by commander (and offered by completion). */
   choices?: readonly string[];
   /** The value when the flag is absent (shown in help, as commander does). */
   fallback?: T;
   /** Missing ones are named together in one usage error. */
   required?: boolean;
-  /** Commander's value (undefined when absent) → the option's value. */
-  finish(value: unknown): T;
+  /** Given again and again: commander collects the texts in order. */
+  repeated?: boolean;
+  /** What argv gave (a text, a list of texts for a repeated flag, true for a flag) → the value. */
+  read(given: unknown): T;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -60,44 +66,55 @@ type Values<P> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
 /** The options run() receives, inferred from a verb's args and flags. */
 export type OptsOf<A, F> = { [K in keyof (Values<A> & Values<F>)]: (Values<A> & Values<F>)[K] };
 
-const same = <T>(value: unknown) => value as T;
+type Parse<T> = Parser<T> | readonly T[];
+
+/** The choices of a list; a parser as read(). */
+function parsing<T>(parse: Parse<T> | undefined): Pick<Param<T>, 'choices' | 'read'> {
+  if (typeof parse === 'function') return { read: (given) => parse(given as string) };
+  return { choices: parse as readonly string[] | undefined, read: (given) => given as T };
+}
 
 /** A positional argument, '<name>'; with a parser or a list of the values allowed. */
 export function arg(syntax: string, help: string): Param<string>;
-export function arg<T>(syntax: string, help: string, parse: Parser<T> | readonly T[]): Param<T>;
-export function arg(syntax: string, help: string, parse?: Parser<unknown> | readonly unknown[]): Param<any> {
-  return { syntax, help, ...parsing(parse), finish: same };
+export function arg<T>(syntax: string, help: string, parse: Parse<T>): Param<T>;
+export function arg<T>(syntax: string, help: string, parse?: Parse<T>): Param<T> {
+  return { syntax, help, ...parsing(parse) };
 }
 
 /** A flag without a value: true when given (a '--no-x' flag: false when given). */
 export function flag(syntax: string, help: string): Param<boolean> {
-  return { syntax, help, finish: (value) => !!value };
+  const negated = /(^|[ ,])--no-/.test(syntax);
+  return { syntax, help, read: (given) => (given === undefined ? negated : !!given) };
 }
 
 /** A flag with a value, undefined when absent unless it has a fallback. */
 export function option(syntax: string, help: string): Param<string | undefined>;
-export function option<T>(syntax: string, help: string, parse: Parser<T> | readonly T[]): Param<T | undefined>;
-export function option<T>(syntax: string, help: string, parse: Parser<T> | readonly T[] | undefined, fallback: T): Param<T>;
-export function option(syntax: string, help: string, parse?: Parser<unknown> | readonly unknown[], fallback?: unknown): Param<any> {
-  return { syntax, help, ...parsing(parse), fallback, finish: same };
+export function option<T>(syntax: string, help: string, parse: Parse<T>): Param<T | undefined>;
+export function option<T>(syntax: string, help: string, parse: Parse<T> | undefined, fallback: T): Param<T>;
+export function option<T>(syntax: string, help: string, parse?: Parse<T>, fallback?: T): Param<T | undefined> {
+  return { syntax, help, ...parsing(parse), fallback };
 }
 
 /** A flag with a value that the verb cannot do without (missing ones are named in one error). */
 export function required(syntax: string, help: string): Param<string>;
-export function required<T>(syntax: string, help: string, parse: Parser<T> | readonly T[]): Param<T>;
-export function required(syntax: string, help: string, parse?: Parser<unknown> | readonly unknown[]): Param<any> {
-  return { syntax, help, ...parsing(parse), required: true, finish: same };
+export function required<T>(syntax: string, help: string, parse: Parse<T>): Param<T>;
+export function required<T>(syntax: string, help: string, parse?: Parse<T>): Param<T> {
+  return { syntax, help, ...parsing(parse), required: true };
 }
 
 /** A flag that may be given again and again: its values in order. */
-export function repeated<T = string>(syntax: string, help: string, parse: Parser<T> = same): Param<T[]> {
-  return { syntax, help, parse: (raw, all) => [...all, parse(raw)], fallback: [], finish: (value) => (value ?? []) as T[] };
+export function repeated(syntax: string, help: string): Param<string[]>;
+export function repeated<T>(syntax: string, help: string, parse: Parser<T>): Param<T[]>;
+export function repeated<T>(syntax: string, help: string, parse?: Parser<T>): Param<T[]> {
+  return { syntax, help, repeated: true, fallback: [], read: (given) => (given as string[]).map((raw) => (parse ? parse(raw) : (raw as T))) };
 }
 
-function parsing(parse: Parser<unknown> | readonly unknown[] | undefined): Pick<Param<unknown>, 'parse' | 'choices'> {
-  if (parse === undefined) return {};
-  if (typeof parse === 'function') return { parse: (raw) => parse(raw) };
-  return { choices: parse as readonly string[] };
+/** Any text but an empty (or blank) one, which is a usage error with this message. */
+export function nonEmpty(message: string): Parser<string> {
+  return (raw) => {
+    if (raw.trim() === '') throw new UsageError(message);
+    return raw;
+  };
 }
 
 /** An identifier that goes into a path: an empty one is a usage error. */
@@ -166,13 +183,12 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
   for (const [, a] of args) {
     const argument = command.createArgument(a.syntax, a.help);
     if (a.choices) argument.choices(a.choices);
-    if (a.parse) argument.argParser(a.parse);
     command.addArgument(argument);
   }
   for (const [, f] of flags) {
     const option = command.createOption(f.syntax, f.help);
     if (f.choices) option.choices(f.choices);
-    if (f.parse) option.argParser(f.parse);
+    if (f.repeated) option.argParser((raw: string, all: string[]) => [...all, raw]);
     if (f.fallback !== undefined) option.default(f.fallback);
     command.addOption(option);
   }
@@ -180,17 +196,18 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
     const opts: Record<string, unknown> = {};
-    args.forEach(([key, a], i) => (opts[key] = a.finish(given[i])));
     const missing: string[] = [];
-    for (const [key, f] of flags) {
-      const option = cmd.options.find((o) => o.flags === f.syntax);
-      const value = valueOf(cmd, option?.attributeName() ?? key);
-      if (f.required && value === undefined) missing.push(option?.long ?? key);
-      opts[key] = f.finish(value);
-    }
+    const values = flags.map(([key, f]) => {
+      const option = cmd.options.find((o) => o.flags === f.syntax) as Option;
+      const value = givenValue(cmd, option.attributeName());
+      if (f.required && value === undefined) missing.push(option.long as string);
+      return [key, f, value] as const;
+    });
     if (missing.length > 0) {
       throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Run \`${pathOf(cmd)} --help\` for usage.`);
     }
+    args.forEach(([key, a], i) => (opts[key] = a.read(given[i])));
+    for (const [key, f, value] of values) opts[key] = value === undefined && 'fallback' in f ? f.fallback : f.read(value);
     verb.check?.(opts);
     const here: Here = {
       command: cmd,
@@ -204,11 +221,12 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
   });
 }
 
-/** A flag's value: given on this command, else on its noun (`wsctl mcp --read-only config`). */
-function valueOf(command: Command, attribute: string): unknown {
+/** What argv gave for a flag, on this command or on its noun (`wsctl mcp --read-only config`); undefined when absent. */
+function givenValue(command: Command, attribute: string): unknown {
   for (let c: Command | null = command; c?.parent; c = c.parent) {
     const value = c.getOptionValue(attribute);
-    if (value !== undefined && (c === command || c.getOptionValueSource(attribute) !== 'default')) return value;
+    // A --no-x flag is true by default: absent, which is its fallback.
+    if (value !== undefined && c.getOptionValueSource(attribute) !== 'default') return value;
   }
   return undefined;
 }

@@ -4,10 +4,11 @@
 // same HTTP layer, retries, redaction and validation as on the command line.
 // test/mcp/tools.test.ts compares this table with the command tree, so the two cannot drift.
 import * as z from 'zod/mini';
-import type { Ctx, Result } from '../command.js';
+import { splitPath, type Ctx, type Result } from '../command.js';
+import { checkProfileName } from '../config/index.js';
 import { ByokBody, CreateKeyBody, CreateWebsiteBody, NotesImportBody, PermissionBody, nonEmpty, responseSchemas } from '../schemas.js';
 import { mask, plain } from '../terminal/index.js';
-import { run as byokAdd } from '../commands/byok/add.js';
+import { checkProviderUrl, run as byokAdd } from '../commands/byok/add.js';
 import { run as caps } from '../commands/caps.js';
 import { run as connRm } from '../commands/conn/rm.js';
 import { run as connSetPermission } from '../commands/conn/set-permission.js';
@@ -94,7 +95,7 @@ export const TOOLS: Tool[] = [
     toolOnly: [],
     async call(args, ctx, options) {
       // Masked, the key is not shown: no warning to copy it.
-      const result = await keysCreate({ name: args.name, saveAs: args.save_as, force: args.force, insecureStorage: args.insecure_storage, keyHidden: !options.showSecrets }, ctx);
+      const result = await keysCreate({ name: args.name, saveAs: args.save_as === undefined ? undefined : checkProfileName(args.save_as), force: args.force, insecureStorage: args.insecure_storage, keyHidden: !options.showSecrets }, ctx);
       if (options.showSecrets) return { result };
       // Masked in what is returned; result.json keeps the key in full, for when saving it fails.
       const key = result.json as { key?: string };
@@ -163,7 +164,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.NotesImported,
     cliOnly: [],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await notesImport({ pageId: args.page_id, title: args.title, to: args.to, account: args.account }, ctx) }),
+    call: async (args, ctx) => ({ result: await notesImport({ pageId: args.page_id, title: args.title, to: args.to === undefined ? undefined : splitPath(args.to, '--to'), account: args.account }, ctx) }),
   }),
   tool({
     name: 'conn_set_permission',
@@ -210,7 +211,7 @@ export const TOOLS: Tool[] = [
     toolOnly: ['api_key'],
     // The key goes to the verb whole, which checks it as it checks a key read from stdin.
     call: async (args, ctx) => ({
-      result: await byokAdd({ name: args.name, providerUrl: args.provider_url, format: args.format, model: args.model, apiKeyStdin: false, showSecret: false, apiKey: args.api_key }, ctx),
+      result: await byokAdd({ name: args.name, providerUrl: checkProviderUrl(args.provider_url), format: args.format, model: args.model, apiKeyStdin: false, showSecret: false, apiKey: args.api_key }, ctx),
     }),
   }),
   tool({
@@ -281,7 +282,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.WebsiteCreated,
     cliOnly: [],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await siteCreate({ name: args.name, variant: args.variant, parent: args.parent, force: args.force, displayName: args.display_name }, ctx) }),
+    call: async (args, ctx) => ({ result: await siteCreate({ name: args.name, variant: args.variant, parent: args.parent === undefined ? undefined : splitPath(args.parent, '--parent'), force: args.force, displayName: args.display_name }, ctx) }),
   }),
 ];
 

@@ -1,16 +1,16 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { defineVerb, type Ctx, type Result } from '../../command.js';
 import { AuthError, ExitCode } from '../../errors.js';
 import { request } from '../../service.js';
 import { mask } from '../../terminal/index.js';
 
-export function register(auth: Command, app: App): void {
-  auth
-    .command('status')
-    .description('Show the active profile, its base URL and key, and whether the service accepts the key')
-    .addHelpText('after', examples('wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'"))
-    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
-}
+export const status = defineVerb({
+  name: 'status',
+  summary: 'Show the active profile, its base URL and key, and whether the service accepts the key',
+  examples: ['wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'"],
+  endpoints: ['listKeys'],
+  sample: ['auth', 'status'],
+  run: (_opts, ctx) => run(ctx),
+});
 
 export async function run(ctx: Ctx): Promise<Result> {
   const t = await ctx.target();

@@ -1,4 +1,4 @@
-import { addNoun, defineNoun } from '../../command.js';
+import { defineNoun } from '../../command.js';
 import { rm } from './rm.js';
 
 export const device = defineNoun({
@@ -6,5 +6,3 @@ export const device = defineNoun({
   examples: ['wsctl device rm dev_phone', 'wsctl device rm dev_phone --yes'],
   verbs: [rm],
 });
-
-export const register = (command: import('commander').Command, app: import('../../command.js').App) => addNoun(command, device, app);

@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, flag, nonEmpty, option, type Ctx, type Result } from '../../command.js';
 import { checkProfileName, profileOf } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { CancelledError, UsageError } from '../../errors.js';
@@ -15,17 +14,20 @@ export interface CreateOptions {
   keyHidden?: boolean;
 }
 
-export function register(keys: Command, app: App): void {
-  keys
-    .command('create')
-    .description('Create an API key; its secret is shown once')
-    .argument('<name>', 'a label for the key')
-    .option('--save-as <profile>', 'also store the new key, with the base URL in effect, as this profile')
-    .option('--force', 'with --save-as, replace an existing profile of that name')
-    .option('--insecure-storage', 'with --save-as, store the key in config.json instead of the OS credential store')
-    .addHelpText('after', examples('wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', "wsctl keys create ci --jq '.key'"))
-    .action((name: string, flags: Omit<CreateOptions, 'name'>, command: Command) => app.run(command, { name, ...flags }, run));
-}
+export const create = defineVerb({
+  name: 'create',
+  summary: 'Create an API key; its secret is shown once',
+  args: { name: arg('<name>', 'a label for the key', nonEmpty('The key name must not be empty.')) },
+  flags: {
+    saveAs: option('--save-as <profile>', 'also store the new key, with the base URL in effect, as this profile', checkProfileName),
+    force: flag('--force', 'with --save-as, replace an existing profile of that name'),
+    insecureStorage: flag('--insecure-storage', 'with --save-as, store the key in config.json instead of the OS credential store'),
+  },
+  examples: ['wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', "wsctl keys create ci --jq '.key'"],
+  endpoints: ['createKey'],
+  sample: ['keys', 'create', 'ci'],
+  run,
+});
 
 /** --save-as over an existing profile: only with --force, or a yes on a terminal. */
 async function mayReplace(profile: string, force: boolean, ctx: Ctx): Promise<void> {
@@ -37,9 +39,7 @@ async function mayReplace(profile: string, force: boolean, ctx: Ctx): Promise<vo
 }
 
 export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
-  if (opts.name.trim() === '') throw new UsageError('The key name must not be empty.');
   if (opts.saveAs !== undefined) {
-    checkProfileName(opts.saveAs);
     if (ctx.sandbox) throw new UsageError('--save-as does not work with --sandbox: the embedded sandbox has no fixed address.');
     if (!ctx.dryRun) await mayReplace(opts.saveAs, !!opts.force, ctx);
   }
