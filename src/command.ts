@@ -145,6 +145,8 @@ export interface VerbSpec<A extends Params, F extends Params> {
   endpoints: EndpointName[] | 'any';
   /** An argv that succeeds against the seeded sandbox (destructive verbs with --yes). */
   sample: string[];
+  /** Other argvs that take another way through the verb (convo show --follow), for the same matrices. */
+  moreSamples?: string[][];
   run(opts: OptsOf<A, F>, ctx: Ctx, here: Here): Promise<Result | void>;
 }
 

@@ -2,7 +2,7 @@
 // themselves live in app.js, loaded once argv names one (or completion needs the whole tree),
 // so --version and --help pay for commander and this file only.
 import { Command, Help, Option } from 'commander';
-import type { App, NounDecl } from './command.js';
+import type { App, NounDecl, VerbDecl } from './command.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 
 type AppModule = typeof import('./app.js');
@@ -112,6 +112,24 @@ export function invokedNoun(argv: string[]): string | undefined {
     return word;
   }
   return undefined;
+}
+
+export interface DeclaredVerb {
+  /** ['device', 'rm']; ['caps'] for a noun that is a verb itself. */
+  path: string[];
+  verb: VerbDecl;
+  hidden: boolean;
+}
+
+/** Every verb's declaration, noun by noun, for the test matrices and the generators (loads every noun). */
+export async function declaredVerbs(): Promise<DeclaredVerb[]> {
+  const commands = await import('./app.js');
+  return nouns.flatMap((noun) => {
+    const declared = noun.declaration(commands);
+    const hidden = !!noun.hidden;
+    const own = declared.self ? [{ path: [noun.name], verb: declared.self, hidden }] : [];
+    return [...own, ...declared.verbs.map((verb) => ({ path: [noun.name, verb.name], verb, hidden }))];
+  });
 }
 
 const registered = new WeakSet<Command>();

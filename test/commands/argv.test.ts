@@ -10,6 +10,7 @@ import { Option } from 'commander';
 import { GLOBAL_OPTIONS, type Globals } from '../../src/globals.js';
 import { buildProgram, loadCommands } from '../../src/program.js';
 import { verbPaths } from '../../src/visible.js';
+import { samplesOf, VERBS } from '../endpoints.js';
 import { run, tempDir } from '../helpers.js';
 
 interface Recorded {
@@ -101,11 +102,25 @@ describe('argv → options', () => {
     expect((await optionsOf(['caps'])).globals).toEqual({ color: true, input: true });
   });
 
-  it('every verb of the tree has a row above', async () => {
-    const { program } = await recordingProgram();
-    const verbs = verbPaths(program);
+  it('every declared verb has a row above', () => {
     const covered = new Set(parsed.map(([, verb]) => verb));
-    expect(verbs.filter((v) => !covered.has(v)), 'verbs without an argv → options row').toEqual([]);
+    expect(VERBS.map((v) => v.path.join(' ')).filter((v) => !covered.has(v)), 'verbs without an argv → options row').toEqual([]);
+  });
+
+  it.each(VERBS.map((v) => [v.path.join(' '), v] as const))("%s: the declaration's samples parse to it, with the options its flags declare", async (name, v) => {
+    expect(v.verb.sample, `${name} has no sample`).toBeDefined();
+    for (const args of samplesOf(v)) {
+      const got = await optionsOf(args);
+      expect(got.verb, args.join(' ')).toBe(name);
+      const keys = [...Object.keys(v.verb.args ?? {}), ...Object.keys(v.verb.flags ?? {})].sort();
+      expect(Object.keys(got.opts as object).sort(), args.join(' ')).toEqual(keys);
+    }
+  });
+
+  it('the tree has no command that is not declared', async () => {
+    const { program } = await recordingProgram();
+    const declared = new Set(VERBS.map((v) => v.path.join(' ')));
+    expect(verbPaths(program).filter((v) => !declared.has(v))).toEqual([]);
   });
 });
 

@@ -48,6 +48,7 @@ export const show = defineVerb({
   examples: ['wsctl convo show conv_demo --tail 2', 'wsctl convo show conv_live --follow', "wsctl convo show conv_demo --jq '.messages | length'"],
   endpoints: ['getConversation'],
   sample: ['convo', 'show', 'conv_demo', '--no-pager'],
+  moreSamples: [['convo', 'show', 'conv_demo', '--follow']],
   run,
 });
 
