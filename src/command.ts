@@ -4,6 +4,8 @@
 import type { Command, Option } from 'commander';
 import type { Ctx, Globals } from './context.js';
 import { UsageError } from './errors.js';
+import type { Api, ApiResponse, DryRunRequest, RequestSpec } from './http/index.js';
+import type { Response, SchemaName } from './schemas.js';
 import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
 
@@ -25,6 +27,72 @@ export interface Result {
 
 /** A verb's work: typed options in, data (or nothing) out. */
 export type Verb<O> = (opts: O, ctx: Ctx) => Promise<Result | void>;
+
+type BodyOf<N> = N extends SchemaName ? Response<N> : unknown;
+
+/**
+ * The request a verb sends, returned rather than sent: under --dry-run it is planned (its document
+ * is the result, nothing is sent, no key is read); otherwise it is sent and its answer handed on.
+ * A verb that sends more than one request (auth checks a key first; --follow polls) returns the first.
+ */
+export type Call<N extends SchemaName | undefined = SchemaName | undefined> = {
+  request: RequestSpec<N>;
+  /** The key and base URL to send with, when they are not the profile's (auth login's new key). */
+  client?: { apiKey?: string; baseUrl?: string };
+} & (
+  | {
+      spinner: string;
+      progress?: () => string | undefined;
+      // Not `then`: a Call is returned from async functions, and a `then` would make it a promise.
+      answer(response: ApiResponse<BodyOf<N>>, api: Api): Result | Promise<Result>;
+      /** What a failed request becomes (auth status: a rejected key is a status, not an error). */
+      otherwise?(error: unknown): Result | Promise<Result>;
+    }
+  | {
+      /** The body read as it arrives (convo show), or requests made by a loop of their own (--follow). */
+      stream(api: Api): Promise<Result | void>;
+    }
+);
+
+/** A Call with its response typed from its request, for the verbs to build. */
+export function call<N extends SchemaName | undefined>(c: Call<N>): Call {
+  return c as Call;
+}
+
+export function isCall(value: Result | Call | void): value is Call {
+  return !!value && 'request' in value;
+}
+
+/** What a verb returned, carried through: a Call is planned under --dry-run, else sent. */
+export async function settle(ctx: Ctx, returned: Result | Call | void): Promise<Result | void> {
+  if (!isCall(returned)) return returned;
+  const api = await ctx.api(returned.client);
+  if (ctx.dryRun) return planned(api.plan(returned.request));
+  if ('stream' in returned) return returned.stream(api);
+  let response: ApiResponse<unknown>;
+  try {
+    response = await ctx.term.spin(returned.spinner, api.request(returned.request), returned.progress);
+  } catch (error) {
+    if (!returned.otherwise) throw error;
+    return returned.otherwise(error);
+  }
+  return returned.answer(response as ApiResponse<never>, api);
+}
+
+/** --dry-run's result: the request document, or for people its request line, headers and body. */
+export function planned(request: DryRunRequest): Result {
+  return {
+    json: request,
+    human(out) {
+      out.line(`${request.method} ${request.url}`);
+      for (const [k, v] of Object.entries(request.headers)) out.line(`${k}: ${v}`);
+      if (request.body === undefined) return;
+      // The body repeats arguments: C1, bidi and invisible characters as \u escapes (cli.md §5).
+      out.line();
+      out.printJsonText(request.body);
+    },
+  };
+}
 
 export interface App {
   /**
@@ -147,7 +215,7 @@ export interface VerbSpec<A extends Params, F extends Params> {
   sample: string[];
   /** Other argvs that take another way through the verb (convo show --follow), for the same matrices. */
   moreSamples?: string[][];
-  run(opts: OptsOf<A, F>, ctx: Ctx, here: Here): Promise<Result | void>;
+  run(opts: OptsOf<A, F>, ctx: Ctx, here: Here): Promise<Result | Call | void>;
 }
 
 // The parameters are erased here: a noun lists verbs of every shape.
@@ -219,7 +287,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
         return root;
       },
     };
-    return app.run(cmd, opts, (o, ctx) => verb.run(o, ctx, here));
+    return app.run(cmd, opts, async (o, ctx) => settle(ctx, await verb.run(o, ctx, here)));
   });
 }
 

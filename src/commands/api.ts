@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Method } from '../http/index.js';
-import { arg, defineNoun, defineVerb, option, repeated, type Ctx, type Result } from '../command.js';
+import { arg, call, defineNoun, defineVerb, option, repeated, type Call, type Ctx } from '../command.js';
 import { UsageError } from '../errors.js';
 import { clean, cleanLine } from '../terminal/index.js';
 import { readAll, readStdin } from '../terminal/prompt.js';
@@ -100,7 +100,7 @@ async function readInputFile(file: string): Promise<string> {
   }
 }
 
-export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
+export async function run(opts: ApiOptions, ctx: Ctx): Promise<Call> {
   let path = opts.path;
   const method = opts.method ?? (opts.fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET');
   let body: unknown;
@@ -116,13 +116,15 @@ export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
       throw new UsageError(`The input of --input ${opts.input} is not JSON.`);
     }
   }
-  const api = await ctx.api();
-  const response = await ctx.term.spin(`${method} ${path}`, api.request({ method, path, body, anyBody: true }));
-  return {
-    json: response.isJson ? response.body : { body: response.body ?? '' },
-    human(out) {
-      if (response.isJson) return out.printJsonText(response.body);
-      else if (typeof response.body === 'string') out.line(clean(response.body).replace(/\n$/, ''));
-    },
-  };
+  return call({
+    request: { method, path, body, anyBody: true },
+    spinner: `${method} ${path}`,
+    answer: (response) => ({
+      json: response.isJson ? response.body : { body: response.body ?? '' },
+      human(out) {
+        if (response.isJson) return out.printJsonText(response.body);
+        else if (typeof response.body === 'string') out.line(clean(response.body).replace(/\n$/, ''));
+      },
+    }),
+  });
 }

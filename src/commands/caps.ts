@@ -1,4 +1,4 @@
-import { defineNoun, defineVerb, type Ctx, type Result } from '../command.js';
+import { call, defineNoun, defineVerb, type Call, type Ctx } from '../command.js';
 import type { Capabilities } from '../schemas.js';
 import { request } from '../service.js';
 import type { Terminal } from '../terminal/index.js';
@@ -16,10 +16,8 @@ export const caps = defineNoun({
   }),
 });
 
-export async function run(ctx: Ctx): Promise<Result> {
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin('Loading capabilities', api.request(request('getCapabilities')));
-  return { json: body, human: (out) => render(body, out) };
+export async function run(_ctx: Ctx): Promise<Call> {
+  return call({ request: request('getCapabilities'), spinner: 'Loading capabilities', answer: ({ body }) => ({ json: body, human: (out) => render(body, out) }) });
 }
 
 async function render(caps: Capabilities, out: Terminal): Promise<void> {

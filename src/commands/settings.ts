@@ -1,4 +1,5 @@
-import { defineNoun, defineVerb, type Ctx, type Result } from '../command.js';
+import { call, defineNoun, defineVerb, type Call, type Ctx, type Result } from '../command.js';
+import type { Settings } from '../schemas.js';
 import { request } from '../service.js';
 
 export const settings = defineNoun({
@@ -14,9 +15,11 @@ export const settings = defineNoun({
   }),
 });
 
-export async function run(ctx: Ctx): Promise<Result> {
-  const api = await ctx.api();
-  const { body: s } = await ctx.term.spin('Loading settings', api.request(request('getSettings')));
+export async function run(_ctx: Ctx): Promise<Call> {
+  return call({ request: request('getSettings'), spinner: 'Loading settings', answer: ({ body }) => shown(body) });
+}
+
+function shown(s: Settings): Result {
   return {
     json: s,
     human(out) {

@@ -1,5 +1,5 @@
 import { checkBaseUrl } from '../../http/index.js';
-import { defineVerb, flag, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, flag, type Call, type Ctx, type Result } from '../../command.js';
 import { checkProfileName } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { AuthError, UsageError } from '../../errors.js';
@@ -51,22 +51,27 @@ async function baseUrlFor(profile: string, ctx: Ctx): Promise<string> {
   return answer;
 }
 
-export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result> {
+export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result | Call> {
   if (ctx.sandbox) throw new UsageError('`auth login` stores a key for a real service; --sandbox needs none.');
   // The old key is never read: a store that is locked or lost the entry cannot stop its replacement.
   const profile = checkProfileName(ctx.resolution().profile);
   const baseUrl = await baseUrlFor(profile, ctx);
   checkBaseUrl(baseUrl);
   const key = checkKeyShape(await readKey(opts, ctx));
-  if (opts.verify) {
-    const api = await ctx.api({ apiKey: key, baseUrl });
-    try {
-      await ctx.term.spin('Checking the key', api.request(request('listKeys')));
-    } catch (error) {
+  if (!opts.verify) return save(opts, ctx, profile, baseUrl, key);
+  return call({
+    request: request('listKeys'),
+    client: { apiKey: key, baseUrl },
+    spinner: 'Checking the key',
+    answer: () => save(opts, ctx, profile, baseUrl, key),
+    otherwise(error) {
       if (error instanceof AuthError) throw new AuthError(`The service rejected this key (HTTP ${error.status}); nothing was saved.`, error);
       throw error;
-    }
-  }
+    },
+  });
+}
+
+async function save(opts: LoginOptions, ctx: Ctx, profile: string, baseUrl: string, key: string): Promise<Result> {
   const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl, key, insecure: opts.insecureStorage, makeCurrent: true }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
   const summary = { profile, base_url: baseUrl, key: mask(key) };
   const where = storage === 'keyring' ? 'the credential store' : ctx.config.path;

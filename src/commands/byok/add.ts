@@ -1,7 +1,7 @@
-import { defineVerb, flag, nonEmpty, required, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, flag, nonEmpty, required, type Call, type Ctx, type Result } from '../../command.js';
 import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
-import type { ByokBody } from '../../schemas.js';
+import type { ByokBody, Response } from '../../schemas.js';
 import { request } from '../../service.js';
 import { maskUrlPassword } from '../../http/index.js';
 import { mask, relativeTime } from '../../terminal/index.js';
@@ -71,14 +71,16 @@ export function checkProviderUrl(raw: string): string {
   return raw;
 }
 
-export async function run(opts: AddOptions, ctx: Ctx): Promise<Result> {
+export async function run(opts: AddOptions, ctx: Ctx): Promise<Call> {
   const apiKey = await providerKey(opts, ctx);
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin(
-    'Registering model',
-    api.request(request('addByok', { body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format, model_id: opts.model } })),
-  );
-  // The provider key and the password of the provider URL are masked in all output (cli.md §3).
+  return call({
+    request: request('addByok', { body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format, model_id: opts.model } }),
+    spinner: 'Registering model',
+    answer: ({ body }) => registered(opts, body),
+  });
+}
+
+function registered(opts: AddOptions, body: Response<'ByokConfig'>): Result {  // The provider key and the password of the provider URL are masked in all output (cli.md §3).
   const shown = opts.showSecret ? body : { ...body, ...(body.api_key ? { api_key: mask(body.api_key) } : {}), ...(typeof body.base_url === 'string' ? { base_url: maskUrlPassword(body.base_url) } : {}) };
   return {
     json: shown,

@@ -1,4 +1,5 @@
-import { arg, defineVerb, flag, parseId, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, parseId, type Call, type Ctx, type Result } from '../../command.js';
+import type { Response } from '../../schemas.js';
 import { confirmDestructive } from '../../confirm.js';
 import { request } from '../../service.js';
 
@@ -17,14 +18,17 @@ export const rm = defineVerb({
   run,
 });
 
-export async function run(opts: { appSlug: string; connId: string; yes: boolean }, ctx: Ctx): Promise<Result> {
+export async function run(opts: { appSlug: string; connId: string; yes: boolean }, ctx: Ctx): Promise<Call> {
   const target = `${opts.appSlug}/${opts.connId}`;
   await confirmDestructive(ctx, `remove connection ${target}`, opts.yes);
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin(
-    'Removing connection',
-    api.request(request('removeConnection', { params: { app_slug: opts.appSlug, pd_conn_id: opts.connId }, what: `connection ${target}` })),
-  );
+  return call({
+    request: request('removeConnection', { params: { app_slug: opts.appSlug, pd_conn_id: opts.connId }, what: `connection ${target}` }),
+    spinner: 'Removing connection',
+    answer: ({ body }) => removed(target, body),
+  });
+}
+
+function removed(target: string, body: Response<'Success'>): Result {
   return {
     json: body,
     human: (out) => {

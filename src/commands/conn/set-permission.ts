@@ -1,4 +1,5 @@
-import { arg, defineVerb, parseId, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, parseId, type Call, type Ctx, type Result } from '../../command.js';
+import type { Response } from '../../schemas.js';
 import { connectionPermissions } from '../../enums.js';
 import { request } from '../../service.js';
 
@@ -22,18 +23,19 @@ export const setPermission = defineVerb({
   run,
 });
 
-export async function run(opts: SetPermissionOptions, ctx: Ctx): Promise<Result> {
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin(
-    'Changing permission',
-    api.request(
-      request('setConnectionPermission', {
-        params: { app_slug: opts.appSlug, pd_conn_id: opts.connId },
-        body: { permission: opts.permission },
-        what: `connection ${opts.appSlug}/${opts.connId}`,
-      }),
-    ),
-  );
+export async function run(opts: SetPermissionOptions, _ctx: Ctx): Promise<Call> {
+  return call({
+    request: request('setConnectionPermission', {
+      params: { app_slug: opts.appSlug, pd_conn_id: opts.connId },
+      body: { permission: opts.permission },
+      what: `connection ${opts.appSlug}/${opts.connId}`,
+    }),
+    spinner: 'Changing permission',
+    answer: ({ body }) => changed(opts, body),
+  });
+}
+
+function changed(opts: SetPermissionOptions, body: Response<'Success'>): Result {
   const target = `${opts.appSlug}/${opts.connId}`;
   return {
     json: body,

@@ -1,4 +1,5 @@
-import { arg, defineVerb, flag, option, parseId, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, option, parseId, type Call, type Ctx } from '../../command.js';
+import type { Api, RequestSpec } from '../../http/index.js';
 import { UsageError } from '../../errors.js';
 import type { Message } from '../../schemas.js';
 import { request } from '../../service.js';
@@ -57,20 +58,33 @@ export function parseTail(raw: string): number {
   return Number(raw);
 }
 
-export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
+export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
   const { tail } = opts;
-  if (opts.follow) {
-    const { follow } = await import('./follow.js');
-    return follow({ id: opts.id, tail, intervalMs: opts.intervalMs ?? INTERVAL_MS, markdown: opts.markdown, full: opts.full }, ctx);
-  }
-  const api = await ctx.api();
   const spec = request('getConversation', { params: { conversation_id: opts.id }, what: `conversation '${opts.id}'` });
+  if (opts.follow) {
+    // The loop polls with requests of its own; --dry-run plans the first.
+    return call({
+      request: spec,
+      async stream() {
+        const { follow } = await import('./follow.js');
+        return follow({ id: opts.id, tail, intervalMs: opts.intervalMs ?? INTERVAL_MS, markdown: opts.markdown, full: opts.full }, ctx);
+      },
+    });
+  }
   if (opts.whole || ctx.globals.jq !== undefined) {
     // jq needs the whole document.
-    const { body } = await ctx.term.spin('Loading conversation', api.request(spec));
-    return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };
+    return call({
+      request: spec,
+      spinner: 'Loading conversation',
+      answer: ({ body }) => ({ json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} }),
+    });
   }
   // The body is printed as it arrives (issue 14, P3).
+  return call({ request: spec, stream: (api) => printArriving(api, spec, opts, ctx) });
+}
+
+async function printArriving(api: Api, spec: RequestSpec<'Conversation'>, opts: ShowOptions, ctx: Ctx): Promise<void> {
+  const { tail } = opts;
   const out = ctx.term.streamOutput('Loading conversation', opts.pager && !ctx.json);
   try {
     await api.stream(

@@ -1,4 +1,5 @@
-import { arg, defineVerb, flag, nonEmpty, option, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, nonEmpty, option, type Call, type Ctx, type Result } from '../../command.js';
+import type { Response } from '../../schemas.js';
 import { checkProfileName, profileOf } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { CancelledError, UsageError } from '../../errors.js';
@@ -38,13 +39,15 @@ async function mayReplace(profile: string, force: boolean, ctx: Ctx): Promise<vo
   if (!(await ctx.term.confirm(`Replace ${what}?`, 'pass --force'))) throw new CancelledError();
 }
 
-export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
+export async function run(opts: CreateOptions, ctx: Ctx): Promise<Call> {
   if (opts.saveAs !== undefined) {
     if (ctx.sandbox) throw new UsageError('--save-as does not work with --sandbox: the embedded sandbox has no fixed address.');
     if (!ctx.dryRun) await mayReplace(opts.saveAs, !!opts.force, ctx);
   }
-  const api = await ctx.api();
-  const { body: key } = await ctx.term.spin('Creating key', api.request(request('createKey', { body: { name: opts.name } })));
+  return call({ request: request('createKey', { body: { name: opts.name } }), spinner: 'Creating key', answer: ({ body: key }, api) => created(key, api.baseUrl, opts, ctx) });
+}
+
+function created(key: Response<'ApiKeyCreated'>, baseUrl: string, opts: CreateOptions, ctx: Ctx): Result {
   if (!opts.keyHidden) ctx.term.warn('Copy the key now: it will not be shown again.');
   const profile = opts.saveAs;
   return {
@@ -55,7 +58,7 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
       profile === undefined
         ? undefined
         : async () => {
-            const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl: api.baseUrl, key: key.key, insecure: !!opts.insecureStorage }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
+            const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl, key: key.key, insecure: !!opts.insecureStorage }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
             ctx.term.info(`Saved the key as profile '${profile}' (${storage === 'keyring' ? 'credential store' : ctx.config.path}).`);
           },
     human: (out) =>

@@ -1,4 +1,5 @@
-import { defineVerb, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, type Call, type Ctx, type Result } from '../../command.js';
+import type { Response } from '../../schemas.js';
 import { request } from '../../service.js';
 import { relativeTime, type Cell } from '../../terminal/index.js';
 
@@ -14,9 +15,11 @@ export const list = defineVerb({
 
 const when = (value: Cell) => (value ? relativeTime(String(value)) : 'never');
 
-export async function run(ctx: Ctx): Promise<Result> {
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin('Loading keys', api.request(request('listKeys')));
+export async function run(_ctx: Ctx): Promise<Call> {
+  return call({ request: request('listKeys'), spinner: 'Loading keys', answer: ({ body }) => listed(body) });
+}
+
+function listed(body: Response<'ApiKeyList'>): Result {
   return {
     json: body,
     human: (out) =>

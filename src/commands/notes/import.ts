@@ -1,4 +1,4 @@
-import { arg, defineVerb, option, parseId, splitPath, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, option, parseId, splitPath, type Call, type Ctx } from '../../command.js';
 import type { NotesImportBody } from '../../schemas.js';
 import { request } from '../../service.js';
 import { cleanLine } from '../../terminal/index.js';
@@ -26,18 +26,17 @@ export const importPage = defineVerb({
   run,
 });
 
-export async function run(opts: ImportOptions, ctx: Ctx): Promise<Result> {
+export async function run(opts: ImportOptions, _ctx: Ctx): Promise<Call> {
   const body: NotesImportBody = { page_id: opts.pageId };
   if (opts.title !== undefined) body.title = opts.title;
   if (opts.to !== undefined) body.target_path = opts.to;
   if (opts.account !== undefined) body.account_id = opts.account;
-  const api = await ctx.api();
-  const { body: imported } = await ctx.term.spin(
-    'Importing page',
-    api.request(request('importNote', { body, what: `page '${opts.pageId}'` })),
-  );
-  return {
-    json: imported,
-    human: (out) => (out.tty ? out.done(`Imported '${opts.pageId}' as ${cleanLine(imported.filename)}`) : out.tsv([[imported.filename]])),
-  };
+  return call({
+    request: request('importNote', { body, what: `page '${opts.pageId}'` }),
+    spinner: 'Importing page',
+    answer: ({ body: imported }) => ({
+      json: imported,
+      human: (out) => (out.tty ? out.done(`Imported '${opts.pageId}' as ${cleanLine(imported.filename)}`) : out.tsv([[imported.filename]])),
+    }),
+  });
 }

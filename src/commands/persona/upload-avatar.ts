@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { filePart } from '../../http/index.js';
-import { arg, defineVerb, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, type Call, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sniffImageType } from '../../images.js';
 import { request } from '../../service.js';
@@ -38,13 +38,14 @@ async function inspect(file: string): Promise<{ size: number; contentType: strin
   return { size, contentType };
 }
 
-export async function run(opts: { file: string }, ctx: Ctx): Promise<Result> {
+export async function run(opts: { file: string }, _ctx: Ctx): Promise<Call> {
   const { size, contentType } = await inspect(opts.file);
   const filename = basename(opts.file);
   const upload = await filePart('file', { path: opts.file, filename, contentType, size });
-  const api = await ctx.api();
-  const sending = api.request(request('uploadPersonaImage', { upload }));
-  const progress = () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((upload.sent() / size) * 100))}%` : undefined);
-  const { body } = await ctx.term.spin(`Uploading ${filename}`, sending, progress);
-  return { json: body, human: (out) => out.tsv([[body.url]]) };
+  return call({
+    request: request('uploadPersonaImage', { upload }),
+    spinner: `Uploading ${filename}`,
+    progress: () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((upload.sent() / size) * 100))}%` : undefined),
+    answer: ({ body }) => ({ json: body, human: (out) => out.tsv([[body.url]]) }),
+  });
 }

@@ -1,4 +1,5 @@
-import { arg, defineVerb, parseId, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, parseId, type Call, type Ctx, type Result } from '../../command.js';
+import type { Response } from '../../schemas.js';
 import { request } from '../../service.js';
 import { relativeTime } from '../../terminal/index.js';
 
@@ -12,16 +13,19 @@ export const versions = defineVerb({
   run,
 });
 
-export async function run(opts: { personaId: string }, ctx: Ctx): Promise<Result> {
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin(
-    'Loading versions',
-    api.request(request('listPublishedVersions', { params: { persona_id: opts.personaId }, what: `persona '${opts.personaId}'` })),
-  );
+export async function run(opts: { personaId: string }, _ctx: Ctx): Promise<Call> {
+  return call({
+    request: request('listPublishedVersions', { params: { persona_id: opts.personaId }, what: `persona '${opts.personaId}'` }),
+    spinner: 'Loading versions',
+    answer: ({ body }) => listed(opts.personaId, body),
+  });
+}
+
+function listed(personaId: string, body: Response<'PublishedList'>): Result {
   return {
     json: body,
     async human(out) {
-      if (body.published.length === 0) return out.info(`Persona '${opts.personaId}' has no published versions.`);
+      if (body.published.length === 0) return out.info(`Persona '${personaId}' has no published versions.`);
       out.table(
         [{ header: 'ID', fixed: true }, { header: 'CREATED', fixed: true, tty: (v) => relativeTime(v ? String(v) : '') }],
         body.published.map((v) => [v.id, v.created_at]),

@@ -1,4 +1,4 @@
-import { arg, defineVerb, flag, parseId, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, flag, parseId, type Call, type Ctx } from '../../command.js';
 import { remove } from '../../removal.js';
 
 export const rm = defineVerb({
@@ -13,7 +13,7 @@ export const rm = defineVerb({
   run,
 });
 
-export async function run(opts: { pubId: string; yes: boolean }, ctx: Ctx): Promise<Result> {
+export async function run(opts: { pubId: string; yes: boolean }, ctx: Ctx): Promise<Call> {
   return remove(ctx, {
     action: `unpublish '${opts.pubId}'`,
     endpoint: 'removePublication',

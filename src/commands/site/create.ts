@@ -1,6 +1,6 @@
-import { arg, defineVerb, flag, nonEmpty, option, splitPath, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, nonEmpty, option, splitPath, type Call, type Ctx, type Result } from '../../command.js';
 import { websiteVariants } from '../../enums.js';
-import type { CreateWebsiteBody } from '../../schemas.js';
+import type { CreateWebsiteBody, Response } from '../../schemas.js';
 import { request } from '../../service.js';
 import { clean, cleanLine } from '../../terminal/index.js';
 
@@ -29,14 +29,16 @@ export const create = defineVerb({
   run,
 });
 
-export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
+export async function run(opts: CreateOptions, _ctx: Ctx): Promise<Call> {
   const body: CreateWebsiteBody = { name: opts.name };
   if (opts.variant !== undefined) body.variant = opts.variant;
   if (opts.parent !== undefined) body.parent_path_parts = opts.parent;
   if (opts.force) body.force = true;
   if (opts.displayName !== undefined) body.display_name = opts.displayName;
-  const api = await ctx.api();
-  const { body: created } = await ctx.term.spin('Creating website', api.request(request('createWebsite', { body })));
+  return call({ request: request('createWebsite', { body }), spinner: 'Creating website', answer: ({ body: created }) => shown(opts, created) });
+}
+
+function shown(opts: CreateOptions, created: Response<'WebsiteCreated'>): Result {
   const { data, error } = created;
   // The service names its body field ("Pass force to replace it."); wsctl says its flag instead, once.
   const hint = error?.code === 'already_exists' && !opts.force;
