@@ -8,6 +8,7 @@ import type { Api, ApiResponse, DryRunRequest, RequestSpec } from './http/index.
 import type { Response, SchemaName } from './schemas.js';
 import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
+import { describe } from './visible.js';
 
 export interface Result {
   /** The document printed with --json: the service's body unless the command says otherwise. */
@@ -241,6 +242,7 @@ export function defineNoun(spec: NounDecl): NounDecl {
 /** The noun's help text, its verbs (and its own action), each running through `app`. */
 export function addNoun(command: Command, noun: NounDecl, app: App): void {
   if (noun.examples) command.addHelpText('after', examples(...noun.examples));
+  if (!noun.self) describe(command, { runs: false, examples: noun.examples ?? [] });
   if (noun.self) addVerb(command, noun.self, app);
   for (const verb of noun.verbs) addVerb(command.command(verb.name), verb, app);
 }
@@ -263,6 +265,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     command.addOption(option);
   }
   command.addHelpText('after', (verb.notes ?? '') + examples(...verb.examples));
+  describe(command, { runs: true, examples: verb.examples, notes: verb.notes });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
     const opts: Record<string, unknown> = {};
