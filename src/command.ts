@@ -229,6 +229,8 @@ export function defineVerb<A extends Params = {}, F extends Params = {}>(spec: V
 
 export interface NounDecl {
   name: string;
+  /** One line in the root's help (src/program.ts keeps a copy, so that --help loads no noun; a test compares them). */
+  summary?: string;
   examples?: string[];
   verbs: VerbDecl[];
   /** A noun that is a verb itself (caps, api, mcp): what it does when run without a verb. */

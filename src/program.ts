@@ -7,8 +7,9 @@ import { GLOBAL_OPTIONS } from './globals.js';
 
 type AppModule = typeof import('./app.js');
 
-// The nouns' names and one-line descriptions, for the root's help; each noun's verbs are declared
-// in its own module (src/commands/<noun>/index.ts), loaded only when argv names the noun.
+// The nouns' names and one-line descriptions, for the root's help; each noun is declared in its
+// own module (src/commands/<noun>/index.ts), loaded only when argv names the noun. The descriptions
+// repeat the declarations' summaries so that --help loads no noun: argv.test.ts compares them.
 interface Noun {
   name: string;
   description: string;
@@ -121,12 +122,16 @@ export interface DeclaredVerb {
   hidden: boolean;
 }
 
-/** Every verb's declaration, noun by noun, for the test matrices and the generators (loads every noun). */
-export async function declaredVerbs(): Promise<DeclaredVerb[]> {
+/** Every noun: the root's entry (name, description) beside its declaration (loads every noun). */
+export async function declaredNouns(): Promise<{ name: string; description: string; hidden: boolean; declared: NounDecl }[]> {
   const commands = await import('./app.js');
-  return nouns.flatMap((noun) => {
-    const declared = noun.declaration(commands);
-    const hidden = !!noun.hidden;
+  return nouns.map((noun) => ({ name: noun.name, description: noun.description, hidden: !!noun.hidden, declared: noun.declaration(commands) }));
+}
+
+/** Every verb's declaration, noun by noun, for the test matrices. */
+export async function declaredVerbs(): Promise<DeclaredVerb[]> {
+  return (await declaredNouns()).flatMap((noun) => {
+    const { declared, hidden } = noun;
     const own = declared.self ? [{ path: [noun.name], verb: declared.self, hidden }] : [];
     return [...own, ...declared.verbs.map((verb) => ({ path: [noun.name, verb.name], verb, hidden }))];
   });

@@ -30,6 +30,7 @@ const config = defineVerb({
 
 export const mcp = defineNoun({
   name: 'mcp',
+  summary: 'Serve the workspace to AI agents as MCP tools (Claude, Cursor, VS Code)',
   verbs: [config],
   self: defineVerb({
     name: 'mcp',

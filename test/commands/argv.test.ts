@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/command.js';
 import { Option } from 'commander';
 import { GLOBAL_OPTIONS, type Globals } from '../../src/globals.js';
-import { buildProgram, loadCommands } from '../../src/program.js';
+import { buildProgram, declaredNouns, loadCommands } from '../../src/program.js';
 import { verbPaths } from '../../src/visible.js';
 import { samplesOf, VERBS } from '../endpoints.js';
 import { run, tempDir } from '../helpers.js';
@@ -114,6 +114,13 @@ describe('argv → options', () => {
       expect(got.verb, args.join(' ')).toBe(name);
       const keys = [...Object.keys(v.verb.args ?? {}), ...Object.keys(v.verb.flags ?? {})].sort();
       expect(Object.keys(got.opts as object).sort(), args.join(' ')).toEqual(keys);
+    }
+  });
+
+  it("the root's one-line description of each noun is the noun's declared summary", async () => {
+    for (const noun of await declaredNouns()) {
+      expect(noun.declared.name, noun.name).toBe(noun.name);
+      expect(noun.declared.summary ?? noun.declared.self?.summary, noun.name).toBe(noun.description);
     }
   });
 

@@ -6,6 +6,7 @@ import { token } from './token.js';
 
 export const auth = defineNoun({
   name: 'auth',
+  summary: 'Log in, check and forget API keys',
   examples: ['wsctl auth login --base-url https://api.example.com', 'wsctl auth status', 'export WSCTL_API_KEY="$(wsctl auth token)"'],
   verbs: [login, status, token, logout],
 });

@@ -4,6 +4,7 @@ import { versions } from './versions.js';
 
 export const persona = defineNoun({
   name: 'persona',
+  summary: 'Published versions and avatars of personas',
   examples: ['wsctl persona versions persona_demo', 'wsctl persona upload-avatar ./ada.png'],
   verbs: [versions, uploadAvatar],
 });

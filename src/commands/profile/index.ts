@@ -5,6 +5,7 @@ import { use } from './use.js';
 
 export const profile = defineNoun({
   name: 'profile',
+  summary: 'List, switch and delete config profiles',
   examples: ['wsctl profile list', 'wsctl profile use work'],
   verbs: [list, use, rm],
 });

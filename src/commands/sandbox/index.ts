@@ -5,6 +5,7 @@ import { stop } from './stop.js';
 
 export const sandbox = defineNoun({
   name: 'sandbox',
+  summary: 'Run or reset the local sandbox service',
   examples: ['eval "$(wsctl sandbox serve --detach)"', 'wsctl sandbox stop', 'wsctl sandbox reset'],
   verbs: [serve, stop, reset],
 });
