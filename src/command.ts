@@ -1,6 +1,7 @@
 // What a verb is and returns, and how its action is run: the glue between commander and
 // run(opts, ctx). Each verb is a declaration (defineVerb); addNoun turns a noun's declarations
-// into commander commands whose actions build typed options and hand them to App.run.
+// into commander commands whose actions build typed options and hand them to App.run. A verb that
+// sends returns its request as a Call: settle() plans it under --dry-run, else sends it.
 import type { Command, Option } from 'commander';
 import type { Ctx, Globals } from './context.js';
 import { UsageError } from './errors.js';
@@ -8,7 +9,7 @@ import type { Api, ApiResponse, DryRunRequest, RequestSpec } from './http/index.
 import type { Response, SchemaName } from './schemas.js';
 import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
-import { describe } from './visible.js';
+import { keepDescribed } from './visible.js';
 
 export interface Result {
   /** The document printed with --json: the service's body unless the command says otherwise. */
@@ -244,8 +245,8 @@ export function defineNoun(spec: NounDecl): NounDecl {
 /** The noun's help text, its verbs (and its own action), each running through `app`. */
 export function addNoun(command: Command, noun: NounDecl, app: App): void {
   if (noun.examples) command.addHelpText('after', examples(...noun.examples));
-  if (!noun.self) describe(command, { runs: false, examples: noun.examples ?? [] });
   if (noun.self) addVerb(command, noun.self, app);
+  else keepDescribed(command, { runs: false, examples: noun.examples ?? [] });
   for (const verb of noun.verbs) addVerb(command.command(verb.name), verb, app);
 }
 
@@ -267,7 +268,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     command.addOption(option);
   }
   command.addHelpText('after', (verb.notes ?? '') + examples(...verb.examples));
-  describe(command, { runs: true, examples: verb.examples, notes: verb.notes });
+  keepDescribed(command, { runs: true, examples: verb.examples, notes: verb.notes });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
     const opts: Record<string, unknown> = {};
