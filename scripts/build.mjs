@@ -1,5 +1,5 @@
 // Builds dist/ with esbuild in two parts, so that start-up stays small:
-//   dist/wsctl.cjs   the entry (main.ts, the command tree and commander), CommonJS, which Node
+//   dist/wsctl.cjs   the entry (main.ts and its parts, the command tree and commander), CommonJS, which Node
 //                    loads faster than an ES module;
 //   dist/lazy/       app.js (every command, the HTTP client, zod/mini, the sandbox) loaded once a
 //                    command runs, and chunks of the heavy libraries each loaded where used.
@@ -14,8 +14,8 @@ const jqWasm = createRequire(import.meta.url)('./jq-wasm.cjs');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
-// What main.ts and program.ts load with import(): every command and what they share (app.ts).
-// The jq engine's host too: main.ts starts its worker thread while app.js loads.
+// What the runner and program.ts load with import(): every command and what they share (app.ts).
+// The jq engine's host too: the runner starts its worker thread while app.js loads.
 const lazyEntries = [join(root, 'src/app.ts'), join(root, 'src/terminal/jq.ts')];
 
 // wsctl mcp bundles the MCP SDK's stdio server parts only: its HTTP transports would bring
@@ -95,6 +95,14 @@ const entry = await build({
   define: { __WSCTL_VERSION__: JSON.stringify(version) },
   plugins: [lazyImports],
 });
+// The root help at 80 columns, rendered by commander, for the launcher to answer `wsctl --help`
+// with when piped (a speed trick: src/tricks.ts lists them all).
+const { main } = createRequire(import.meta.url)(join(root, 'dist/wsctl.cjs'));
+let rootHelp = '';
+const io = { writeHelp: (text) => (rootHelp += text) };
+const helpCode = await main(['--help'], { io, env: {}, signal: new AbortController().signal, version, prompt: {}, helpWidth: () => 80 });
+if (helpCode !== 0 || !rootHelp.startsWith('Usage: wsctl')) throw new Error(`wsctl --help failed in the build (exit ${helpCode}).`);
+writeFileSync(join(root, 'dist/help-80.txt'), rootHelp);
 // What start-up loads, for the test that keeps heavy imports out of it.
 writeFileSync(join(root, 'dist/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
 // What the parts bundle, for the test that every bundled package has its licence in the notices.

@@ -1,5 +1,5 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
-// main.ts builds the real one; tests build the same thing around their own streams.
+// runner.ts builds the real one; tests build the same thing around their own streams.
 import { Api } from './http/index.js';
 import { ConfigStore, configDir, typedDir } from './config/index.js';
 import { readKeyring, type KeyStorage } from './config/keys.js';
@@ -19,8 +19,8 @@ export interface BaseCtx {
   signal: AbortSignal;
   version: string;
   prompt: Prompt;
-  /** The width help wraps at (the real process: $COLUMNS or the terminal's). */
-  helpWidth?: number;
+  /** The width help wraps at (the real process: $COLUMNS or the terminal's); asked only when help is written. */
+  helpWidth?(): number | undefined;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';

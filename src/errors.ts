@@ -1,4 +1,4 @@
-// Typed errors: each carries the exit code of cli.md §4, so main.ts maps them in one place.
+// Typed errors: each carries the exit code of cli.md §4, so report.ts maps them in one place.
 
 export const ExitCode = {
   ok: 0,

@@ -25,7 +25,7 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'compile cache',
     where: 'bin/wsctl',
-    buys: "Node 22+ keeps V8's compiled code of the bundle in the user's cache folder: Node 24, 7% of `--help` and 22% of `keys list --json`",
+    buys: "Node 22+ keeps V8's compiled code of the bundle in the user's cache folder: Node 24, 7% of `--help` (measured before the launcher answered the root help; a noun's help still gains) and 22% of `keys list --json`",
   },
   {
     name: 'version in the launcher',
@@ -33,8 +33,13 @@ export const TRICKS: readonly Trick[] = [
     buys: '`wsctl --version` alone is answered without loading the bundle or commander: Node 20 4%, Node 24 29% of `--version` (commander and the command tree are not built)',
   },
   {
+    name: 'root help in the launcher',
+    where: 'bin/wsctl (the text: dist/help-80.txt, rendered by commander in scripts/build.mjs)',
+    buys: '`wsctl --help` piped (or COLUMNS=80) is answered without loading the bundle or commander: Node 20 26%, Node 24 17% of `--help` (1.53× → 1.13× and 1.46× → 1.14× `node -e 0`, medians of 21 pairs under a load average of ~26); 0 ms on a terminal, which commander still renders',
+  },
+  {
     name: 'help written synchronously',
-    where: 'src/main.ts (cli: writeHelp)',
+    where: 'src/shell.ts (cli: writeHelp)',
     buys: 'help and --version go out with fs.writeSync, without making the stdout stream (which loads node:stream and net): within the noise on the product (Node 20 -13%, Node 24 8% of `--help`); alone, making a piped stdout and writing to it took 26 ms (Node 20) and 14 ms (Node 24) against 0.3 ms for writeSync, minimum of 25 runs',
   },
   {
@@ -59,12 +64,12 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'Liftoff only',
-    where: 'src/tricks.ts (setRuntimeFlags, called by src/main.ts)',
+    where: 'src/tricks.ts (setRuntimeFlags, called by src/runner.ts)',
     buys: "V8's optimising tier-up of undici's and jq's WebAssembly would hold the process at exit: Node 20 55% of `keys list --json` and 59% of `--jq`; Node 24 2% and 24%; 14-37 MiB of peak memory",
   },
   {
     name: 'steady young generation',
-    where: 'src/tricks.ts (setRuntimeFlags, called by src/main.ts)',
+    where: 'src/tricks.ts (setRuntimeFlags, called by src/runner.ts)',
     buys: 'V8 doubles the young generation at each busy scavenge (to 3 × 16 MB on Node 24 and 26); held at its start size, a large transcript peaks lower: `convo show` of 55,000 messages peaks at 78 instead of 107 MiB (Node 20) and 93 instead of 119 MiB (Node 24); its time within the noise (Node 20 25% faster, Node 24 12% slower)',
   },
   {
@@ -85,7 +90,7 @@ export const TRICKS: readonly Trick[] = [
 ];
 
 /**
- * The run-time V8 flags (tricks-switch.ts), set before the jq engine compiles: main.ts starts the
+ * The run-time V8 flags (tricks-switch.ts), set before the jq engine compiles: runner.ts starts the
  * engine's thread before any command runs, so the engine cannot wait for that. The flags hold for
  * every thread of the process.
  */

@@ -14,7 +14,7 @@ describe('start-up', () => {
     const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'dist', 'entry-inputs.json'), 'utf8'));
     const packages = new Set(inputs.filter((i) => i.includes('node_modules/')).map((i) => i.split('node_modules/')[1]!.split('/')[0]));
     expect([...packages]).toEqual(['commander']);
-    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/globals.ts', 'src/main.ts', 'src/program.ts', 'src/tricks-switch.ts']);
+    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/docs.ts', 'src/globals.ts', 'src/main.ts', 'src/program.ts', 'src/report.ts', 'src/runner.ts', 'src/shell.ts', 'src/tricks-switch.ts']);
   });
 
   it.each([['--version'], ['--help'], ['keys', '--help']])('`wsctl %s` loads none of undici, zod, ora, form-data, chalk, the keyring, jq or the follow loop', async (...args) => {
@@ -82,6 +82,8 @@ describe('start-up', () => {
     expect(loaded.some((m) => m.includes('internal/http')), 'the list sees what loads').toBe(true);
     // undici's index, which WSCTL_NO_TRICKS=1 loads (test/tricks.test.ts), loads Node's own.
     if (tricksOn) expect(loaded.filter((m) => m.includes('deps/undici') || m.includes('crypto/webcrypto'))).toEqual([]);
+    // Nor node:tty (which loads node:net) when no stream is a terminal: only help asks for the width.
+    expect(loaded.filter((m) => m === 'NativeModule tty')).toEqual([]);
   });
 
   it('only --sandbox and the sandbox commands load the sandbox (its server, routes and seed)', async () => {

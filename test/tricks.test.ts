@@ -3,7 +3,7 @@
 // and each also proves that WSCTL_NO_TRICKS=1 turns its trick off. Every test here sets the switch
 // itself, so the file means the same in the suite's run with the switch on.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import Module from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
 import { quickCheck, RUNTIME_FLAGS, TRICKS, tricksOn } from '../src/tricks.js';
-import { BIN, ROOT, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
+import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const ON = { WSCTL_NO_TRICKS: '0' };
@@ -109,7 +109,8 @@ describe('each trick, on and off', () => {
       [OFF, false],
     ] as const) {
       const cache = tempDir();
-      const r = await runBin(['--help'], { env: { ...env, XDG_CACHE_HOME: cache } });
+      // A noun's help: the root help alone is answered by the launcher, which compiles nothing.
+      const r = await runBin(['keys', '--help'], { env: { ...env, XDG_CACHE_HOME: cache } });
       expect(r.code).toBe(0);
       const folder = join(cache, 'wsctl');
       expect(existsSync(folder) && readdirSync(folder).length > 0, JSON.stringify(env)).toBe(expected);
@@ -124,6 +125,32 @@ describe('each trick, on and off', () => {
     expect(off.stdout).toBe(on.stdout);
     expect(on.files.filter((f) => f.endsWith('wsctl.cjs'))).toEqual([]);
     expect(off.files.filter((f) => f.endsWith('wsctl.cjs'))).toHaveLength(1);
+  });
+
+  trick('root help in the launcher', "`wsctl`, `--help` and `-h` at 80 columns do not load the bundle and say commander's words; at another width, or with the switch, commander answers", async () => {
+    const commander = await recorded(['--help'], OFF);
+    expect(commander.code).toBe(0);
+    expect(commander.files.filter((f) => f.endsWith('wsctl.cjs'))).toHaveLength(1);
+    // The text the build wrote is what commander renders from the source now.
+    expect(readFileSync(join(ROOT, 'dist', 'help-80.txt'), 'utf8')).toBe((await run(['--help'])).stdout);
+    expect(commander.stdout).toBe((await run(['--help'])).stdout);
+    for (const args of [[], ['--help'], ['-h']]) {
+      for (const env of [ON, { ...ON, COLUMNS: '80' }]) {
+        const on = await recorded(args, env);
+        expect([on.code, on.stderr]).toEqual([0, '']);
+        expect(on.stdout, args.join(' ')).toBe(commander.stdout);
+        expect(on.files.filter((f) => f.endsWith('wsctl.cjs'))).toEqual([]);
+        expect(on.stdoutMade).toBe(false);
+      }
+    }
+    // Another width (or a terminal's) is commander's to render.
+    for (const columns of ['60', '80.5', 'wide']) {
+      const other = await recorded(['--help'], { ...ON, COLUMNS: columns });
+      expect(other.files.filter((f) => f.endsWith('wsctl.cjs')), columns).toHaveLength(1);
+      expect(other.stdout).toBe((await recorded(['--help'], { ...OFF, COLUMNS: columns })).stdout);
+    }
+    const full = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH, ...ON }, stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'] });
+    expect([full.status, full.stderr]).toEqual([1, 'Error: Cannot write the output: ENOSPC.\n']);
   });
 
   trick('help written synchronously', '--help goes out without making the stdout stream; with the switch through it, the same bytes', async () => {

@@ -77,7 +77,7 @@ const variants = {
   undici: variant('undici', 'src/tricks.ts', '  if (!tricksOn) {\n    const loaded', '  if (true) {\n    const loaded'),
   http2: variant('http2', 'scripts/no-http2.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
   child: variant('child', 'scripts/lazy-child-process.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
-  writeSync: variant('write', 'src/main.ts', '  if (!tricksOn) delete io.writeHelp;', '  delete io.writeHelp;'),
+  writeSync: variant('write', 'src/shell.ts', '  if (!tricksOn) delete io.writeHelp;', '  delete io.writeHelp;'),
   crypto: variant('crypto', 'src/terminal/spool.ts', "import { builtinCrypto } from '../tricks.js';", "import * as crypto from 'node:crypto';\nconst builtinCrypto = () => crypto;"),
 };
 

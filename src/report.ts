@@ -1,0 +1,105 @@
+// The reporter: an error (ours, commander's or one nobody expected) → its exit code and the one
+// line, or under --json the document, that says what went wrong. Exit codes come from errors.ts.
+import type { Command } from 'commander';
+import type { BaseCtx } from './context.js';
+import { VALUE_OPTIONS } from './program.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_INTERRUPTED = 130;
+
+/** How the error is to be said: as a JSON document (--json, --jq), with its stack (--debug). */
+export interface Outcome {
+  code: number;
+  json: boolean;
+  debug: boolean;
+}
+
+/** The message of an error nobody expected: one line, never a stack trace (unless --debug). */
+export function unexpected(error: unknown): string {
+  const said = error instanceof Error ? error.message : String(error);
+  return `Unexpected error: ${said.split('\n')[0]?.slice(0, 300) ?? ''}. Run with --debug for details.`;
+}
+
+/** WSCTL_DEBUG as config/resolve.ts's envFlag reads it (inlined: start-up loads no more modules); a bad value is exit 2 there. */
+export function debugFromEnv(env: Record<string, string | undefined>): boolean {
+  return /^(?:1|true|yes|on)$/i.test((env.WSCTL_DEBUG ?? '').trim());
+}
+
+export async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {
+  const { WsctlError, CancelledError, InterruptedError, cleanErrorMessage } = await import('./app.js');
+  const { stderr } = base.io;
+  const known = error instanceof WsctlError;
+  const code = known ? error.exitCode : EXIT_FAILURE;
+  if (code === EXIT_OK) return code;
+  // Messages quote ids and service text: keep them from driving the terminal or forging lines.
+  const message = cleanErrorMessage(known ? error.message : unexpected(error));
+  if (outcome.json) {
+    const doc: Record<string, unknown> = { message, exit_code: code };
+    if (known && error.status !== undefined) doc.status = error.status;
+    if (known && error.requestId) doc.request_id = error.requestId;
+    if (known && error.details !== undefined) doc.details = error.details;
+    stderr.write(`${JSON.stringify({ error: doc }, null, 2)}\n`);
+  } else if (error instanceof CancelledError || error instanceof InterruptedError) {
+    // Not errors of the tool: the person said no, or pressed Ctrl-C.
+    stderr.write(`${message}\n`);
+  } else {
+    const requestId = known && error.requestId ? ` (request id ${cleanErrorMessage(error.requestId)})` : '';
+    stderr.write(`Error: ${message}${requestId}\n`);
+  }
+  if (outcome.debug && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+  return code;
+}
+
+/** Commander's "unknown command 'key'\n(Did you mean keys?)" as one line. */
+export function oneLineUsage(message: string): string {
+  return message
+    .replace(/^error:\s*/i, '')
+    .replace(/\s*\n\s*\(Did you mean (?:one of )?([^)]*?)\?\)/, (_m, names: string) => `. Did you mean ${names.split(/,\s*/).map((n) => `'${n}'`).join(' or ')}?`)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}
+
+/** The command a path such as "wsctl keys" names. */
+function commandAt(program: Command, path: string): Command {
+  let command = program;
+  for (const name of path.split(' ').slice(1)) command = command.commands.find((c) => c.name() === name) ?? command;
+  return command;
+}
+
+/** "wsctl keys create" for the words of argv that name commands: where a usage hint points. */
+function commandPath(program: Command, argv: string[]): string {
+  const names = ['wsctl'];
+  let command = program;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === '--') break;
+    if (word.startsWith('-')) {
+      if (VALUE_OPTIONS.has(word)) i++;
+      continue;
+    }
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) break;
+    names.push(sub.name());
+    command = sub;
+  }
+  return names.join(' ');
+}
+
+/**
+ * Commander's usage error as ours (exit 2): one line, a close guess for an unknown command, and
+ * where to read the usage. `said` is what commander wrote (onUsageError), else its error's message.
+ */
+export async function usageError(program: Command, argv: string[], code: string, said: string): Promise<Error> {
+  const { UsageError, suggestCommand } = await import('./app.js');
+  const path = commandPath(program, argv);
+  const hint = ` Run \`${path} --help\` for usage.`;
+  let line = said.replace(/([^.!?])$/, '$1.');
+  const unknown = /^unknown command '([^']*)'/.exec(line);
+  if (code === 'commander.unknownCommand' && unknown) {
+    // Commander's guess can be far off (`version` → `persona`): only close ones, and flags typed as words.
+    const guess = suggestCommand(commandAt(program, path), unknown[1] as string);
+    line = `unknown command '${unknown[1]}'.${guess ? ` Did you mean '${guess}'?` : ''}`;
+  }
+  return new UsageError(`${line}${hint}`);
+}

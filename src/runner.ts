@@ -1,0 +1,110 @@
+// The runner: argv → the program → a verb, run with the context built from its global options;
+// what it returns is printed, and every error goes to the reporter. Touches no `process`: the
+// shell (shell.ts) or a test hands it the streams, the environment and the Ctrl-C signal.
+import type { Command } from 'commander';
+import type { App, Result } from './command.js';
+import type { BaseCtx, Ctx, Globals } from './context.js';
+import { buildProgram, invokedNoun, loadCommands } from './program.js';
+import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
+import { setRuntimeFlags } from './tricks-switch.js';
+
+declare const __WSCTL_VERSION__: string;
+export const VERSION = typeof __WSCTL_VERSION__ === 'string' ? __WSCTL_VERSION__ : '0.0.0-dev';
+
+function rootOf(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/** `wsctl help keys create` is `wsctl keys create --help`; `wsctl help <topic>` is answered apart. */
+function helpRequest(argv: string[]): { argv: string[]; words: string[] } | undefined {
+  const at = argv.indexOf('help');
+  if (at < 0 || invokedNoun(argv) !== 'help') return undefined;
+  return { argv: [...argv.slice(0, at), ...argv.slice(at + 1), '--help'], words: argv.slice(at + 1).filter((w) => !w.startsWith('-')) };
+}
+
+/** The App that runs verbs for real: builds the context, runs the verb, prints its Result. */
+function runningApp(base: BaseCtx, outcome: Outcome): App {
+  const app: App = {
+    loadAll: (program) => loadCommands(program, app, 'all'),
+    async run(command, opts, verb) {
+      const globals = rootOf(command).opts<Globals>();
+      outcome.json = !!globals.json || globals.jq !== undefined;
+      outcome.debug ||= !!globals.debug;
+      // Before anything compiles WebAssembly; --help never gets here, so never pays for node:v8.
+      setRuntimeFlags();
+      const { createCtx } = await import('./app.js');
+      const ctx = await createCtx(base, globals);
+      try {
+        const result = await verb(opts, ctx);
+        // A command that returns nothing (sandbox serve) ends on Ctrl-C by design.
+        if (result) outcome.code = await print(result, ctx, base);
+      } finally {
+        await ctx.close();
+      }
+    },
+  };
+  return app;
+}
+
+/** Prints a verb's Result (JSON or human) and gives the exit code it ends with. */
+async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
+  const { InterruptedError, WsctlError, cleanErrorMessage } = await import('./app.js');
+  if (base.signal.aborted) throw new InterruptedError();
+  if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
+  if (ctx.json) await ctx.term.printJson(result.json);
+  else await result.human(ctx.term);
+  await result.after?.();
+  if (result.failure) throw new WsctlError(result.failure);
+  if (result.exitCode && result.exitMessage) ctx.term.info(`Error: ${result.exitMessage}`);
+  return result.exitCode ?? EXIT_OK;
+}
+
+/** Runs argv and gives the exit code; writes help, output and errors to base.io. */
+export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
+  const help = helpRequest(rawArgv);
+  const argv = help?.argv ?? rawArgv;
+  const outcome: Outcome = { code: EXIT_OK, json: argv.includes('--json') || argv.includes('--jq'), debug: argv.includes('--debug') || debugFromEnv(base.env) };
+  let usageMessage: string | undefined;
+
+  const app = runningApp(base, outcome);
+  const writeHelp = (text: string) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text));
+  const width = () => base.helpWidth?.() ?? (Number(base.env.COLUMNS) || undefined);
+  const program = buildProgram(VERSION, {
+    writeOut: writeHelp,
+    // Commander writes help here when a noun is given without a verb: show it as help (gh does too).
+    writeErr: writeHelp,
+    onUsageError: (message) => {
+      usageMessage = oneLineUsage(message);
+    },
+    get helpWidth() {
+      return width();
+    },
+  });
+
+  // --jq: the engine's thread starts now, while the commands load.
+  if (argv.includes('--jq')) import('./terminal/jq.js').then((m) => m.startJq()).catch(() => {});
+  try {
+    await loadCommands(program, app, invokedNoun(argv));
+    if (help && help.words.length > 0) {
+      const topic = (await import('./app.js')).answerHelp(program, help.words, width());
+      if (topic !== undefined) {
+        writeHelp(topic);
+        return EXIT_OK;
+      }
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return outcome.code;
+  } catch (error) {
+    const commander = error as { code?: string; exitCode?: number };
+    const helpOrVersion = ['commander.help', 'commander.helpDisplayed', 'commander.version'].includes(commander.code ?? '');
+    if (!base.signal.aborted && (helpOrVersion || (commander.code?.startsWith('commander.') && commander.exitCode === 0))) return EXIT_OK;
+    if (base.signal.aborted) return reportError(new (await import('./app.js')).InterruptedError(), base, outcome);
+    if (typeof commander.code === 'string' && commander.code.startsWith('commander.')) {
+      const said = usageMessage ?? oneLineUsage((error as Error).message);
+      return reportError(await usageError(program, argv, commander.code, said), base, outcome);
+    }
+    return reportError(error, base, outcome);
+  }
+}
