@@ -1,6 +1,6 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // runner.ts builds the real one; tests build the same thing around their own streams.
-import { Api, type DryRunRequest } from './http/index.js';
+import { Api } from './http/index.js';
 import { ConfigStore, configDir, typedDir } from './config/index.js';
 import { readKeyring, type KeyStorage } from './config/keys.js';
 import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
@@ -160,15 +160,6 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
       signal: base.signal,
       trace: (line) => term.trace(line),
       authHint: authHint(t),
-      printDryRun: (request: DryRunRequest) => {
-        if (json) return term.printJson(request);
-        term.line(`${request.method} ${request.url}`);
-        for (const [k, v] of Object.entries(request.headers)) term.line(`${k}: ${v}`);
-        if (request.body === undefined) return;
-        // The body repeats arguments: C1, bidi and invisible characters as \u escapes (cli.md §5).
-        term.line();
-        term.printJsonText(request.body);
-      },
       proxy: {
         http: env.http_proxy ?? env.HTTP_PROXY,
         https: env.https_proxy ?? env.HTTPS_PROXY,

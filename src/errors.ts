@@ -69,11 +69,3 @@ export class CancelledError extends WsctlError {
 
 /** A config file that cannot be parsed: reported, never rewritten. */
 export class ConfigError extends WsctlError {}
-
-/** Thrown once --dry-run has printed the request: the command stops there and exits 0. */
-export class DryRunComplete extends WsctlError {
-  override readonly exitCode = ExitCode.ok;
-  constructor() {
-    super('dry run');
-  }
-}

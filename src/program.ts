@@ -2,37 +2,40 @@
 // themselves live in app.js, loaded once argv names one (or completion needs the whole tree),
 // so --version and --help pay for commander and this file only.
 import { Command, Help, Option } from 'commander';
-import type { App } from './command.js';
+import type { App, NounDecl, VerbDecl } from './command.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 
 type AppModule = typeof import('./app.js');
 
+// The nouns' names and one-line descriptions, for the root's help; each noun is declared in its
+// own module (src/commands/<noun>/index.ts), loaded only when argv names the noun. The descriptions
+// repeat the declarations' summaries so that --help loads no noun: argv.test.ts compares them.
 interface Noun {
   name: string;
   description: string;
   hidden?: boolean;
-  register(app: AppModule): (command: Command, app: App) => void;
+  declaration(app: AppModule): NounDecl;
 }
 
 const nouns: Noun[] = [
-  { name: 'auth', description: 'Log in, check and forget API keys', register: (app) => app.auth },
-  { name: 'profile', description: 'List, switch and delete config profiles', register: (app) => app.profile },
-  { name: 'keys', description: 'Create and list API keys of the current host', register: (app) => app.keys },
-  { name: 'settings', description: "Show the user's settings", register: (app) => app.settings },
-  { name: 'caps', description: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts', register: (app) => app.caps },
-  { name: 'convo', description: 'Read conversations', register: (app) => app.convo },
-  { name: 'notes', description: 'Import pages from the connected note-taking app', register: (app) => app.notes },
-  { name: 'conn', description: 'Change or remove connections to third-party apps', register: (app) => app.conn },
-  { name: 'byok', description: 'Register bring-your-own-model configurations', register: (app) => app.byok },
-  { name: 'device', description: 'Manage registered devices', register: (app) => app.device },
-  { name: 'persona', description: 'Published versions and avatars of personas', register: (app) => app.persona },
-  { name: 'pub', description: 'Manage published conversations', register: (app) => app.pub },
-  { name: 'site', description: 'Create websites in the workspace', register: (app) => app.site },
-  { name: 'mcp', description: 'Serve the workspace to AI agents as MCP tools (Claude, Cursor, VS Code)', register: (app) => app.mcp },
-  { name: 'api', description: 'Send an authenticated request to any path and print the response body', register: (app) => app.api },
-  { name: 'completion', description: 'Print the completion script for a shell', register: (app) => app.completion },
-  { name: 'sandbox', description: 'Run or reset the local sandbox service', register: (app) => app.sandbox },
-  { name: '__complete', description: 'values for completion scripts', hidden: true, register: (app) => app.complete },
+  { name: 'auth', description: 'Log in, check and forget API keys', declaration: (app) => app.auth },
+  { name: 'profile', description: 'List, switch and delete config profiles', declaration: (app) => app.profile },
+  { name: 'keys', description: 'Create and list API keys of the current host', declaration: (app) => app.keys },
+  { name: 'settings', description: "Show the user's settings", declaration: (app) => app.settings },
+  { name: 'caps', description: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts', declaration: (app) => app.caps },
+  { name: 'convo', description: 'Read conversations', declaration: (app) => app.convo },
+  { name: 'notes', description: 'Import pages from the connected note-taking app', declaration: (app) => app.notes },
+  { name: 'conn', description: 'Change or remove connections to third-party apps', declaration: (app) => app.conn },
+  { name: 'byok', description: 'Register bring-your-own-model configurations', declaration: (app) => app.byok },
+  { name: 'device', description: 'Manage registered devices', declaration: (app) => app.device },
+  { name: 'persona', description: 'Published versions and avatars of personas', declaration: (app) => app.persona },
+  { name: 'pub', description: 'Manage published conversations', declaration: (app) => app.pub },
+  { name: 'site', description: 'Create websites in the workspace', declaration: (app) => app.site },
+  { name: 'mcp', description: 'Serve the workspace to AI agents as MCP tools (Claude, Cursor, VS Code)', declaration: (app) => app.mcp },
+  { name: 'api', description: 'Send an authenticated request to any path and print the response body', declaration: (app) => app.api },
+  { name: 'completion', description: 'Print the completion script for a shell', declaration: (app) => app.completion },
+  { name: 'sandbox', description: 'Run or reset the local sandbox service', declaration: (app) => app.sandbox },
+  { name: '__complete', description: 'values for completion scripts', hidden: true, declaration: (app) => app.complete },
 ];
 
 export interface ProgramOutput {
@@ -112,6 +115,28 @@ export function invokedNoun(argv: string[]): string | undefined {
   return undefined;
 }
 
+export interface DeclaredVerb {
+  /** ['device', 'rm']; ['caps'] for a noun that is a verb itself. */
+  path: string[];
+  verb: VerbDecl;
+  hidden: boolean;
+}
+
+/** Every noun: the root's entry (name, description) beside its declaration (loads every noun). */
+export async function declaredNouns(): Promise<{ name: string; description: string; hidden: boolean; declared: NounDecl }[]> {
+  const commands = await import('./app.js');
+  return nouns.map((noun) => ({ name: noun.name, description: noun.description, hidden: !!noun.hidden, declared: noun.declaration(commands) }));
+}
+
+/** Every verb's declaration, noun by noun, for the test matrices. */
+export async function declaredVerbs(): Promise<DeclaredVerb[]> {
+  return (await declaredNouns()).flatMap((noun) => {
+    const { declared, hidden } = noun;
+    const own = declared.self ? [{ path: [noun.name], verb: declared.self, hidden }] : [];
+    return [...own, ...declared.verbs.map((verb) => ({ path: [noun.name, verb.name], verb, hidden }))];
+  });
+}
+
 const registered = new WeakSet<Command>();
 
 /** Adds the verbs, arguments and actions of the named nouns (or all) to their commands. */
@@ -123,6 +148,6 @@ export async function loadCommands(program: Command, app: App, which: string | u
     const command = program.commands.find((c) => c.name() === noun.name) as Command;
     if (registered.has(command)) continue;
     registered.add(command);
-    noun.register(commands)(command, app);
+    commands.addNoun(command, noun.declaration(commands), app);
   }
 }

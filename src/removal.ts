@@ -1,7 +1,6 @@
 // The shared shape of `device rm` and `pub rm`: confirm, DELETE, and treat any 2xx as success
 // unless a JSON body says `success: false` (the interface shows no success body for these).
-import type { Result } from './command.js';
-import { saysFailure, type Ctx } from './command.js';
+import { call, saysFailure, type Call, type Ctx } from './command.js';
 import { confirmDestructive } from './confirm.js';
 import { request } from './service.js';
 
@@ -16,17 +15,21 @@ export interface Removal {
   done: string;
 }
 
-export async function remove(ctx: Ctx, removal: Removal): Promise<Result> {
+export async function remove(ctx: Ctx, removal: Removal): Promise<Call> {
   await confirmDestructive(ctx, removal.action, removal.yes);
-  const api = await ctx.api();
-  const response = await ctx.term.spin(removal.spinner, api.request({ ...request(removal.endpoint, { params: removal.params as never }), what: removal.what }));
-  const body = response.isJson ? response.body : undefined;
-  const refused = saysFailure(body);
-  return {
-    json: body ?? { success: true },
-    human: (out) => {
-      if (!refused) out.done(removal.done);
+  return call({
+    request: { ...request(removal.endpoint, { params: removal.params as never }), what: removal.what },
+    spinner: removal.spinner,
+    answer(response) {
+      const body = response.isJson ? response.body : undefined;
+      const refused = saysFailure(body);
+      return {
+        json: body ?? { success: true },
+        human: (out) => {
+          if (!refused) out.done(removal.done);
+        },
+        failure: refused ? `The service did not ${removal.action} (success: false).` : undefined,
+      };
     },
-    failure: refused ? `The service did not ${removal.action} (success: false).` : undefined,
-  };
+  });
 }

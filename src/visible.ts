@@ -1,3 +1,4 @@
+// Which commands a user sees, and what their declarations say of them, for the generators.
 import type { Command } from 'commander';
 
 /** The subcommands a user sees, by commander's public Help: hidden ones left out, no implicit help. */
@@ -15,4 +16,24 @@ export function verbPaths(program: Command): string[] {
   };
   walk(program, []);
   return paths;
+}
+
+/** What a command's declaration says beyond what commander keeps: its examples and notes. */
+export interface Described {
+  /** A verb (or a noun that runs by itself, as `wsctl mcp`), not a noun that only holds verbs. */
+  runs: boolean;
+  examples: string[];
+  /** Said in help before the examples (where completion scripts go). */
+  notes?: string;
+}
+
+const declared = new WeakMap<Command, Described>();
+
+/** Kept by the builder of the tree (src/command.ts) for the generators: help, man pages, the README. */
+export function keepDescribed(command: Command, described: Described): void {
+  declared.set(command, described);
+}
+
+export function describedOf(command: Command): Described | undefined {
+  return declared.get(command);
 }

@@ -1,43 +1,50 @@
-// For every endpoint of src/service.ts, the commands that call it, with arguments that make a valid
-// request against the seeded sandbox (destructive ones without --yes: add it where a test sends).
-// A Record over the endpoint names, so an endpoint without a command does not compile; the fault,
-// hostile-text, dry-run and end-to-end matrices iterate it, and test/service.test.ts checks it
-// against the command tree.
+// The service calls of every declared verb (src/commands/**: each verb names the endpoints it calls
+// and a sample argv that succeeds against the seeded sandbox). The fault, hostile-text, dry-run and
+// end-to-end matrices iterate them; test/service.test.ts checks that every endpoint is reached and
+// that each verb calls exactly the endpoints it declares.
 import { join } from 'node:path';
-import { endpoints, type EndpointName } from '../src/service.js';
+import { declaredVerbs, type DeclaredVerb } from '../src/program.js';
+import { compileTemplate, endpointNames, endpoints, matchTemplate, type EndpointName } from '../src/service.js';
 import { ROOT } from './helpers.js';
 
-export const BYOK_ARGS = ['--name', 'x', '--provider-url', 'https://api.openai.com/v1', '--format', 'openai', '--model', 'gpt-4.1'];
+/** Every verb a user can run (the hidden completion helper left out), as declared. */
+export const VERBS: DeclaredVerb[] = (await declaredVerbs()).filter((v) => !v.hidden);
 
-export const samples: Record<EndpointName, string[][]> = {
-  createKey: [['keys', 'create', 'ci']],
-  listKeys: [['keys', 'list']],
-  getConversation: [['convo', 'show', 'conv_demo', '--no-pager'], ['convo', 'show', 'conv_demo', '--follow']],
-  getCapabilities: [['caps']],
-  importNote: [['notes', 'import', 'page_demo']],
-  getSettings: [['settings'], ['api', '/settings/']],
-  setConnectionPermission: [['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write']],
-  addByok: [['byok', 'add', ...BYOK_ARGS]],
-  removeDevice: [['device', 'rm', 'dev_laptop']],
-  listPublishedVersions: [['persona', 'versions', 'persona_demo']],
-  createWebsite: [['site', 'create', 'launch']],
-  uploadPersonaImage: [['persona', 'upload-avatar', join(ROOT, 'test/fixtures/avatar.png')]],
-  removeConnection: [['conn', 'rm', 'gmail', 'pdc_gmail']],
-  removePublication: [['pub', 'rm', 'pub_demo']],
-};
+/** A sample's argv, its fixture files made absolute (samples name them from the repository's root). */
+export const argvOf = (sample: string[]): string[] => sample.map((a) => (a.startsWith('test/fixtures/') ? join(ROOT, a) : a));
 
-/** Commands that call no endpoint of the table (`api` calls any path: it is a sample above). */
-export const LOCAL_COMMANDS = ['auth login', 'auth status', 'auth token', 'auth logout', 'profile list', 'profile use', 'profile rm', 'completion', 'sandbox serve', 'sandbox stop', 'sandbox reset', 'mcp config'];
+/** Every sample of a verb: its sample, then the others. */
+export const samplesOf = (v: DeclaredVerb): string[][] => [v.verb.sample, ...(v.verb.moreSamples ?? [])].map(argvOf);
+
+/** The verbs that call no endpoint of the table ("auth token", "profile list", …). */
+export const LOCAL_COMMANDS = VERBS.filter((v) => v.verb.endpoints !== 'any' && v.verb.endpoints.length === 0).map((v) => v.path.join(' '));
+
+/** The endpoint a request goes to: method and path against the table. */
+export function endpointOf(method: string, path: string): EndpointName | undefined {
+  return endpointNames.find((name) => endpoints[name].method === method && matchTemplate(compileTemplate(endpoints[name].path), path) !== undefined);
+}
 
 export interface ServiceCall {
   endpoint: EndpointName;
-  /** Arguments that send a valid request; --yes added to destructive ones. */
+  /** Arguments that send a valid request; destructive ones with --yes only when asked for. */
   args: string[];
 }
 
-/** Every sample, with --yes where the command would otherwise ask (the DELETEs). */
+/**
+ * Every sample that calls the service, with the endpoint it calls first (`api`, which may call any
+ * path, by the path of its sample). Samples of destructive verbs carry --yes: it is kept only with
+ * `yes`, so that without it the command would ask. `auth login` and `auth status` call the service
+ * only to check a key (their samples read it from stdin or the profile): test/commands/auth.test.ts
+ * covers their answers to a rejected key and to faults.
+ */
 export function serviceCalls(options: { yes?: boolean } = {}): ServiceCall[] {
-  return (Object.keys(samples) as EndpointName[]).flatMap((endpoint) =>
-    samples[endpoint].map((args) => ({ endpoint, args: options.yes && endpoints[endpoint].method === 'DELETE' ? [...args, '--yes'] : args })),
+  return VERBS.filter((v) => v.path[0] !== 'auth').flatMap((v) =>
+    samplesOf(v).flatMap((sample) => {
+      const { endpoints: declared } = v.verb;
+      const endpoint = declared === 'any' ? endpointOf('GET', sample[v.path.length] ?? '') : declared[0];
+      if (!endpoint) return [];
+      const args = options.yes ? sample : sample.filter((a) => a !== '--yes' && a !== '-y');
+      return [{ endpoint, args }];
+    }),
   );
 }

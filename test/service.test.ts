@@ -1,6 +1,7 @@
-// The endpoint table against everything that must follow it: each endpoint is reached by the
-// commands listed for it (with the method and path of the table), every command of the tree
-// either calls the service or is known to be local, and the sandbox serves every endpoint.
+// The endpoint table and the verbs' declarations against everything that must follow them: each
+// endpoint is reached by the samples of the verbs that declare it (with the method and path of the
+// table), each verb calls exactly the endpoints it declares, the command tree is the declarations,
+// and the sandbox serves every endpoint.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, loadCommands } from '../src/program.js';
@@ -8,14 +9,18 @@ import { handlers, routes } from '../src/sandbox/routes.js';
 import { compileTemplate, endpointNames, endpoints, fillPath, matchTemplate, request } from '../src/service.js';
 import { verbPaths } from '../src/visible.js';
 import type { App } from '../src/command.js';
-import { LOCAL_COMMANDS, samples, serviceCalls } from './endpoints.js';
-import { run, startSandbox } from './helpers.js';
+import { endpointOf, LOCAL_COMMANDS, samplesOf, serviceCalls, VERBS } from './endpoints.js';
+import { run, runBin, startSandbox } from './helpers.js';
 
-async function leafCommands(): Promise<string[]> {
+async function treeWithEveryNoun(): Promise<Command> {
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
   const program = buildProgram('0.0.0-test', { writeOut: () => {}, writeErr: () => {}, onUsageError: () => {} });
   await app.loadAll(program);
-  return verbPaths(program);
+  return program;
+}
+
+async function leafCommands(): Promise<string[]> {
+  return verbPaths(await treeWithEveryNoun());
 }
 
 describe('the endpoint table', () => {
@@ -43,15 +48,34 @@ describe('the endpoint table', () => {
     expect(sb.requests).toHaveLength(0);
   });
 
-  it('every command of the tree calls an endpoint of the table or is known to be local', async () => {
-    const sampled = new Set(Object.values(samples).flatMap((list) => list.map((args) => args.filter((a) => !a.startsWith('-')).slice(0, 2).join(' '))));
+  it('the command tree is the declarations: every command a user sees is a declared verb, and every declared verb is in the tree', async () => {
+    const declared = VERBS.map((v) => v.path.join(' '));
     const leaves = await leafCommands();
-    for (const leaf of leaves) {
-      const calls = [...sampled].some((s) => s === leaf || s.startsWith(`${leaf} `));
-      expect(calls || LOCAL_COMMANDS.includes(leaf), `'${leaf}' is neither sampled in test/endpoints.ts nor local`).toBe(true);
-    }
-    for (const local of LOCAL_COMMANDS) expect(leaves, local).toContain(local);
+    expect(leaves.filter((leaf) => !declared.includes(leaf)), 'commands not declared').toEqual([]);
+    const program = await treeWithEveryNoun();
+    const missing = declared.filter((path) => path.split(' ').reduce<Command | undefined>((c, word) => c?.commands.find((s) => s.name() === word), program) === undefined);
+    expect(missing, 'declared verbs missing from the tree').toEqual([]);
+    for (const local of LOCAL_COMMANDS) expect(declared, local).toContain(local);
   });
+
+  it('each verb calls exactly the endpoints it declares: its samples, run for real by bin/wsctl, reach them and no other', async () => {
+    const sb = await startSandbox();
+    const env = { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-test-0123456789' };
+    for (const v of VERBS) {
+      const seen = new Set<string>();
+      for (const args of samplesOf(v)) {
+        const before = sb.requests.length;
+        // auth login reads the key from stdin; mcp serves until stdin ends.
+        const r = await runBin(args, { env, stdin: `${sb.key}\n`, timeoutMs: 30_000 });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+        for (const request of sb.requests.slice(before)) seen.add(endpointOf(request.method, request.path.split('?')[0] as string) ?? `${request.method} ${request.path}`);
+      }
+      const { endpoints: declared } = v.verb;
+      const name = v.path.join(' ');
+      if (declared === 'any') expect(seen.size, name).toBeGreaterThan(0);
+      else expect([...seen].sort(), `${name} declares ${declared.join(', ') || 'no endpoint'}`).toEqual([...declared].sort());
+    }
+  }, 180_000);
 
   it('fills path parameters into one encoded segment each', () => {
     expect(fillPath(endpoints.removeDevice.path, { device_id: 'a/b?c#d%e' })).toBe('/devices/a%2Fb%3Fc%23d%25e');

@@ -1,31 +1,51 @@
 import { createReadStream } from 'node:fs';
-import type { Command } from 'commander';
 import type { Method } from '../http/index.js';
-import { examples, type App, type Ctx, type Result } from '../command.js';
+import { arg, call, defineNoun, defineVerb, option, repeated, type Call, type Ctx } from '../command.js';
 import { UsageError } from '../errors.js';
 import { clean, cleanLine } from '../terminal/index.js';
 import { readAll, readStdin } from '../terminal/prompt.js';
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
 export interface ApiOptions {
+  /** Normalized: below the base URL, dot segments resolved. */
   path: string;
-  method?: string;
-  fields: string[];
+  method?: Method;
+  fields: Field[];
   input?: string;
 }
 
-export function register(command: Command, app: App): void {
-  command
-    .argument('<path>', 'path below the base URL, e.g. /settings/')
-    .option('-X, --method <method>', 'HTTP method (default GET, or POST with -f or --input)')
-    .option('-f, --field <key=value>', 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
-    .option('--input <file>', 'send the file as the request body (- for stdin)')
-    .addHelpText('after', examples("wsctl api /settings/ --jq '.timezone'", 'wsctl api -X GET /api-keys/ -f limit=10', 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'))
-    .action((path: string, flags: { method?: string; field: string[]; input?: string }, command: Command) =>
-      app.run(command, { path, method: flags.method, fields: flags.field, input: flags.input }, run),
-    );
+type Field = [key: string, value: string];
+
+/** -X's method, in capitals; one of METHODS. */
+export function parseMethod(raw: string): Method {
+  const method = raw.toUpperCase() as Method;
+  if (!METHODS.includes(method)) throw new UsageError(`Invalid method '${raw}': use one of ${METHODS.join(', ')}.`);
+  return method;
 }
+
+export const api = defineNoun({
+  name: 'api',
+  verbs: [],
+  self: defineVerb({
+    name: 'api',
+    summary: 'Send an authenticated request to any path and print the response body',
+    args: { path: arg('<path>', 'path below the base URL, e.g. /settings/', normalizePath) },
+    flags: {
+      method: option('-X, --method <method>', 'HTTP method (default GET, or POST with -f or --input)', parseMethod),
+      fields: repeated('-f, --field <key=value>', 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)', parseField),
+      input: option('--input <file>', 'send the file as the request body (- for stdin)'),
+    },
+    check(opts) {
+      if (opts.fields.length > 0 && opts.input !== undefined) throw new UsageError('Use -f fields or --input, not both.');
+    },
+    examples: ["wsctl api /settings/ --jq '.timezone'", 'wsctl api -X GET /api-keys/ -f limit=10', 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'],
+    // Any path: its sample reaches getSettings.
+    endpoints: 'any',
+    sample: ['api', '/settings/'],
+    run,
+  }),
+});
 
 /**
  * The path as sent: below the base URL, dot segments resolved (never above the base), the
@@ -52,13 +72,11 @@ export function normalizePath(raw: string): string {
   return `/${segments.join('/')}${query}`;
 }
 
-/** -f key=value pairs, in order. */
-function parseFields(fields: string[]): [key: string, value: string][] {
-  return fields.map((field) => {
-    const at = field.indexOf('=');
-    if (at <= 0) throw new UsageError(`Invalid field '${cleanLine(field)}': use key=value.`);
-    return [field.slice(0, at), field.slice(at + 1)];
-  });
+/** One -f key=value. */
+function parseField(field: string): Field {
+  const at = field.indexOf('=');
+  if (at <= 0) throw new UsageError(`Invalid field '${cleanLine(field)}': use key=value.`);
+  return [field.slice(0, at), field.slice(at + 1)];
 }
 
 /** Fields appended to the path's query string, as `gh api` does for GET: each kept, in order, percent-encoded. */
@@ -82,13 +100,11 @@ async function readInputFile(file: string): Promise<string> {
   }
 }
 
-export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
-  let path = normalizePath(opts.path);
-  if (opts.fields.length > 0 && opts.input !== undefined) throw new UsageError('Use -f fields or --input, not both.');
-  const method = (opts.method ?? (opts.fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET')).toUpperCase();
-  if (!METHODS.includes(method)) throw new UsageError(`Invalid method '${opts.method}': use one of ${METHODS.join(', ')}.`);
+export async function run(opts: ApiOptions, ctx: Ctx): Promise<Call> {
+  let path = opts.path;
+  const method = opts.method ?? (opts.fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET');
   let body: unknown;
-  const fields = parseFields(opts.fields);
+  const { fields } = opts;
   if (QUERY_METHODS.includes(method)) path = withQuery(path, fields);
   else if (fields.length > 0) body = Object.fromEntries(fields);
   if (opts.input !== undefined) {
@@ -100,13 +116,15 @@ export async function run(opts: ApiOptions, ctx: Ctx): Promise<Result> {
       throw new UsageError(`The input of --input ${opts.input} is not JSON.`);
     }
   }
-  const api = await ctx.api();
-  const response = await ctx.term.spin(`${method} ${path}`, api.request({ method: method as Method, path, body, anyBody: true }));
-  return {
-    json: response.isJson ? response.body : { body: response.body ?? '' },
-    human(out) {
-      if (response.isJson) return out.printJsonText(response.body);
-      else if (typeof response.body === 'string') out.line(clean(response.body).replace(/\n$/, ''));
-    },
-  };
+  return call({
+    request: { method, path, body, anyBody: true },
+    spinner: `${method} ${path}`,
+    answer: (response) => ({
+      json: response.isJson ? response.body : { body: response.body ?? '' },
+      human(out) {
+        if (response.isJson) return out.printJsonText(response.body);
+        else if (typeof response.body === 'string') out.line(clean(response.body).replace(/\n$/, ''));
+      },
+    }),
+  });
 }

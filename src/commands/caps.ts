@@ -1,19 +1,23 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../command.js';
+import { call, defineNoun, defineVerb, type Call, type Ctx } from '../command.js';
 import type { Capabilities } from '../schemas.js';
 import { request } from '../service.js';
 import type { Terminal } from '../terminal/index.js';
 
-export function register(command: Command, app: App): void {
-  command
-    .addHelpText('after', examples('wsctl caps', 'wsctl caps | grep ^app', "wsctl caps --jq '.connected_apps[] | [.app_slug, .permission] | @tsv'"))
-    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
-}
+export const caps = defineNoun({
+  name: 'caps',
+  verbs: [],
+  self: defineVerb({
+    name: 'caps',
+    summary: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts',
+    examples: ['wsctl caps', 'wsctl caps | grep ^app', "wsctl caps --jq '.connected_apps[] | [.app_slug, .permission] | @tsv'"],
+    endpoints: ['getCapabilities'],
+    sample: ['caps'],
+    run: (_opts, ctx) => run(ctx),
+  }),
+});
 
-export async function run(ctx: Ctx): Promise<Result> {
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin('Loading capabilities', api.request(request('getCapabilities')));
-  return { json: body, human: (out) => render(body, out) };
+export async function run(_ctx: Ctx): Promise<Call> {
+  return call({ request: request('getCapabilities'), spinner: 'Loading capabilities', answer: ({ body }) => ({ json: body, human: (out) => render(body, out) }) });
 }
 
 async function render(caps: Capabilities, out: Terminal): Promise<void> {

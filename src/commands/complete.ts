@@ -1,13 +1,22 @@
-import type { Command } from 'commander';
-import type { App, Ctx } from '../command.js';
+import { arg, defineNoun, defineVerb, type Ctx } from '../command.js';
 
 // `wsctl __complete profiles`: the dynamic values of the completion scripts, in one Node start-up.
-export function register(command: Command, app: App): void {
-  command.argument('<what>', 'profiles').action((what: string, _flags: unknown, cmd: Command) => app.run(cmd, what, run));
-}
+export const complete = defineNoun({
+  name: '__complete',
+  verbs: [],
+  self: defineVerb({
+    name: '__complete',
+    summary: 'values for completion scripts',
+    args: { what: arg('<what>', 'profiles') },
+    examples: [],
+    endpoints: [],
+    sample: ['__complete', 'profiles'],
+    run,
+  }),
+});
 
-async function run(what: string, ctx: Ctx): Promise<void> {
-  if (what !== 'profiles') return;
+async function run(opts: { what: string }, ctx: Ctx): Promise<void> {
+  if (opts.what !== 'profiles') return;
   try {
     // One name a line: a name with a line break or control character cannot be completed safely.
     for (const name of Object.keys(ctx.config.read().profiles)) if (!/[\x00-\x1f\x7f]/.test(name)) ctx.term.line(name);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Globals, type Result } from '../command.js';
+import { defineNoun, defineVerb, flag, type Ctx, type Globals, type Result } from '../command.js';
 import { checkProfileName } from '../config/index.js';
 import { timeoutMs } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
@@ -12,49 +12,48 @@ export interface McpFlags {
   showSecrets?: boolean;
 }
 
-function serverOptions(command: Command): Command {
-  return command
-    .option('--read-only', 'offer only the tools that read (keys_list, convo_show, caps, settings, persona_versions)')
-    .option('--allow-destructive', 'also offer the tools that delete (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)')
-    .option('--show-secrets', 'return the key made by keys_create in full, not masked');
-}
+const serverFlags = {
+  readOnly: flag('--read-only', 'offer only the tools that read (keys_list, convo_show, caps, settings, persona_versions)'),
+  allowDestructive: flag('--allow-destructive', 'also offer the tools that delete (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)'),
+  showSecrets: flag('--show-secrets', 'return the key made by keys_create in full, not masked'),
+};
 
-export function register(mcp: Command, app: App): void {
-  serverOptions(mcp)
-    .description('Serve the workspace to AI agents as MCP tools over stdin/stdout (Model Context Protocol)')
-    .addHelpText(
-      'after',
-      examples('wsctl mcp --sandbox', 'wsctl mcp --read-only --profile work', 'wsctl mcp config --allow-destructive'),
-    )
-    .action((flags: McpFlags, command: Command) =>
-      app.run(command, flags, async (flags, ctx) => {
-        check(flags, ctx.globals);
-        const root = rootOf(command);
-        // Tool descriptions come from the command tree: every verb's declaration.
-        await app.loadAll(root);
-        if (ctx.io.stdinIsTTY) ctx.term.info('wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp config`). Ctrl-C stops it.');
-        const { serve } = await import('../mcp/mcp-server.js');
-        await serve(flags, ctx, (path) => describe(root, path));
-      }),
-    );
-  serverOptions(mcp.command('config'))
-    .description('Print the JSON an MCP client (Claude Desktop, Claude Code, Cursor, VS Code) needs to start wsctl mcp')
-    .addHelpText('after', examples('wsctl mcp config', 'wsctl mcp config --sandbox', 'wsctl mcp config --profile work --read-only'))
-    .action((flags: McpFlags, command: Command) =>
-      app.run(command, { ...(command.parent?.opts<McpFlags>() ?? {}), ...flags }, (opts, ctx) => configRun(opts, ctx, launcher())),
-    );
-}
+const config = defineVerb({
+  name: 'config',
+  summary: 'Print the JSON an MCP client (Claude Desktop, Claude Code, Cursor, VS Code) needs to start wsctl mcp',
+  flags: serverFlags,
+  examples: ['wsctl mcp config', 'wsctl mcp config --sandbox', 'wsctl mcp config --profile work --read-only'],
+  endpoints: [],
+  sample: ['mcp', 'config'],
+  run: (opts, ctx) => configRun(opts, ctx, launcher()),
+});
+
+export const mcp = defineNoun({
+  name: 'mcp',
+  summary: 'Serve the workspace to AI agents as MCP tools (Claude, Cursor, VS Code)',
+  verbs: [config],
+  self: defineVerb({
+    name: 'mcp',
+    summary: 'Serve the workspace to AI agents as MCP tools over stdin/stdout (Model Context Protocol)',
+    flags: serverFlags,
+    examples: ['wsctl mcp --sandbox', 'wsctl mcp --read-only --profile work', 'wsctl mcp config --allow-destructive'],
+    endpoints: [],
+    sample: ['mcp', '--read-only'],
+    async run(flags, ctx, here) {
+      check(flags, ctx.globals);
+      // Tool descriptions come from the command tree: every verb's declaration.
+      const root = await here.wholeTree();
+      if (ctx.io.stdinIsTTY) ctx.term.info('wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp config`). Ctrl-C stops it.');
+      const { serve } = await import('../mcp/mcp-server.js');
+      await serve(flags, ctx, (path) => describe(root, path));
+    },
+  }),
+});
 
 function check(flags: McpFlags, globals: Globals): void {
   if (flags.readOnly && flags.allowDestructive) throw new UsageError('--read-only and --allow-destructive cannot be used together.');
   if (globals.jq !== undefined) throw new UsageError('wsctl mcp does not take --jq: tool results are JSON documents already.');
   if (globals.dryRun) throw new UsageError('wsctl mcp does not take --dry-run.');
-}
-
-function rootOf(command: Command): Command {
-  let root = command;
-  while (root.parent) root = root.parent;
-  return root;
 }
 
 /** The path of the wsctl that runs: the launcher argv names, made absolute. */

@@ -1,16 +1,25 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../command.js';
+import { call, defineNoun, defineVerb, type Call, type Ctx, type Result } from '../command.js';
+import type { Settings } from '../schemas.js';
 import { request } from '../service.js';
 
-export function register(command: Command, app: App): void {
-  command
-    .addHelpText('after', examples('wsctl settings', "wsctl settings --jq '.timezone'"))
-    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
+export const settings = defineNoun({
+  name: 'settings',
+  verbs: [],
+  self: defineVerb({
+    name: 'settings',
+    summary: "Show the user's settings",
+    examples: ['wsctl settings', "wsctl settings --jq '.timezone'"],
+    endpoints: ['getSettings'],
+    sample: ['settings'],
+    run: (_opts, ctx) => run(ctx),
+  }),
+});
+
+export async function run(_ctx: Ctx): Promise<Call> {
+  return call({ request: request('getSettings'), spinner: 'Loading settings', answer: ({ body }) => shown(body) });
 }
 
-export async function run(ctx: Ctx): Promise<Result> {
-  const api = await ctx.api();
-  const { body: s } = await ctx.term.spin('Loading settings', api.request(request('getSettings')));
+function shown(s: Settings): Result {
   return {
     json: s,
     human(out) {

@@ -3,7 +3,7 @@
 // than wiring a Markdown-to-roff dependency, and the escaping that matters (backslashes, leading
 // dots and quotes, hyphens as \-, non-ASCII as \[uXXXX]) is a few lines below.
 import type { Command } from 'commander';
-import { visibleSubcommands } from '../visible.js';
+import { describedOf, visibleSubcommands } from '../visible.js';
 import { environmentRows, EXIT_CODES, FILES, findTopic, TOPICS } from './topics.js';
 
 /** Text for a roff text line or macro argument: nothing in it is read as a request or an escape. */
@@ -31,7 +31,11 @@ function tagged(rows: [string, string][], term: (t: string) => string = bold): s
   return rows.flatMap(([t, text]) => ['.TP', term(t), prose(text)]);
 }
 
-function examplesOf(help: string): string[] {
+/** The examples a command declares (the root's are in its help text). */
+function examplesOf(command: Command, helpOf: (c: Command) => string): string[] {
+  const declared = describedOf(command);
+  if (declared) return declared.examples.map((e) => `$ ${e}`);
+  const help = helpOf(command);
   const at = help.indexOf('\nExamples:\n');
   if (at < 0) return [];
   return help
@@ -41,12 +45,9 @@ function examplesOf(help: string): string[] {
     .map((l) => l.slice(2));
 }
 
-/** What a command's help says after its options, besides the examples (where completion scripts go …). */
-function notesOf(help: string): string[] {
-  const globals = help.indexOf('\nGlobal Options:\n');
-  const after = globals < 0 ? -1 : help.indexOf('\n\n', globals + 1);
-  if (after < 0) return [];
-  const notes = help.slice(after).split('\nExamples:\n')[0]!.replace(/^\n+|\s+$/g, '');
+/** What a command's help says besides its examples, as declared (where completion scripts go …). */
+function notesOf(command: Command): string[] {
+  const notes = (describedOf(command)?.notes ?? '').replace(/^\n+|\s+$/g, '');
   if (!notes) return [];
   return ['.PP', '.nf', ...notes.split('\n').map((l) => `\\&${roff(l)}`), '.fi'];
 }
@@ -91,7 +92,7 @@ function commandPage(page: Page, helpOf: (c: Command) => string): string {
   const help = command.createHelp();
   const name = pageName(path);
   const lines = [...header(name, command.description()), '.SH SYNOPSIS', `\\fB${roff(`wsctl ${path.join(' ')}`)}\\fR ${roff(help.commandUsage(command).split(' ').slice(path.length + 1).join(' '))}`];
-  lines.push('.SH DESCRIPTION', prose(`${command.description()}.`.replace(/\.\.$/, '.')), ...notesOf(helpOf(command)));
+  lines.push('.SH DESCRIPTION', prose(`${command.description()}.`.replace(/\.\.$/, '.')), ...notesOf(command));
   const args = help.visibleArguments(command).map((a): [string, string] => [help.argumentTerm(a), help.argumentDescription(a)]);
   if (args.length > 0) lines.push('.SH ARGUMENTS', ...tagged(args));
   const subs = visibleSubcommands(command);
@@ -101,7 +102,7 @@ function commandPage(page: Page, helpOf: (c: Command) => string): string {
   lines.push('.SH OPTIONS', ...tagged(optionRows(command, 'own')));
   const globals = optionRows(command, 'global').map(([t]) => t.split(',').at(-1)!.trim().split(' ')[0]!);
   lines.push('.SH GLOBAL OPTIONS', prose(`The global options of \`wsctl(1)\` are accepted before or after the command: ${globals.map((g) => `\`${g}\``).join(', ')}.`));
-  lines.push(...exampleLines(examplesOf(helpOf(command))));
+  lines.push(...exampleLines(examplesOf(command, helpOf)));
   const parent = path.length > 1 ? `\\fB${roff(pageName(path.slice(0, -1)))}\\fR(1), ` : '';
   lines.push('.SH SEE ALSO', `${parent}\\fBwsctl\\fR(1)`);
   return `${lines.join('\n')}\n`;
@@ -131,7 +132,7 @@ function mainPage(program: Command, helpOf: (c: Command) => string): string {
   lines.push('.SH ENVIRONMENT', ...environment.intro.flatMap((p, i) => [...(i ? ['.PP'] : []), prose(p)]), ...tagged(environmentRows()));
   lines.push('.SH EXIT STATUS', ...tagged(EXIT_CODES.map(([c, m]) => [String(c), m])));
   lines.push('.SH FILES', prose('The config dir is `WSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl` on Linux.'), ...tagged(FILES));
-  lines.push(...exampleLines(examplesOf(helpOf(program))));
+  lines.push(...exampleLines(examplesOf(program, helpOf)));
   lines.push('.SH SEE ALSO', leaves.map(({ path }) => `\\fB${roff(pageName(path))}\\fR(1)`).join(', '));
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@
 // ./url.ts), policy (./policy.ts: retries, Retry-After, redirects, what may cross an origin),
 // transport (./transport.ts: undici), decoding and status → typed error (./decode.ts).
 // undici loads on the first request.
-import { DryRunComplete, InterruptedError, NetworkError, WsctlError } from '../errors.js';
+import { InterruptedError, NetworkError, WsctlError } from '../errors.js';
 import type { Response, SchemaName } from '../schemas.js';
 import { decode, errorInfo, type DecodeOptions } from './decode.js';
 import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, worthRepeating, type Hop } from './policy.js';
@@ -49,6 +49,7 @@ export interface StreamedBody {
   chunks: AsyncIterable<Buffer>;
 }
 
+/** What --dry-run prints: the request as it would be sent, its secrets redacted. */
 export interface DryRunRequest {
   method: Method;
   url: string;
@@ -61,11 +62,11 @@ export interface ApiSettings {
   apiKey?: string;
   timeoutMs: number;
   debug: boolean;
+  /** Nothing may be sent: the verbs plan their request instead (plan()). */
   dryRun: boolean;
   userAgent: string;
   signal: AbortSignal;
   trace: (line: string) => void;
-  printDryRun: (request: DryRunRequest) => void | Promise<void>;
   /** The next step when the service rejects the key: names the profile or variable in use. */
   authHint?: string;
   /** Milliseconds of the first retry delay; doubled each time, with jitter. */
@@ -143,24 +144,33 @@ export class Api {
     }
   }
 
-  /** The final attempt: redirects followed, retries made where a repeat is safe. */
-  private async exchange(spec: RequestSpec<SchemaName | undefined>, stream: boolean, count: { tries: number }): Promise<Attempt> {
+  /** The request as --dry-run shows it, sending nothing: the key, the URL's password and secret fields redacted. */
+  plan(spec: RequestSpec<SchemaName | undefined>): DryRunRequest {
+    const { headers } = this.headersFor(spec);
+    return {
+      method: spec.method,
+      url: maskUrlPassword(joinUrl(this.base, spec.path).href),
+      headers: { ...headers, ...(this.settings.apiKey ? { authorization: `Bearer ${REDACTED}` } : {}) },
+      body: spec.upload ? spec.upload.describe : redact(spec.body),
+    };
+  }
+
+  private headersFor(spec: RequestSpec<SchemaName | undefined>): { headers: Record<string, string>; json?: string } {
     const s = this.settings;
     const json = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': s.userAgent };
     if (json !== undefined) headers['content-type'] = 'application/json';
     if (s.apiKey) headers.authorization = `Bearer ${s.apiKey}`;
-    let hop: Hop = { method: spec.method, target: joinUrl(this.base, spec.path), body: spec.upload ?? json, headers };
+    return { headers, json };
+  }
 
-    if (s.dryRun) {
-      await s.printDryRun({
-        method: spec.method,
-        url: maskUrlPassword(hop.target.href),
-        headers: { ...headers, ...(s.apiKey ? { authorization: `Bearer ${REDACTED}` } : {}) },
-        body: spec.upload ? spec.upload.describe : redact(spec.body),
-      });
-      throw new DryRunComplete();
-    }
+  /** The final attempt: redirects followed, retries made where a repeat is safe. */
+  private async exchange(spec: RequestSpec<SchemaName | undefined>, stream: boolean, count: { tries: number }): Promise<Attempt> {
+    const s = this.settings;
+    // A verb returns its request as a Call, which --dry-run plans: reaching here is a bug, and sends nothing.
+    if (s.dryRun) throw new Error(`${spec.method} ${spec.path} was about to be sent under --dry-run`);
+    const { headers, json } = this.headersFor(spec);
+    let hop: Hop = { method: spec.method, target: joinUrl(this.base, spec.path), body: spec.upload ?? json, headers };
 
     const repeatable = safeToRepeat(spec.method, !!spec.idempotent);
     let redirects = 0;

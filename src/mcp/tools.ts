@@ -4,10 +4,11 @@
 // same HTTP layer, retries, redaction and validation as on the command line.
 // test/mcp/tools.test.ts compares this table with the command tree, so the two cannot drift.
 import * as z from 'zod/mini';
-import type { Ctx, Result } from '../command.js';
+import { settle, splitPath, type Call, type Ctx, type Result } from '../command.js';
+import { checkProfileName } from '../config/index.js';
 import { ByokBody, CreateKeyBody, CreateWebsiteBody, NotesImportBody, PermissionBody, nonEmpty, responseSchemas } from '../schemas.js';
 import { mask, plain } from '../terminal/index.js';
-import { run as byokAdd } from '../commands/byok/add.js';
+import { checkProviderUrl, run as byokAdd } from '../commands/byok/add.js';
 import { run as caps } from '../commands/caps.js';
 import { run as connRm } from '../commands/conn/rm.js';
 import { run as connSetPermission } from '../commands/conn/set-permission.js';
@@ -23,6 +24,13 @@ import { run as pubRm } from '../commands/pub/rm.js';
 import { run as settings } from '../commands/settings.js';
 import { run as siteCreate } from '../commands/site/create.js';
 import type { Conversation } from '../schemas.js';
+
+/** A verb's answer as a tool's: its request sent (tools never take --dry-run). */
+async function settled(ctx: Ctx, returned: Promise<Result | Call | void>): Promise<Result> {
+  const result = await settle(ctx, await returned);
+  if (!result) throw new Error('The verb returned nothing.');
+  return result;
+}
 
 /** reads change nothing; writes add or change; destructive ones delete (offered only with --allow-destructive). */
 export type ToolKind = 'read' | 'write' | 'destructive';
@@ -94,7 +102,7 @@ export const TOOLS: Tool[] = [
     toolOnly: [],
     async call(args, ctx, options) {
       // Masked, the key is not shown: no warning to copy it.
-      const result = await keysCreate({ name: args.name, saveAs: args.save_as, force: args.force, insecureStorage: args.insecure_storage, keyHidden: !options.showSecrets }, ctx);
+      const result = await settled(ctx, keysCreate({ name: args.name, saveAs: args.save_as === undefined ? undefined : checkProfileName(args.save_as), force: args.force, insecureStorage: args.insecure_storage, keyHidden: !options.showSecrets }, ctx));
       if (options.showSecrets) return { result };
       // Masked in what is returned; result.json keeps the key in full, for when saving it fails.
       const key = result.json as { key?: string };
@@ -111,7 +119,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.ApiKeyList,
     cliOnly: [],
     toolOnly: [],
-    call: async (_args, ctx) => ({ result: await keysList(ctx) }),
+    call: async (_args, ctx) => ({ result: await settled(ctx, keysList(ctx)) }),
   }),
   tool({
     name: 'convo_show',
@@ -125,7 +133,7 @@ export const TOOLS: Tool[] = [
     cliOnly: ['markdown', 'full', 'pager', 'follow', 'interval'],
     toolOnly: [],
     async call(args, ctx) {
-      const result = await convoShow({ id: args.conversation_id, tail: args.tail, markdown: true, pager: false, full: false, whole: true }, ctx);
+      const result = await settled(ctx, convoShow({ id: args.conversation_id, tail: args.tail, markdown: true, pager: false, full: false, whole: true }, ctx));
       return { result, text: (document) => markdown(document as Conversation) };
     },
   }),
@@ -139,7 +147,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.Capabilities,
     cliOnly: [],
     toolOnly: [],
-    call: async (_args, ctx) => ({ result: await caps(ctx) }),
+    call: async (_args, ctx) => ({ result: await settled(ctx, caps(ctx)) }),
   }),
   tool({
     name: 'settings',
@@ -151,7 +159,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.Settings,
     cliOnly: [],
     toolOnly: [],
-    call: async (_args, ctx) => ({ result: await settings(ctx) }),
+    call: async (_args, ctx) => ({ result: await settled(ctx, settings(ctx)) }),
   }),
   tool({
     name: 'notes_import',
@@ -163,7 +171,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.NotesImported,
     cliOnly: [],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await notesImport({ pageId: args.page_id, title: args.title, to: args.to, account: args.account }, ctx) }),
+    call: async (args, ctx) => ({ result: await settled(ctx, notesImport({ pageId: args.page_id, title: args.title, to: args.to === undefined ? undefined : splitPath(args.to, '--to'), account: args.account }, ctx)) }),
   }),
   tool({
     name: 'conn_set_permission',
@@ -175,7 +183,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.Success,
     cliOnly: [],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await connSetPermission({ appSlug: args.app_slug, connId: args.pd_conn_id, permission: args.permission }, ctx) }),
+    call: async (args, ctx) => ({ result: await settled(ctx, connSetPermission({ appSlug: args.app_slug, connId: args.pd_conn_id, permission: args.permission }, ctx)) }),
   }),
   tool({
     name: 'conn_rm',
@@ -188,7 +196,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.Success,
     cliOnly: ['yes'],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await connRm({ appSlug: args.app_slug, connId: args.pd_conn_id, yes: true }, ctx) }),
+    call: async (args, ctx) => ({ result: await settled(ctx, connRm({ appSlug: args.app_slug, connId: args.pd_conn_id, yes: true }, ctx)) }),
   }),
   tool({
     name: 'byok_add',
@@ -210,7 +218,7 @@ export const TOOLS: Tool[] = [
     toolOnly: ['api_key'],
     // The key goes to the verb whole, which checks it as it checks a key read from stdin.
     call: async (args, ctx) => ({
-      result: await byokAdd({ name: args.name, providerUrl: args.provider_url, format: args.format, model: args.model, apiKeyStdin: false, showSecret: false, apiKey: args.api_key }, ctx),
+      result: await settled(ctx, byokAdd({ name: args.name, providerUrl: checkProviderUrl(args.provider_url), format: args.format, model: args.model, apiKeyStdin: false, showSecret: false, apiKey: args.api_key }, ctx)),
     }),
   }),
   tool({
@@ -224,7 +232,7 @@ export const TOOLS: Tool[] = [
     output: Removed,
     cliOnly: ['yes'],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await deviceRm({ deviceId: args.device_id, yes: true }, ctx) }),
+    call: async (args, ctx) => ({ result: await settled(ctx, deviceRm({ deviceId: args.device_id, yes: true }, ctx)) }),
   }),
   tool({
     name: 'persona_versions',
@@ -236,7 +244,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.PublishedList,
     cliOnly: [],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await personaVersions({ personaId: args.persona_id }, ctx) }),
+    call: async (args, ctx) => ({ result: await settled(ctx, personaVersions({ personaId: args.persona_id }, ctx)) }),
   }),
   tool({
     name: 'persona_upload_avatar',
@@ -249,7 +257,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.ImageUploaded,
     cliOnly: [],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await personaUploadAvatar({ file: args.file }, ctx) }),
+    call: async (args, ctx) => ({ result: await settled(ctx, personaUploadAvatar({ file: args.file }, ctx)) }),
   }),
   tool({
     name: 'pub_rm',
@@ -262,7 +270,7 @@ export const TOOLS: Tool[] = [
     output: Removed,
     cliOnly: ['yes'],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await pubRm({ pubId: args.pub_id, yes: true }, ctx) }),
+    call: async (args, ctx) => ({ result: await settled(ctx, pubRm({ pubId: args.pub_id, yes: true }, ctx)) }),
   }),
   tool({
     name: 'site_create',
@@ -281,7 +289,7 @@ export const TOOLS: Tool[] = [
     output: responseSchemas.WebsiteCreated,
     cliOnly: [],
     toolOnly: [],
-    call: async (args, ctx) => ({ result: await siteCreate({ name: args.name, variant: args.variant, parent: args.parent, force: args.force, displayName: args.display_name }, ctx) }),
+    call: async (args, ctx) => ({ result: await settled(ctx, siteCreate({ name: args.name, variant: args.variant, parent: args.parent === undefined ? undefined : splitPath(args.parent, '--parent'), force: args.force, displayName: args.display_name }, ctx)) }),
   }),
 ];
 

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/command.js';
 import { Option } from 'commander';
 import { GLOBAL_OPTIONS, type Globals } from '../../src/globals.js';
-import { buildProgram, loadCommands } from '../../src/program.js';
+import { buildProgram, declaredNouns, loadCommands } from '../../src/program.js';
 import { verbPaths } from '../../src/visible.js';
+import { samplesOf, VERBS } from '../endpoints.js';
 import { run, tempDir } from '../helpers.js';
 
 interface Recorded {
@@ -64,7 +65,7 @@ const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = 
   [['convo', 'show', 'conv_demo', '--tail', '3', '--markdown', '--no-pager', '--full'], 'convo show', { id: 'conv_demo', tail: 3, markdown: true, pager: false, full: true }],
   [['convo', 'show', 'conv_live', '-f', '--interval', '0.5'], 'convo show', { id: 'conv_live', follow: true, intervalMs: 500 }],
   [['convo', 'show', 'conv_live', '--follow', '--interval', '0.1'], 'convo show', { follow: true, intervalMs: 500 }],
-  [['notes', 'import', 'page_demo', '--title', 'T', '--to', 'a/b', '--account', 'acc'], 'notes import', { pageId: 'page_demo', title: 'T', to: 'a/b', account: 'acc' }],
+  [['notes', 'import', 'page_demo', '--title', 'T', '--to', 'a/b', '--account', 'acc'], 'notes import', { pageId: 'page_demo', title: 'T', to: ['a', 'b'], account: 'acc' }],
   [['conn', 'set-permission', 'gmail', 'pdc_gmail', 'read'], 'conn set-permission', { appSlug: 'gmail', connId: 'pdc_gmail', permission: 'read' }],
   [['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'], 'conn rm', { appSlug: 'gmail', connId: 'pdc_gmail', yes: true }],
   [['byok', 'add', '--name', 'n', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--api-key-stdin'], 'byok add', { name: 'n', providerUrl: 'https://p.example', format: 'groq', model: 'm', apiKeyStdin: true, showSecret: false }],
@@ -73,9 +74,9 @@ const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = 
   [['persona', 'versions', 'persona_demo'], 'persona versions', { personaId: 'persona_demo' }],
   [['persona', 'upload-avatar', 'a.png'], 'persona upload-avatar', { file: 'a.png' }],
   [['pub', 'rm', 'pub_demo', '--yes'], 'pub rm', { pubId: 'pub_demo', yes: true }],
-  [['site', 'create', 'launch', '--variant', 'blog', '--parent', 'a/b', '--force', '--display-name', 'L'], 'site create', { name: 'launch', variant: 'blog', parent: 'a/b', force: true, displayName: 'L' }],
+  [['site', 'create', 'launch', '--variant', 'blog', '--parent', 'a/b', '--force', '--display-name', 'L'], 'site create', { name: 'launch', variant: 'blog', parent: ['a', 'b'], force: true, displayName: 'L' }],
   [['api', '/settings/'], 'api', { path: '/settings/', fields: [] }],
-  [['api', '-X', 'patch', '/x', '-f', 'a=1', '-f', 'b=2'], 'api', { path: '/x', method: 'patch', fields: ['a=1', 'b=2'] }],
+  [['api', '-X', 'patch', '/x', '-f', 'a=1', '-f', 'b=2'], 'api', { path: '/x', method: 'PATCH', fields: [['a', '1'], ['b', '2']] }],
   [['completion', 'zsh'], 'completion', { shell: 'zsh' }],
   [['sandbox', 'serve'], 'sandbox serve', { port: 0, host: '127.0.0.1' }],
   [['sandbox', 'serve', '--port', '8787', '--state', 'ws.json', '--detach'], 'sandbox serve', { port: 8787, state: 'ws.json', detach: true }],
@@ -101,11 +102,32 @@ describe('argv → options', () => {
     expect((await optionsOf(['caps'])).globals).toEqual({ color: true, input: true });
   });
 
-  it('every verb of the tree has a row above', async () => {
-    const { program } = await recordingProgram();
-    const verbs = verbPaths(program);
+  it('every declared verb has a row above', () => {
     const covered = new Set(parsed.map(([, verb]) => verb));
-    expect(verbs.filter((v) => !covered.has(v)), 'verbs without an argv → options row').toEqual([]);
+    expect(VERBS.map((v) => v.path.join(' ')).filter((v) => !covered.has(v)), 'verbs without an argv → options row').toEqual([]);
+  });
+
+  it.each(VERBS.map((v) => [v.path.join(' '), v] as const))("%s: the declaration's samples parse to it, with the options its flags declare", async (name, v) => {
+    expect(v.verb.sample, `${name} has no sample`).toBeDefined();
+    for (const args of samplesOf(v)) {
+      const got = await optionsOf(args);
+      expect(got.verb, args.join(' ')).toBe(name);
+      const keys = [...Object.keys(v.verb.args ?? {}), ...Object.keys(v.verb.flags ?? {})].sort();
+      expect(Object.keys(got.opts as object).sort(), args.join(' ')).toEqual(keys);
+    }
+  });
+
+  it("the root's one-line description of each noun is the noun's declared summary", async () => {
+    for (const noun of await declaredNouns()) {
+      expect(noun.declared.name, noun.name).toBe(noun.name);
+      expect(noun.declared.summary ?? noun.declared.self?.summary, noun.name).toBe(noun.description);
+    }
+  });
+
+  it('the tree has no command that is not declared', async () => {
+    const { program } = await recordingProgram();
+    const declared = new Set(VERBS.map((v) => v.path.join(' ')));
+    expect(verbPaths(program).filter((v) => !declared.has(v))).toEqual([]);
   });
 });
 

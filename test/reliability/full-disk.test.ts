@@ -1,11 +1,11 @@
-// Output that cannot be written (a full disk): every command of the tree, run as a real process
+// Output that cannot be written (a full disk): every declared verb, its sample run as a real process
 // with stdout on /dev/full, exits 1 with one line on stderr. Commands that call no service (auth token, completion, profile …) included.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, run, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { declaredVerbs } from '../../src/program.js';
+import { argvOf } from '../endpoints.js';
+import { BIN, run, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 
 type Env = Record<string, string>;
 
@@ -20,46 +20,29 @@ interface Case {
 
 const login = (env: Env, profile = 'default') => run(['auth', 'login', '--with-key', '--insecure-storage', '--profile', profile], { env, stdin: `${env.WSCTL_API_KEY}\n` });
 
-/** How each command of the tree is run so that it succeeds and prints something on stdout. */
-const CASES: Record<string, Case> = {
-  'auth login': { args: ['auth', 'login', '--with-key', '--insecure-storage'], stdin: 'KEY\n' },
-  'auth status': { args: ['auth', 'status'] },
-  'auth token': { args: ['auth', 'token'], setup: login },
-  'auth logout': { args: ['auth', 'logout'], setup: login },
-  'profile list': { args: ['profile', 'list'], setup: login },
-  'profile use': { args: ['profile', 'use', 'work'], setup: (env) => login(env, 'work') },
-  'profile rm': { args: ['profile', 'rm', 'work'], setup: (env) => login(env, 'work') },
-  'keys create': { args: ['keys', 'create', 'full'] },
-  'keys list': { args: ['keys', 'list'] },
-  settings: { args: ['settings'] },
-  caps: { args: ['caps'] },
-  'convo show': { args: ['convo', 'show', 'conv_demo'] },
-  'notes import': { args: ['notes', 'import', 'page_demo'] },
-  'conn set-permission': { args: ['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'] },
-  'conn rm': { args: ['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'] },
-  'byok add': { args: ['byok', 'add', '--name', 'x', '--provider-url', 'https://api.openai.com/v1', '--format', 'openai', '--model', 'gpt-4.1'] },
-  'device rm': { args: ['device', 'rm', 'dev_laptop', '--yes'] },
-  'persona versions': { args: ['persona', 'versions', 'persona_demo'] },
-  'persona upload-avatar': { args: ['persona', 'upload-avatar', join(ROOT, 'test/fixtures/avatar.png')] },
-  'pub rm': { args: ['pub', 'rm', 'pub_demo', '--yes'] },
-  'site create': { args: ['site', 'create', 'launch'] },
-  api: { args: ['api', '/settings/'] },
-  completion: { args: ['completion', 'bash'] },
-  'mcp config': { args: ['mcp', 'config'] },
-  'sandbox serve': { args: ['sandbox', 'serve', '--detach'], cleanup: (env) => run(['sandbox', 'stop'], { env }) },
-  'sandbox stop': { args: ['sandbox', 'stop'], setup: (env) => run(['sandbox', 'serve', '--detach'], { env }) },
-  'sandbox reset': { args: ['sandbox', 'reset'] },
-  __complete: { args: ['__complete', 'profiles'], setup: login },
+/** What a verb's sample needs to print something besides the seeded sandbox: a key on stdin, a profile to list, a server to stop. */
+const NEEDS: Record<string, Omit<Case, 'args'>> = {
+  'auth login': { stdin: 'KEY\n' },
+  'auth token': { setup: login },
+  'auth logout': { setup: login },
+  'profile list': { setup: login },
+  'profile use': { setup: login },
+  'profile rm': { setup: login },
+  'sandbox serve': { cleanup: (env) => run(['sandbox', 'stop'], { env }) },
+  'sandbox stop': { setup: (env) => run(['sandbox', 'serve', '--detach'], { env }) },
+  __complete: { setup: login },
 };
 
-/** Every command of the tree, by its path ("keys create"). */
-async function leaves(): Promise<string[]> {
-  const { buildProgram, loadCommands } = await import('../../src/program.js');
-  const program = buildProgram('0.0.0', { writeOut: () => {}, writeErr: () => {}, onUsageError: () => {} });
-  await loadCommands(program, { run: async () => {}, loadAll: async () => {} }, 'all');
-  const walk = (command: Command, path: string[]): string[] =>
-    command.commands.length === 0 ? [path.join(' ')] : command.commands.flatMap((sub) => walk(sub, [...path, sub.name()]));
-  return walk(program, []);
+/**
+ * Every declared verb, run by its sample. `wsctl mcp` itself is left out: it writes to stdout only
+ * what a client asks for (test/mcp covers a client that goes away).
+ */
+async function cases(): Promise<[path: string, c: Case][]> {
+  const verbs = (await declaredVerbs()).filter((v) => v.path.join(' ') !== 'mcp');
+  return verbs.map((v) => {
+    const path = v.path.join(' ');
+    return [path, { args: argvOf(v.verb.sample), ...NEEDS[path] }];
+  });
 }
 
 const full = openSync('/dev/full', 'w');
@@ -81,16 +64,14 @@ describe('a full disk', () => {
   const envFor = (): Env => ({ ...sb.env, WSCTL_CONFIG_DIR: tempDir(), WSCTL_BYOK_API_KEY: 'sk-test-0123456789' });
 
   it('every command exits 1 with one line naming the write error, human and --json', async () => {
-    const paths = await leaves();
-    expect(paths.length).toBeGreaterThan(20);
-    for (const path of paths) {
-      // A command added later without a case still proves its help output is checked.
-      const c = CASES[path] ?? { args: [...path.split(' '), '--help'] };
+    const all = await cases();
+    expect(all.length).toBeGreaterThan(20);
+    for (const [, c] of all) {
       for (const json of [false, true]) {
         sb = await startSandbox();
         const env = envFor();
         await c.setup?.(env);
-        const args = json && !c.args.includes('--help') ? [...c.args, '--json'] : c.args;
+        const args = json ? [...c.args, '--json'] : c.args;
         const r = await toFullDisk(args, env, c.stdin?.replace('KEY', sb.key));
         await c.cleanup?.(env);
         // The error is one line, the last; a warning or status line before it may stay.

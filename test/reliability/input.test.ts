@@ -5,11 +5,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Param } from '../../src/command.js';
+import { serviceCalls, VERBS } from '../endpoints.js';
 import { noStackTrace, run, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 
 const DOCUMENTED = [0, 1, 2, 3, 4, 5];
-const WORDS = ['keys', 'create', 'list', 'ls', 'settings', 'caps', 'convo', 'show', 'notes', 'import', 'conn', 'set-permission', 'rm', 'byok', 'add', 'device', 'persona', 'versions', 'upload-avatar', 'pub', 'site', 'api', 'profile', 'use', 'auth', 'status', 'logout', 'completion', 'bash'];
-const FLAGS = ['--json', '--yes', '--tail', '--markdown', '--variant', '--parent', '--force', '--to', '--title', '--format', '--name', '--model', '--provider-url', '--timeout', '--profile', '--dry-run', '--no-color', '--bogus', '-X', '-f', '--input', '--save-as', '--display-name', '--full'];
+/** The words and flags of every declared verb, and a few global and unknown ones. */
+const WORDS = [...new Set(VERBS.flatMap((v) => [...v.path, ...(v.verb.aliases ?? [])])), 'bash'];
+const FLAGS = [
+  ...new Set(VERBS.flatMap((v) => Object.values(v.verb.flags ?? {}).flatMap((f) => (f as Param<unknown>).syntax.split(/[ ,]+/).filter((w) => w.startsWith('-'))))),
+  ...['--json', '--timeout', '--profile', '--dry-run', '--no-color', '--bogus'],
+];
 const hostile = fc.oneof(
   fc.constantFrom('', ' ', '..', '../..', '/', 'a/b', '?x=1', '#frag', '%2e%2e', '%', '\u0000', '\u001b[2J', '\n', '-', '--', 'conv_demo', 'dev_phone', 'pub_demo', 'gmail', 'pdc_gmail'),
   fc.string({ maxLength: 40 }),
@@ -74,23 +80,8 @@ describe('random answers from the service', () => {
     server.close();
   });
 
-  const commands = [
-    ['keys', 'list'],
-    ['keys', 'create', 'x'],
-    ['settings'],
-    ['caps'],
-    ['convo', 'show', 'c'],
-    ['convo', 'show', 'c', '--markdown'],
-    ['notes', 'import', 'p'],
-    ['conn', 'set-permission', 'a', 'b', 'read'],
-    ['conn', 'rm', 'a', 'b', '--yes'],
-    ['device', 'rm', 'd', '--yes'],
-    ['persona', 'versions', 'p'],
-    ['pub', 'rm', 'p', '--yes'],
-    ['site', 'create', 's'],
-    ['api', '/x'],
-    ['auth', 'status'],
-  ];
+  // Every verb that calls the service, by its samples (test/endpoints.ts), and auth status.
+  const commands = [...serviceCalls({ yes: true }).map((c) => c.args), ['auth', 'status']];
   const body = fc.oneof(
     fc.json(),
     fc.jsonValue().map((v) => JSON.stringify({ keys: [v], published: [v], messages: [v], conversation: v, data: v, error: v, success: v, filename: v, url: v })),
@@ -102,7 +93,7 @@ describe('random answers from the service', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...commands), body, fc.constantFrom(200, 201, 204, 500), fc.boolean(), async (args, text, status, json) => {
         answer = { status, body: status === 204 ? '' : text };
-        const r = await run(json ? [...args, '--json'] : args, { env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fuzz_fuzz_fuzz', WSCTL_CONFIG_DIR: dir, WSCTL_RETRY_BASE_MS: '1' } });
+        const r = await run(json ? [...args, '--json'] : args, { env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fuzz_fuzz_fuzz', WSCTL_CONFIG_DIR: dir, WSCTL_RETRY_BASE_MS: '1', WSCTL_BYOK_API_KEY: 'sk-fuzz-0123456789' } });
         expect([0, 1, 3]).toContain(r.code);
         checkEnding(r.code, r.stderr);
       }),

@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
 import { checkBaseUrl } from '../../http/index.js';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, flag, type Call, type Ctx, type Result } from '../../command.js';
 import { checkProfileName } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { AuthError, UsageError } from '../../errors.js';
@@ -15,25 +14,24 @@ export interface LoginOptions {
   insecureStorage: boolean;
 }
 
-export function register(auth: Command, app: App): void {
-  auth
-    .command('login')
-    .description('Store an API key and the base URL in effect in the profile; on a terminal it asks for what is missing (the base URL, then the key, input hidden)')
-    .option('--with-key', 'read the key from standard input (first line)')
-    .option('--no-verify', 'save without checking the key with the service')
-    .option('--insecure-storage', 'store the key in config.json instead of the OS credential store')
-    .addHelpText(
-      'after',
-      examples(
-        'wsctl auth login --base-url https://api.example.com',
-        'echo "$WS_KEY" | wsctl auth login --with-key --profile work --base-url https://api.example.com',
-        'wsctl auth login --with-key --no-verify < key.txt',
-      ),
-    )
-    .action((flags: { withKey?: boolean; verify: boolean; insecureStorage?: boolean }, command: Command) =>
-      app.run(command, { withKey: !!flags.withKey, verify: flags.verify, insecureStorage: !!flags.insecureStorage }, run),
-    );
-}
+export const login = defineVerb({
+  name: 'login',
+  summary: 'Store an API key and the base URL in effect in the profile; on a terminal it asks for what is missing (the base URL, then the key, input hidden)',
+  flags: {
+    withKey: flag('--with-key', 'read the key from standard input (first line)'),
+    verify: flag('--no-verify', 'save without checking the key with the service'),
+    insecureStorage: flag('--insecure-storage', 'store the key in config.json instead of the OS credential store'),
+  },
+  examples: [
+    'wsctl auth login --base-url https://api.example.com',
+    'echo "$WS_KEY" | wsctl auth login --with-key --profile work --base-url https://api.example.com',
+    'wsctl auth login --with-key --no-verify < key.txt',
+  ],
+  // The key is checked with a list of keys (not with --no-verify).
+  endpoints: ['listKeys'],
+  sample: ['auth', 'login', '--with-key', '--insecure-storage'],
+  run,
+});
 
 async function readKey(opts: LoginOptions, ctx: Ctx): Promise<string> {
   // --with-key on a terminal would echo the key as it is typed: ask with input hidden instead
@@ -53,22 +51,27 @@ async function baseUrlFor(profile: string, ctx: Ctx): Promise<string> {
   return answer;
 }
 
-export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result> {
+export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result | Call> {
   if (ctx.sandbox) throw new UsageError('`auth login` stores a key for a real service; --sandbox needs none.');
   // The old key is never read: a store that is locked or lost the entry cannot stop its replacement.
   const profile = checkProfileName(ctx.resolution().profile);
   const baseUrl = await baseUrlFor(profile, ctx);
   checkBaseUrl(baseUrl);
   const key = checkKeyShape(await readKey(opts, ctx));
-  if (opts.verify) {
-    const api = await ctx.api({ apiKey: key, baseUrl });
-    try {
-      await ctx.term.spin('Checking the key', api.request(request('listKeys')));
-    } catch (error) {
+  if (!opts.verify) return save(opts, ctx, profile, baseUrl, key);
+  return call({
+    request: request('listKeys'),
+    client: { apiKey: key, baseUrl },
+    spinner: 'Checking the key',
+    answer: () => save(opts, ctx, profile, baseUrl, key),
+    otherwise(error) {
       if (error instanceof AuthError) throw new AuthError(`The service rejected this key (HTTP ${error.status}); nothing was saved.`, error);
       throw error;
-    }
-  }
+    },
+  });
+}
+
+async function save(opts: LoginOptions, ctx: Ctx, profile: string, baseUrl: string, key: string): Promise<Result> {
   const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl, key, insecure: opts.insecureStorage, makeCurrent: true }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
   const summary = { profile, base_url: baseUrl, key: mask(key) };
   const where = storage === 'keyring' ? 'the credential store' : ctx.config.path;

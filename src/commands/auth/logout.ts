@@ -1,15 +1,15 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { defineVerb, flag, type Ctx, type Result } from '../../command.js';
 import { forgetKeys } from '../../config/keys.js';
 
-export function register(auth: Command, app: App): void {
-  auth
-    .command('logout')
-    .description("Forget the profile's stored key, in the credential store and in the file (the base URL stays)")
-    .option('--all', "forget every profile's key")
-    .addHelpText('after', examples('wsctl auth logout', 'wsctl auth logout --profile work', 'wsctl auth logout --all'))
-    .action((flags: { all?: boolean }, command: Command) => app.run(command, { all: !!flags.all }, run));
-}
+export const logout = defineVerb({
+  name: 'logout',
+  summary: "Forget the profile's stored key, in the credential store and in the file (the base URL stays)",
+  flags: { all: flag('--all', "forget every profile's key") },
+  examples: ['wsctl auth logout', 'wsctl auth logout --profile work', 'wsctl auth logout --all'],
+  endpoints: [],
+  sample: ['auth', 'logout'],
+  run,
+});
 
 export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
   const names = opts.all ? Object.keys(ctx.config.read().profiles) : [ctx.profileName()];

@@ -1,35 +1,40 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, type Call, type Ctx, type Result } from '../../command.js';
+import type { Target } from '../../context.js';
 import { AuthError, ExitCode } from '../../errors.js';
 import { request } from '../../service.js';
 import { mask } from '../../terminal/index.js';
 
-export function register(auth: Command, app: App): void {
-  auth
-    .command('status')
-    .description('Show the active profile, its base URL and key, and whether the service accepts the key')
-    .addHelpText('after', examples('wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'"))
-    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
-}
+export const status = defineVerb({
+  name: 'status',
+  summary: 'Show the active profile, its base URL and key, and whether the service accepts the key',
+  examples: ['wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'"],
+  endpoints: ['listKeys'],
+  sample: ['auth', 'status'],
+  run: (_opts, ctx) => run(ctx),
+});
 
-export async function run(ctx: Ctx): Promise<Result> {
+export async function run(ctx: Ctx): Promise<Result | Call> {
   const t = await ctx.target();
-  let valid = false;
-  let problem = ctx.missing(t);
-  const envKey = t.keySource === 'env';
-  if (!problem) {
-    const api = await ctx.api();
-    try {
-      await ctx.term.spin('Checking the key', api.request(request('listKeys')));
-      valid = true;
-    } catch (error) {
+  const problem = ctx.missing(t);
+  if (problem) return statusOf(ctx, t, false, problem);
+  return call({
+    request: request('listKeys'),
+    spinner: 'Checking the key',
+    answer: () => statusOf(ctx, t, true, undefined),
+    otherwise(error) {
       if (!(error instanceof AuthError)) throw error;
       // A login cannot fix a key that comes from the environment.
-      problem = envKey
-        ? `The service rejected the key in WSCTL_API_KEY (HTTP ${error.status}). Set WSCTL_API_KEY to a valid key, or unset it to use profile '${t.profile}'.`
-        : `The service rejected the key of profile '${t.profile}' (HTTP ${error.status}). Run \`wsctl auth login --profile ${t.profile}\`.`;
-    }
-  }
+      const rejected =
+        t.keySource === 'env'
+          ? `The service rejected the key in WSCTL_API_KEY (HTTP ${error.status}). Set WSCTL_API_KEY to a valid key, or unset it to use profile '${t.profile}'.`
+          : `The service rejected the key of profile '${t.profile}' (HTTP ${error.status}). Run \`wsctl auth login --profile ${t.profile}\`.`;
+      return statusOf(ctx, t, false, rejected);
+    },
+  });
+}
+
+function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefined): Result {
+  const envKey = t.keySource === 'env';
   const status = {
     profile: t.profile,
     base_url: t.baseUrl ?? null,

@@ -1,15 +1,15 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx } from '../../command.js';
+import { defineVerb, type Ctx } from '../../command.js';
 import { noKey } from '../../config/resolve.js';
 import { AuthError } from '../../errors.js';
 
-export function register(auth: Command, app: App): void {
-  auth
-    .command('token')
-    .description('Print the active API key and a newline, for scripts: WSCTL_API_KEY=$(wsctl auth token)')
-    .addHelpText('after', examples('wsctl auth token', 'export WSCTL_API_KEY="$(wsctl auth token --profile work)"'))
-    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
-}
+export const token = defineVerb({
+  name: 'token',
+  summary: 'Print the active API key and a newline, for scripts: WSCTL_API_KEY=$(wsctl auth token)',
+  examples: ['wsctl auth token', 'export WSCTL_API_KEY="$(wsctl auth token --profile work)"'],
+  endpoints: [],
+  sample: ['auth', 'token'],
+  run: (_opts, ctx) => run(ctx),
+});
 
 /** The key alone on stdout: no JSON document, no decoration, whatever --json says. */
 export async function run(ctx: Ctx): Promise<void> {

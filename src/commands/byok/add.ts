@@ -1,8 +1,7 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, flag, nonEmpty, required, type Call, type Ctx, type Result } from '../../command.js';
 import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
-import type { ByokBody } from '../../schemas.js';
+import type { ByokBody, Response } from '../../schemas.js';
 import { request } from '../../service.js';
 import { maskUrlPassword } from '../../http/index.js';
 import { mask, relativeTime } from '../../terminal/index.js';
@@ -11,7 +10,7 @@ import { readFirstLine } from '../../terminal/prompt.js';
 export interface AddOptions {
   name: string;
   providerUrl: string;
-  format: string;
+  format: ByokBody['format'];
   model: string;
   apiKeyStdin: boolean;
   showSecret: boolean;
@@ -19,51 +18,26 @@ export interface AddOptions {
   apiKey?: string;
 }
 
-export function register(byok: Command, app: App): void {
-  byok
-    .command('add')
-    .description('Register a model provider; its key comes from stdin, WSCTL_BYOK_API_KEY, or a hidden prompt on a terminal')
-    .option('--name <name>', 'a name for the configuration (required)')
-    .option('--provider-url <url>', 'base URL of the model provider, http or https (required)')
-    .addOption(byok.createOption('--format <format>', 'API format of the provider (required)').choices(byokFormats))
-    .option('--model <model_id>', 'model id at the provider (required)')
-    .option('--api-key-stdin', 'read the provider key from standard input (first line; on a terminal, asked with input hidden)')
-    .option('--show-secret', 'show the provider key in the output')
-    .addHelpText(
-      'after',
-      examples(
-        'wsctl byok add --name claude --provider-url https://api.anthropic.com --format anthropic --model claude-sonnet-4',
-        'pass show openai | wsctl byok add --name gpt --provider-url https://api.openai.com/v1 --format openai --model gpt-4.1 --api-key-stdin',
-        "wsctl byok add --name fast --provider-url https://api.groq.com/openai/v1 --format groq --model llama-3.3-70b --jq '.id'",
-      ),
-    )
-    .action((flags: Partial<AddOptions>, command: Command) =>
-      app.run(command, addOptions(flags), run),
-    );
-}
-
-const REQUIRED = [
-  ['name', '--name'],
-  ['providerUrl', '--provider-url'],
-  ['format', '--format'],
-  ['model', '--model'],
-] as const;
-
-/** argv's flags as options; every missing required option named in one message. */
-export function addOptions(flags: Partial<AddOptions>): AddOptions {
-  const missing = REQUIRED.filter(([key]) => flags[key] === undefined).map(([, flag]) => flag);
-  if (missing.length > 0) {
-    throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Run \`wsctl byok add --help\` for usage.`);
-  }
-  return {
-    name: flags.name as string,
-    providerUrl: flags.providerUrl as string,
-    format: flags.format as string,
-    model: flags.model as string,
-    apiKeyStdin: !!flags.apiKeyStdin,
-    showSecret: !!flags.showSecret,
-  };
-}
+export const add = defineVerb({
+  name: 'add',
+  summary: 'Register a model provider; its key comes from stdin, WSCTL_BYOK_API_KEY, or a hidden prompt on a terminal',
+  flags: {
+    name: required('--name <name>', 'a name for the configuration (required)', nonEmpty('--name must not be empty.')),
+    providerUrl: required('--provider-url <url>', 'base URL of the model provider, http or https (required)', checkProviderUrl),
+    format: required('--format <format>', 'API format of the provider (required)', byokFormats),
+    model: required('--model <model_id>', 'model id at the provider (required)', nonEmpty('--model must not be empty.')),
+    apiKeyStdin: flag('--api-key-stdin', 'read the provider key from standard input (first line; on a terminal, asked with input hidden)'),
+    showSecret: flag('--show-secret', 'show the provider key in the output'),
+  },
+  examples: [
+    'wsctl byok add --name claude --provider-url https://api.anthropic.com --format anthropic --model claude-sonnet-4',
+    'pass show openai | wsctl byok add --name gpt --provider-url https://api.openai.com/v1 --format openai --model gpt-4.1 --api-key-stdin',
+    "wsctl byok add --name fast --provider-url https://api.groq.com/openai/v1 --format groq --model llama-3.3-70b --jq '.id'",
+  ],
+  endpoints: ['addByok'],
+  sample: ['byok', 'add', '--name', 'x', '--provider-url', 'https://api.openai.com/v1', '--format', 'openai', '--model', 'gpt-4.1'],
+  run,
+});
 
 async function providerKey(opts: AddOptions, ctx: Ctx): Promise<string> {
   const ask = () => ctx.term.secret('Provider API key (input hidden): ', 'pipe the provider key in with --api-key-stdin, or set WSCTL_BYOK_API_KEY');
@@ -84,7 +58,7 @@ function checkKey(given: string): string {
   return key;
 }
 
-function checkProviderUrl(raw: string): string {
+export function checkProviderUrl(raw: string): string {
   let url: URL | undefined;
   try {
     url = new URL(raw);
@@ -97,17 +71,16 @@ function checkProviderUrl(raw: string): string {
   return raw;
 }
 
-export async function run(opts: AddOptions, ctx: Ctx): Promise<Result> {
-  if (opts.name.trim() === '') throw new UsageError('--name must not be empty.');
-  if (opts.model.trim() === '') throw new UsageError('--model must not be empty.');
-  checkProviderUrl(opts.providerUrl);
+export async function run(opts: AddOptions, ctx: Ctx): Promise<Call> {
   const apiKey = await providerKey(opts, ctx);
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin(
-    'Registering model',
-    api.request(request('addByok', { body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format as ByokBody['format'], model_id: opts.model } })),
-  );
-  // The provider key and the password of the provider URL are masked in all output (cli.md §3).
+  return call({
+    request: request('addByok', { body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format, model_id: opts.model } }),
+    spinner: 'Registering model',
+    answer: ({ body }) => registered(opts, body),
+  });
+}
+
+function registered(opts: AddOptions, body: Response<'ByokConfig'>): Result {  // The provider key and the password of the provider URL are masked in all output (cli.md §3).
   const shown = opts.showSecret ? body : { ...body, ...(body.api_key ? { api_key: mask(body.api_key) } : {}), ...(typeof body.base_url === 'string' ? { base_url: maskUrlPassword(body.base_url) } : {}) };
   return {
     json: shown,

@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-import { examples, type App } from '../../command.js';
-import { register as add } from './add.js';
+import { defineNoun } from '../../command.js';
+import { add } from './add.js';
 
-export function register(byok: Command, app: App): void {
-  byok
-    .addHelpText('after', examples('wsctl byok add --name groq-fast --provider-url https://api.groq.com/openai/v1 --format groq --model llama-3.3-70b', 'wsctl byok add --help'));
-  add(byok, app);
-}
+export const byok = defineNoun({
+  name: 'byok',
+  summary: 'Register bring-your-own-model configurations',
+  examples: ['wsctl byok add --name groq-fast --provider-url https://api.groq.com/openai/v1 --format groq --model llama-3.3-70b', 'wsctl byok add --help'],
+  verbs: [add],
+});

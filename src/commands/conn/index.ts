@@ -1,11 +1,10 @@
-import type { Command } from 'commander';
-import { examples, type App } from '../../command.js';
-import { register as rm } from './rm.js';
-import { register as setPermission } from './set-permission.js';
+import { defineNoun } from '../../command.js';
+import { rm } from './rm.js';
+import { setPermission } from './set-permission.js';
 
-export function register(conn: Command, app: App): void {
-  conn
-    .addHelpText('after', examples('wsctl conn set-permission gmail pdc_gmail write', 'wsctl conn rm notion pdc_notion --yes'));
-  setPermission(conn, app);
-  rm(conn, app);
-}
+export const conn = defineNoun({
+  name: 'conn',
+  summary: 'Change or remove connections to third-party apps',
+  examples: ['wsctl conn set-permission gmail pdc_gmail write', 'wsctl conn rm notion pdc_notion --yes'],
+  verbs: [setPermission, rm],
+});

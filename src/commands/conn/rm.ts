@@ -1,32 +1,34 @@
-import type { Command } from 'commander';
-import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, parseId, type Call, type Ctx, type Result } from '../../command.js';
+import type { Response } from '../../schemas.js';
 import { confirmDestructive } from '../../confirm.js';
 import { request } from '../../service.js';
 
-export function register(conn: Command, app: App): void {
-  conn
-    .command('rm')
-    .alias('remove')
-    .description('Remove a connection to a third-party app; asks to confirm on a terminal, else needs --yes')
-    .argument('<app_slug>', 'the app, e.g. gmail')
-    .argument('<pd_conn_id>', 'the connection id')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', examples('wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes', "wsctl conn rm gmail pdc_gmail --yes --jq '.success'"))
-    .action((appSlug: string, connId: string, flags: { yes?: boolean }, command: Command) =>
-      app.run(command, { appSlug, connId, yes: !!flags.yes }, run),
-    );
-}
+export const rm = defineVerb({
+  name: 'rm',
+  aliases: ['remove'],
+  summary: 'Remove a connection to a third-party app; asks to confirm on a terminal, else needs --yes',
+  args: {
+    appSlug: arg('<app_slug>', 'the app, e.g. gmail', parseId('app_slug')),
+    connId: arg('<pd_conn_id>', 'the connection id', parseId('pd_conn_id')),
+  },
+  flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
+  examples: ['wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes', "wsctl conn rm gmail pdc_gmail --yes --jq '.success'"],
+  endpoints: ['removeConnection'],
+  sample: ['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'],
+  run,
+});
 
-export async function run(opts: { appSlug: string; connId: string; yes: boolean }, ctx: Ctx): Promise<Result> {
-  requireId(opts.appSlug, 'app_slug');
-  requireId(opts.connId, 'pd_conn_id');
+export async function run(opts: { appSlug: string; connId: string; yes: boolean }, ctx: Ctx): Promise<Call> {
   const target = `${opts.appSlug}/${opts.connId}`;
   await confirmDestructive(ctx, `remove connection ${target}`, opts.yes);
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin(
-    'Removing connection',
-    api.request(request('removeConnection', { params: { app_slug: opts.appSlug, pd_conn_id: opts.connId }, what: `connection ${target}` })),
-  );
+  return call({
+    request: request('removeConnection', { params: { app_slug: opts.appSlug, pd_conn_id: opts.connId }, what: `connection ${target}` }),
+    spinner: 'Removing connection',
+    answer: ({ body }) => removed(target, body),
+  });
+}
+
+function removed(target: string, body: Response<'Success'>): Result {
   return {
     json: body,
     human: (out) => {

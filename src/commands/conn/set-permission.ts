@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, parseId, type Call, type Ctx, type Result } from '../../command.js';
+import type { Response } from '../../schemas.js';
 import { connectionPermissions } from '../../enums.js';
 import { request } from '../../service.js';
 
@@ -9,34 +9,33 @@ export interface SetPermissionOptions {
   permission: string;
 }
 
-export function register(conn: Command, app: App): void {
-  conn
-    .command('set-permission')
-    .description("Change a connection's permission")
-    .argument('<app_slug>', 'the app, e.g. gmail')
-    .argument('<pd_conn_id>', 'the connection id')
-    .argument('<permission>', 'the new permission, e.g. read or write')
-    .addHelpText('after', examples('wsctl conn set-permission gmail pdc_gmail write', "wsctl conn set-permission notion pdc_notion read --jq '.success'"))
-    .action((appSlug: string, connId: string, permission: string, _flags: unknown, command: Command) =>
-      app.run(command, { appSlug, connId, permission }, run),
-    );
+export const setPermission = defineVerb({
+  name: 'set-permission',
+  summary: "Change a connection's permission",
+  args: {
+    appSlug: arg('<app_slug>', 'the app, e.g. gmail', parseId('app_slug')),
+    connId: arg('<pd_conn_id>', 'the connection id', parseId('pd_conn_id')),
+    permission: arg('<permission>', 'the new permission, e.g. read or write', parseId('permission')),
+  },
+  examples: ['wsctl conn set-permission gmail pdc_gmail write', "wsctl conn set-permission notion pdc_notion read --jq '.success'"],
+  endpoints: ['setConnectionPermission'],
+  sample: ['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'],
+  run,
+});
+
+export async function run(opts: SetPermissionOptions, _ctx: Ctx): Promise<Call> {
+  return call({
+    request: request('setConnectionPermission', {
+      params: { app_slug: opts.appSlug, pd_conn_id: opts.connId },
+      body: { permission: opts.permission },
+      what: `connection ${opts.appSlug}/${opts.connId}`,
+    }),
+    spinner: 'Changing permission',
+    answer: ({ body }) => changed(opts, body),
+  });
 }
 
-export async function run(opts: SetPermissionOptions, ctx: Ctx): Promise<Result> {
-  requireId(opts.appSlug, 'app_slug');
-  requireId(opts.connId, 'pd_conn_id');
-  requireId(opts.permission, 'permission');
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin(
-    'Changing permission',
-    api.request(
-      request('setConnectionPermission', {
-        params: { app_slug: opts.appSlug, pd_conn_id: opts.connId },
-        body: { permission: opts.permission },
-        what: `connection ${opts.appSlug}/${opts.connId}`,
-      }),
-    ),
-  );
+function changed(opts: SetPermissionOptions, body: Response<'Success'>): Result {
   const target = `${opts.appSlug}/${opts.connId}`;
   return {
     json: body,

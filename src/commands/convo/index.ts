@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-import { examples, type App } from '../../command.js';
-import { register as show } from './show.js';
+import { defineNoun } from '../../command.js';
+import { show } from './show.js';
 
-export function register(convo: Command, app: App): void {
-  convo
-    .addHelpText('after', examples('wsctl convo show conv_demo', 'wsctl convo show conv_demo --markdown > offsite.md'));
-  show(convo, app);
-}
+export const convo = defineNoun({
+  name: 'convo',
+  summary: 'Read conversations',
+  examples: ['wsctl convo show conv_demo', 'wsctl convo show conv_demo --markdown > offsite.md'],
+  verbs: [show],
+});

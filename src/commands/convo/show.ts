@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, option, parseId, type Call, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { printConversation } from '../../conversation/print.js';
 import { request } from '../../service.js';
@@ -28,43 +27,54 @@ export function parseInterval(raw: string): number {
   return Math.max(500, Math.round(seconds * 1000));
 }
 
-export function register(convo: Command, app: App): void {
-  convo
-    .command('show')
-    .description('Show a conversation: header, transcript, token totals')
-    .argument('<conversation_id>', 'the conversation id')
-    .option('--tail <n>', 'only the last n messages', parseTail)
-    .option('--markdown', 'print the transcript as Markdown')
-    .option('--full', 'do not shorten long tool results')
-    .option('--no-pager', 'do not page the output on a terminal')
-    .option('-f, --follow', 'while the conversation runs, print each message as it completes (never paged)')
-    .option('--interval <seconds>', 'with --follow, seconds between polls (default 2, at least 0.5)', parseInterval)
-    .addHelpText('after', examples('wsctl convo show conv_demo --tail 2', 'wsctl convo show conv_live --follow', "wsctl convo show conv_demo --jq '.messages | length'"))
-    .action((id: string, flags: { tail?: number; markdown?: boolean; pager: boolean; full?: boolean; follow?: boolean; interval?: number }, command: Command) =>
-      app.run(command, { id, tail: flags.tail, markdown: !!flags.markdown, pager: flags.pager, full: !!flags.full, follow: !!flags.follow, intervalMs: flags.interval }, run),
-    );
-}
+export const show = defineVerb({
+  name: 'show',
+  summary: 'Show a conversation: header, transcript, token totals',
+  args: { id: arg('<conversation_id>', 'the conversation id', parseId('conversation_id')) },
+  flags: {
+    tail: option('--tail <n>', 'only the last n messages', parseTail),
+    markdown: flag('--markdown', 'print the transcript as Markdown'),
+    full: flag('--full', 'do not shorten long tool results'),
+    pager: flag('--no-pager', 'do not page the output on a terminal'),
+    follow: flag('-f, --follow', 'while the conversation runs, print each message as it completes (never paged)'),
+    intervalMs: option('--interval <seconds>', 'with --follow, seconds between polls (default 2, at least 0.5)', parseInterval),
+  },
+  check(opts) {
+    if (opts.intervalMs !== undefined && !opts.follow) throw new UsageError('--interval goes with --follow.');
+  },
+  examples: ['wsctl convo show conv_demo --tail 2', 'wsctl convo show conv_live --follow', "wsctl convo show conv_demo --jq '.messages | length'"],
+  endpoints: ['getConversation'],
+  sample: ['convo', 'show', 'conv_demo', '--no-pager'],
+  moreSamples: [['convo', 'show', 'conv_demo', '--follow']],
+  run,
+});
 
 export function parseTail(raw: string): number {
   if (!/^\d+$/.test(raw.trim())) throw new UsageError(`Invalid --tail '${raw}': give a whole number of messages.`);
   return Number(raw);
 }
 
-export async function run(opts: ShowOptions, ctx: Ctx): Promise<Result | void> {
-  requireId(opts.id, 'conversation_id');
+export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
   const { tail } = opts;
-  if (opts.intervalMs !== undefined && !opts.follow) throw new UsageError('--interval goes with --follow.');
-  if (opts.follow) {
-    const { follow } = await import('../../conversation/follow.js');
-    return follow({ id: opts.id, tail, intervalMs: opts.intervalMs ?? INTERVAL_MS, markdown: opts.markdown, full: opts.full }, ctx);
-  }
-  const api = await ctx.api();
   const spec = request('getConversation', { params: { conversation_id: opts.id }, what: `conversation '${opts.id}'` });
+  if (opts.follow) {
+    // The loop polls with requests of its own; --dry-run plans the first.
+    return call({
+      request: spec,
+      async stream() {
+        const { follow } = await import('../../conversation/follow.js');
+        return follow({ id: opts.id, tail, intervalMs: opts.intervalMs ?? INTERVAL_MS, markdown: opts.markdown, full: opts.full }, ctx);
+      },
+    });
+  }
   if (opts.whole || ctx.globals.jq !== undefined) {
     // jq needs the whole document.
-    const { body } = await ctx.term.spin('Loading conversation', api.request(spec));
-    return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };
+    return call({
+      request: spec,
+      spinner: 'Loading conversation',
+      answer: ({ body }) => ({ json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} }),
+    });
   }
   // The body is printed as it arrives (issue 14, P3).
-  await printConversation(api, spec, { tail, markdown: opts.markdown, pager: opts.pager, full: opts.full }, ctx);
+  return call({ request: spec, stream: (api) => printConversation(api, spec, { tail, markdown: opts.markdown, pager: opts.pager, full: opts.full }, ctx) });
 }

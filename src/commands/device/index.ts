@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-import { examples, type App } from '../../command.js';
-import { register as rm } from './rm.js';
+import { defineNoun } from '../../command.js';
+import { rm } from './rm.js';
 
-export function register(device: Command, app: App): void {
-  device
-    .addHelpText('after', examples('wsctl device rm dev_phone', 'wsctl device rm dev_phone --yes'));
-  rm(device, app);
-}
+export const device = defineNoun({
+  name: 'device',
+  summary: 'Manage registered devices',
+  examples: ['wsctl device rm dev_phone', 'wsctl device rm dev_phone --yes'],
+  verbs: [rm],
+});

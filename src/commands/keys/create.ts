@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, nonEmpty, option, type Call, type Ctx, type Result } from '../../command.js';
+import type { Response } from '../../schemas.js';
 import { checkProfileName, profileOf } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { CancelledError, UsageError } from '../../errors.js';
@@ -15,17 +15,20 @@ export interface CreateOptions {
   keyHidden?: boolean;
 }
 
-export function register(keys: Command, app: App): void {
-  keys
-    .command('create')
-    .description('Create an API key; its secret is shown once')
-    .argument('<name>', 'a label for the key')
-    .option('--save-as <profile>', 'also store the new key, with the base URL in effect, as this profile')
-    .option('--force', 'with --save-as, replace an existing profile of that name')
-    .option('--insecure-storage', 'with --save-as, store the key in config.json instead of the OS credential store')
-    .addHelpText('after', examples('wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', "wsctl keys create ci --jq '.key'"))
-    .action((name: string, flags: Omit<CreateOptions, 'name'>, command: Command) => app.run(command, { name, ...flags }, run));
-}
+export const create = defineVerb({
+  name: 'create',
+  summary: 'Create an API key; its secret is shown once',
+  args: { name: arg('<name>', 'a label for the key', nonEmpty('The key name must not be empty.')) },
+  flags: {
+    saveAs: option('--save-as <profile>', 'also store the new key, with the base URL in effect, as this profile', checkProfileName),
+    force: flag('--force', 'with --save-as, replace an existing profile of that name'),
+    insecureStorage: flag('--insecure-storage', 'with --save-as, store the key in config.json instead of the OS credential store'),
+  },
+  examples: ['wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', "wsctl keys create ci --jq '.key'"],
+  endpoints: ['createKey'],
+  sample: ['keys', 'create', 'ci'],
+  run,
+});
 
 /** --save-as over an existing profile: only with --force, or a yes on a terminal. */
 async function mayReplace(profile: string, force: boolean, ctx: Ctx): Promise<void> {
@@ -36,15 +39,15 @@ async function mayReplace(profile: string, force: boolean, ctx: Ctx): Promise<vo
   if (!(await ctx.term.confirm(`Replace ${what}?`, 'pass --force'))) throw new CancelledError();
 }
 
-export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
-  if (opts.name.trim() === '') throw new UsageError('The key name must not be empty.');
+export async function run(opts: CreateOptions, ctx: Ctx): Promise<Call> {
   if (opts.saveAs !== undefined) {
-    checkProfileName(opts.saveAs);
     if (ctx.sandbox) throw new UsageError('--save-as does not work with --sandbox: the embedded sandbox has no fixed address.');
     if (!ctx.dryRun) await mayReplace(opts.saveAs, !!opts.force, ctx);
   }
-  const api = await ctx.api();
-  const { body: key } = await ctx.term.spin('Creating key', api.request(request('createKey', { body: { name: opts.name } })));
+  return call({ request: request('createKey', { body: { name: opts.name } }), spinner: 'Creating key', answer: ({ body: key }, api) => created(key, api.baseUrl, opts, ctx) });
+}
+
+function created(key: Response<'ApiKeyCreated'>, baseUrl: string, opts: CreateOptions, ctx: Ctx): Result {
   if (!opts.keyHidden) ctx.term.warn('Copy the key now: it will not be shown again.');
   const profile = opts.saveAs;
   return {
@@ -55,7 +58,7 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
       profile === undefined
         ? undefined
         : async () => {
-            const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl: api.baseUrl, key: key.key, insecure: !!opts.insecureStorage }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
+            const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl, key: key.key, insecure: !!opts.insecureStorage }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
             ctx.term.info(`Saved the key as profile '${profile}' (${storage === 'keyring' ? 'credential store' : ctx.config.path}).`);
           },
     human: (out) =>

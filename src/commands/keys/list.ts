@@ -1,22 +1,25 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, type Call, type Ctx, type Result } from '../../command.js';
+import type { Response } from '../../schemas.js';
 import { request } from '../../service.js';
 import { relativeTime, type Cell } from '../../terminal/index.js';
 
-export function register(keys: Command, app: App): void {
-  keys
-    .command('list')
-    .alias('ls')
-    .description('List API keys (metadata only, never a secret)')
-    .addHelpText('after', examples('wsctl keys list', "wsctl keys list --jq '.keys[] | select(.last_used_at == null) | .id'"))
-    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
-}
+export const list = defineVerb({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List API keys (metadata only, never a secret)',
+  examples: ['wsctl keys list', "wsctl keys list --jq '.keys[] | select(.last_used_at == null) | .id'"],
+  endpoints: ['listKeys'],
+  sample: ['keys', 'list'],
+  run: (_opts, ctx) => run(ctx),
+});
 
 const when = (value: Cell) => (value ? relativeTime(String(value)) : 'never');
 
-export async function run(ctx: Ctx): Promise<Result> {
-  const api = await ctx.api();
-  const { body } = await ctx.term.spin('Loading keys', api.request(request('listKeys')));
+export async function run(_ctx: Ctx): Promise<Call> {
+  return call({ request: request('listKeys'), spinner: 'Loading keys', answer: ({ body }) => listed(body) });
+}
+
+function listed(body: Response<'ApiKeyList'>): Result {
   return {
     json: body,
     human: (out) =>

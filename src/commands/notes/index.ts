@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-import { examples, type App } from '../../command.js';
-import { register as importPage } from './import.js';
+import { defineNoun } from '../../command.js';
+import { importPage } from './import.js';
 
-export function register(notes: Command, app: App): void {
-  notes
-    .addHelpText('after', examples('wsctl notes import page_demo --to projects/offsite', 'wsctl notes import page_roadmap --title Roadmap'));
-  importPage(notes, app);
-}
+export const notes = defineNoun({
+  name: 'notes',
+  summary: 'Import pages from the connected note-taking app',
+  examples: ['wsctl notes import page_demo --to projects/offsite', 'wsctl notes import page_roadmap --title Roadmap'],
+  verbs: [importPage],
+});

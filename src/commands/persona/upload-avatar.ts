@@ -1,20 +1,20 @@
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Command } from 'commander';
 import { filePart } from '../../http/index.js';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, type Call, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sniffImageType } from '../../images.js';
 import { request } from '../../service.js';
 
-export function register(persona: Command, app: App): void {
-  persona
-    .command('upload-avatar')
-    .description('Upload a PNG, JPEG, GIF or WebP image as a persona avatar; prints its URL')
-    .argument('<file>', 'the image file')
-    .addHelpText('after', examples('wsctl persona upload-avatar ./ada.png', "wsctl persona upload-avatar ./ada.png --jq '.url'"))
-    .action((file: string, _flags: unknown, command: Command) => app.run(command, { file }, run));
-}
+export const uploadAvatar = defineVerb({
+  name: 'upload-avatar',
+  summary: 'Upload a PNG, JPEG, GIF or WebP image as a persona avatar; prints its URL',
+  args: { file: arg('<file>', 'the image file') },
+  examples: ['wsctl persona upload-avatar ./ada.png', "wsctl persona upload-avatar ./ada.png --jq '.url'"],
+  endpoints: ['uploadPersonaImage'],
+  sample: ['persona', 'upload-avatar', 'test/fixtures/avatar.png'],
+  run,
+});
 
 async function inspect(file: string): Promise<{ size: number; contentType: string }> {
   let size: number;
@@ -38,13 +38,14 @@ async function inspect(file: string): Promise<{ size: number; contentType: strin
   return { size, contentType };
 }
 
-export async function run(opts: { file: string }, ctx: Ctx): Promise<Result> {
+export async function run(opts: { file: string }, _ctx: Ctx): Promise<Call> {
   const { size, contentType } = await inspect(opts.file);
   const filename = basename(opts.file);
   const upload = await filePart('file', { path: opts.file, filename, contentType, size });
-  const api = await ctx.api();
-  const sending = api.request(request('uploadPersonaImage', { upload }));
-  const progress = () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((upload.sent() / size) * 100))}%` : undefined);
-  const { body } = await ctx.term.spin(`Uploading ${filename}`, sending, progress);
-  return { json: body, human: (out) => out.tsv([[body.url]]) };
+  return call({
+    request: request('uploadPersonaImage', { upload }),
+    spinner: `Uploading ${filename}`,
+    progress: () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((upload.sent() / size) * 100))}%` : undefined),
+    answer: ({ body }) => ({ json: body, human: (out) => out.tsv([[body.url]]) }),
+  });
 }

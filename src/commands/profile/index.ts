@@ -1,13 +1,11 @@
-import type { Command } from 'commander';
-import { examples, type App } from '../../command.js';
-import { register as list } from './list.js';
-import { register as rm } from './rm.js';
-import { register as use } from './use.js';
+import { defineNoun } from '../../command.js';
+import { list } from './list.js';
+import { rm } from './rm.js';
+import { use } from './use.js';
 
-export function register(profile: Command, app: App): void {
-  profile
-    .addHelpText('after', examples('wsctl profile list', 'wsctl profile use work'));
-  list(profile, app);
-  use(profile, app);
-  rm(profile, app);
-}
+export const profile = defineNoun({
+  name: 'profile',
+  summary: 'List, switch and delete config profiles',
+  examples: ['wsctl profile list', 'wsctl profile use work'],
+  verbs: [list, use, rm],
+});

@@ -1,14 +1,14 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { defineVerb, type Ctx, type Result } from '../../command.js';
 
-export function register(profile: Command, app: App): void {
-  profile
-    .command('list')
-    .alias('ls')
-    .description('List profiles with their base URLs and whether a key is stored')
-    .addHelpText('after', examples('wsctl profile list', "wsctl profile list --jq '.profiles[] | select(.has_key) | .name'"))
-    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
-}
+export const list = defineVerb({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List profiles with their base URLs and whether a key is stored',
+  examples: ['wsctl profile list', "wsctl profile list --jq '.profiles[] | select(.has_key) | .name'"],
+  endpoints: [],
+  sample: ['profile', 'list'],
+  run: (_opts, ctx) => run(ctx),
+});
 
 export async function run(ctx: Ctx): Promise<Result> {
   const data = ctx.config.read();

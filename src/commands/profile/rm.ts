@@ -1,18 +1,18 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, type Ctx, type Result } from '../../command.js';
 import { forgetKeys } from '../../config/keys.js';
 import { leftBehind } from '../auth/logout.js';
 import { requireProfile } from './shared.js';
 
-export function register(profile: Command, app: App): void {
-  profile
-    .command('rm')
-    .alias('remove')
-    .description('Delete a profile and its stored key')
-    .argument('<name>', 'profile name')
-    .addHelpText('after', examples('wsctl profile rm old-staging', 'wsctl profile rm work --json'))
-    .action((name: string, _flags: unknown, command: Command) => app.run(command, { name }, run));
-}
+export const rm = defineVerb({
+  name: 'rm',
+  aliases: ['remove'],
+  summary: 'Delete a profile and its stored key',
+  args: { name: arg('<name>', 'profile name') },
+  examples: ['wsctl profile rm old-staging', 'wsctl profile rm work --json'],
+  endpoints: [],
+  sample: ['profile', 'rm', 'default'],
+  run,
+});
 
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   requireProfile(ctx.config.read(), opts.name);

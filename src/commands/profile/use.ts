@@ -1,15 +1,15 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, type Ctx, type Result } from '../../command.js';
 import { requireProfile } from './shared.js';
 
-export function register(profile: Command, app: App): void {
-  profile
-    .command('use')
-    .description('Make a profile the current one')
-    .argument('<name>', 'profile name')
-    .addHelpText('after', examples('wsctl profile use work', 'wsctl profile use default'))
-    .action((name: string, _flags: unknown, command: Command) => app.run(command, { name }, run));
-}
+export const use = defineVerb({
+  name: 'use',
+  summary: 'Make a profile the current one',
+  args: { name: arg('<name>', 'profile name') },
+  examples: ['wsctl profile use work', 'wsctl profile use default'],
+  endpoints: [],
+  sample: ['profile', 'use', 'default'],
+  run,
+});
 
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   requireProfile(ctx.config.read(), opts.name);

@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-import { examples, type App } from '../../command.js';
-import { register as rm } from './rm.js';
+import { defineNoun } from '../../command.js';
+import { rm } from './rm.js';
 
-export function register(pub: Command, app: App): void {
-  pub
-    .addHelpText('after', examples('wsctl pub rm pub_demo', 'wsctl pub rm pub_demo --yes'));
-  rm(pub, app);
-}
+export const pub = defineNoun({
+  name: 'pub',
+  summary: 'Manage published conversations',
+  examples: ['wsctl pub rm pub_demo', 'wsctl pub rm pub_demo --yes'],
+  verbs: [rm],
+});

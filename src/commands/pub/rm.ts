@@ -1,20 +1,19 @@
-import type { Command } from 'commander';
-import { examples, requireId, type App, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, flag, parseId, type Call, type Ctx } from '../../command.js';
 import { remove } from '../../removal.js';
 
-export function register(pub: Command, app: App): void {
-  pub
-    .command('rm')
-    .alias('remove')
-    .description('Unpublish a published conversation; asks to confirm on a terminal, else needs --yes')
-    .argument('<pub_id>', 'the publication id')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', examples('wsctl pub rm pub_demo', "wsctl pub rm pub_demo --yes --jq '.success'"))
-    .action((pubId: string, flags: { yes?: boolean }, command: Command) => app.run(command, { pubId, yes: !!flags.yes }, run));
-}
+export const rm = defineVerb({
+  name: 'rm',
+  aliases: ['remove'],
+  summary: 'Unpublish a published conversation; asks to confirm on a terminal, else needs --yes',
+  args: { pubId: arg('<pub_id>', 'the publication id', parseId('pub_id')) },
+  flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
+  examples: ['wsctl pub rm pub_demo', "wsctl pub rm pub_demo --yes --jq '.success'"],
+  endpoints: ['removePublication'],
+  sample: ['pub', 'rm', 'pub_demo', '--yes'],
+  run,
+});
 
-export async function run(opts: { pubId: string; yes: boolean }, ctx: Ctx): Promise<Result> {
-  requireId(opts.pubId, 'pub_id');
+export async function run(opts: { pubId: string; yes: boolean }, ctx: Ctx): Promise<Call> {
   return remove(ctx, {
     action: `unpublish '${opts.pubId}'`,
     endpoint: 'removePublication',

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
 import { isLoopback } from '../../http/index.js';
-import { examples, type App, type Ctx } from '../../command.js';
+import { defineVerb, flag, option, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';
 
@@ -9,28 +8,33 @@ export interface ServeOptions {
   port: number;
   host: string;
   state?: string;
-  detach?: boolean;
+  detach: boolean;
 }
 
-export function register(sandbox: Command, app: App): void {
-  sandbox
-    .command('serve')
-    .description('Run the sandbox as a server until interrupted; prints its URL and key first')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 0)
-    .option('--host <address>', 'loopback address to listen on', '127.0.0.1')
-    .option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)')
-    .option('--detach', 'leave the server running in the background and exit at once; one per config folder (stop it with `wsctl sandbox stop`)')
-    .addHelpText(
-      'after',
-      examples('eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop', 'wsctl sandbox serve --port 8787', 'wsctl sandbox serve --detach --state ./ws.json && wsctl sandbox stop'),
-    )
-    .action((flags: ServeOptions, command: Command) => app.run(command, flags, run));
-}
+export const serve = defineVerb({
+  name: 'serve',
+  summary: 'Run the sandbox as a server until interrupted; prints its URL and key first',
+  flags: {
+    port: option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 0),
+    host: option('--host <address>', 'loopback address to listen on', parseHost, '127.0.0.1'),
+    state: option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)'),
+    detach: flag('--detach', 'leave the server running in the background and exit at once; one per config folder (stop it with `wsctl sandbox stop`)'),
+  },
+  examples: ['eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop', 'wsctl sandbox serve --port 8787', 'wsctl sandbox serve --detach --state ./ws.json && wsctl sandbox stop'],
+  endpoints: [],
+  sample: ['sandbox', 'serve', '--detach'],
+  run,
+});
 
 export function parsePort(raw: string): number {
   const port = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Invalid port '${raw}': give 0-65535.`);
   return port;
+}
+
+function parseHost(raw: string): string {
+  if (!isLoopback(raw)) throw new UsageError(`The sandbox listens on loopback only; '${raw}' is not a loopback address.`);
+  return raw;
 }
 
 /** The two lines cli.md names, then an export, so that `eval "$(…)"` reaches the commands after it. */
@@ -42,7 +46,6 @@ function printEnv(ctx: Ctx, url: string, key: string): void {
 
 export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
   const { port } = opts;
-  if (!isLoopback(opts.host)) throw new UsageError(`The sandbox listens on loopback only; '${opts.host}' is not a loopback address.`);
   const defaultState = resolve(sandboxStatePath(ctx.config.dir));
   const statePath = opts.state ? resolve(opts.state) : defaultState;
   // The sandbox loads only for the sandbox commands and --sandbox.

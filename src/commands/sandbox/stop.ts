@@ -1,13 +1,13 @@
-import type { Command } from 'commander';
-import { examples, type App, type Ctx, type Result } from '../../command.js';
+import { defineVerb, type Ctx, type Result } from '../../command.js';
 
-export function register(sandbox: Command, app: App): void {
-  sandbox
-    .command('stop')
-    .description('Stop the server that `sandbox serve --detach` started (exit 0 also when none runs)')
-    .addHelpText('after', examples('wsctl sandbox stop', 'eval "$(wsctl sandbox serve --detach)" && wsctl keys list; wsctl sandbox stop'))
-    .action((_flags: unknown, command: Command) => app.run(command, {}, (_opts, ctx) => run(ctx)));
-}
+export const stop = defineVerb({
+  name: 'stop',
+  summary: 'Stop the server that `sandbox serve --detach` started (exit 0 also when none runs)',
+  examples: ['wsctl sandbox stop', 'eval "$(wsctl sandbox serve --detach)" && wsctl keys list; wsctl sandbox stop'],
+  endpoints: [],
+  sample: ['sandbox', 'stop'],
+  run: (_opts, ctx) => run(ctx),
+});
 
 export async function run(ctx: Ctx): Promise<Result> {
   const { stop } = await import('./detached.js');

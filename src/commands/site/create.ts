@@ -1,41 +1,44 @@
-import type { Command } from 'commander';
-import { examples, splitPath, type App, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, nonEmpty, option, splitPath, type Call, type Ctx, type Result } from '../../command.js';
 import { websiteVariants } from '../../enums.js';
-import { UsageError } from '../../errors.js';
-import type { CreateWebsiteBody } from '../../schemas.js';
+import type { CreateWebsiteBody, Response } from '../../schemas.js';
 import { request } from '../../service.js';
 import { clean, cleanLine } from '../../terminal/index.js';
 
 export interface CreateOptions {
   name: string;
-  variant?: string;
-  parent?: string;
+  variant?: (typeof websiteVariants)[number];
+  /** Folder names, in order. */
+  parent?: string[];
   force?: boolean;
   displayName?: string;
 }
 
-export function register(site: Command, app: App): void {
-  site
-    .command('create')
-    .description('Create a website in the workspace')
-    .argument('<name>', 'site name (lowercase letters, digits, -)')
-    .addOption(site.createOption('--variant <variant>', 'starting template').choices(websiteVariants))
-    .option('--parent <a/b>', 'folder to create it in, split on /')
-    .option('--force', 'replace a site of the same name')
-    .option('--display-name <text>', 'the name shown to visitors')
-    .addHelpText('after', examples('wsctl site create launch --variant marketing', 'wsctl site create notes --parent blogs/2027 --variant blog --display-name "Field notes"', "wsctl site create launch --force --jq '.data.path'"))
-    .action((name: string, flags: Omit<CreateOptions, 'name'>, command: Command) => app.run(command, { name, ...flags }, run));
-}
+export const create = defineVerb({
+  name: 'create',
+  summary: 'Create a website in the workspace',
+  args: { name: arg('<name>', 'site name (lowercase letters, digits, -)', nonEmpty('The site name must not be empty.')) },
+  flags: {
+    variant: option('--variant <variant>', 'starting template', websiteVariants),
+    parent: option('--parent <a/b>', 'folder to create it in, split on /', (raw) => splitPath(raw, '--parent')),
+    force: flag('--force', 'replace a site of the same name'),
+    displayName: option('--display-name <text>', 'the name shown to visitors'),
+  },
+  examples: ['wsctl site create launch --variant marketing', 'wsctl site create notes --parent blogs/2027 --variant blog --display-name "Field notes"', "wsctl site create launch --force --jq '.data.path'"],
+  endpoints: ['createWebsite'],
+  sample: ['site', 'create', 'launch'],
+  run,
+});
 
-export async function run(opts: CreateOptions, ctx: Ctx): Promise<Result> {
-  if (opts.name.trim() === '') throw new UsageError('The site name must not be empty.');
+export async function run(opts: CreateOptions, _ctx: Ctx): Promise<Call> {
   const body: CreateWebsiteBody = { name: opts.name };
-  if (opts.variant !== undefined) body.variant = opts.variant as CreateWebsiteBody['variant'];
-  if (opts.parent !== undefined) body.parent_path_parts = splitPath(opts.parent, '--parent');
+  if (opts.variant !== undefined) body.variant = opts.variant;
+  if (opts.parent !== undefined) body.parent_path_parts = opts.parent;
   if (opts.force) body.force = true;
   if (opts.displayName !== undefined) body.display_name = opts.displayName;
-  const api = await ctx.api();
-  const { body: created } = await ctx.term.spin('Creating website', api.request(request('createWebsite', { body })));
+  return call({ request: request('createWebsite', { body }), spinner: 'Creating website', answer: ({ body: created }) => shown(opts, created) });
+}
+
+function shown(opts: CreateOptions, created: Response<'WebsiteCreated'>): Result {
   const { data, error } = created;
   // The service names its body field ("Pass force to replace it."); wsctl says its flag instead, once.
   const hint = error?.code === 'already_exists' && !opts.force;
