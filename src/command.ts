@@ -98,11 +98,11 @@ export function planned(request: DryRunRequest): Result {
 
 export interface App {
   /**
-   * Runs a verb with the options its action built from argv: builds the context from the
-   * command's global options, calls `verb(opts, ctx)` and prints what it returns. Tests record
-   * `opts` here without running anything (test/commands/argv.test.ts).
+   * Runs a verb: builds the context from the command's global options, then the verb's options
+   * from argv (`opts()` throws a UsageError when one is wrong), calls `verb(opts, ctx)` and prints
+   * what it returns. Tests record `opts()` here without running anything (test/commands/argv.test.ts).
    */
-  run<O>(command: Command, opts: O, verb: Verb<O>): Promise<void>;
+  run<O>(command: Command, opts: () => O, verb: Verb<O>): Promise<void>;
   /** Loads every command of the tree (only the invoked one is loaded at start-up). */
   loadAll(program: Command): Promise<void>;
 }
@@ -271,20 +271,25 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
   keepDescribed(command, { runs: true, examples: verb.examples, notes: verb.notes });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
-    const opts: Record<string, unknown> = {};
-    const missing: string[] = [];
-    const values = flags.map(([key, f]) => {
-      const option = cmd.options.find((o) => o.flags === f.syntax) as Option;
-      const value = givenValue(cmd, option.attributeName());
-      if (f.required && value === undefined) missing.push(option.long as string);
-      return [key, f, value] as const;
-    });
-    if (missing.length > 0) {
-      throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Run \`${pathOf(cmd)} --help\` for usage.`);
-    }
-    args.forEach(([key, a], i) => (opts[key] = a.read(given[i])));
-    for (const [key, f, value] of values) opts[key] = value === undefined && 'fallback' in f ? f.fallback : f.read(value);
-    verb.check?.(opts);
+    // Our parsers run once the runner has checked the global options and the environment (their
+    // errors come first, as they did when run() parsed), and in a test that only records them.
+    const parse = (): Record<string, unknown> => {
+      const opts: Record<string, unknown> = {};
+      const missing: string[] = [];
+      const values = flags.map(([key, f]) => {
+        const option = cmd.options.find((o) => o.flags === f.syntax) as Option;
+        const value = givenValue(cmd, option.attributeName());
+        if (f.required && value === undefined) missing.push(option.long as string);
+        return [key, f, value] as const;
+      });
+      if (missing.length > 0) {
+        throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Run \`${pathOf(cmd)} --help\` for usage.`);
+      }
+      args.forEach(([key, a], i) => (opts[key] = a.read(given[i])));
+      for (const [key, f, value] of values) opts[key] = value === undefined && 'fallback' in f ? f.fallback : f.read(value);
+      verb.check?.(opts);
+      return opts;
+    };
     const here: Here = {
       command: cmd,
       async wholeTree() {
@@ -293,7 +298,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
         return root;
       },
     };
-    return app.run(cmd, opts, async (o, ctx) => settle(ctx, await verb.run(o, ctx, here)));
+    return app.run(cmd, parse, async (o, ctx) => settle(ctx, await verb.run(o, ctx, here)));
   });
 }
 

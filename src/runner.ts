@@ -37,7 +37,7 @@ function runningApp(base: BaseCtx, outcome: Outcome): App {
       const { createCtx } = await import('./app.js');
       const ctx = await createCtx(base, globals);
       try {
-        const result = await verb(opts, ctx);
+        const result = await verb(opts(), ctx);
         // A command that returns nothing (sandbox serve) ends on Ctrl-C by design.
         if (result) outcome.code = await print(result, ctx, base);
       } finally {
@@ -84,7 +84,7 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
   });
 
   // --jq: the engine's thread starts now, while the commands load.
-  if (argv.includes('--jq')) import('./terminal/jq.js').then((m) => m.startJq()).catch(() => {});
+  if (argv.includes('--jq')) import('./terminal/jq.js').then((m) => m.startJq({ interruptible: base.interruptible, stderrIsTTY: base.io.stderrIsTTY })).catch(() => {});
   try {
     await loadCommands(program, app, invokedNoun(argv));
     if (help && help.words.length > 0) {

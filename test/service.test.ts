@@ -61,19 +61,25 @@ describe('the endpoint table', () => {
   it('each verb calls exactly the endpoints it declares: its samples, run for real by bin/wsctl, reach them and no other', async () => {
     const sb = await startSandbox();
     const env = { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-test-0123456789' };
-    for (const v of VERBS) {
-      const seen = new Set<string>();
-      for (const args of samplesOf(v)) {
-        const before = sb.requests.length;
-        // auth login reads the key from stdin; mcp serves until stdin ends.
-        const r = await runBin(args, { env, stdin: `${sb.key}\n`, timeoutMs: 30_000 });
-        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
-        for (const request of sb.requests.slice(before)) seen.add(endpointOf(request.method, request.path.split('?')[0] as string) ?? `${request.method} ${request.path}`);
+    // The samples run in declared order (sandbox serve --detach before sandbox stop, auth login
+    // before profile use): whatever fails on the way, no detached server outlives the test.
+    try {
+      for (const v of VERBS) {
+        const seen = new Set<string>();
+        for (const args of samplesOf(v)) {
+          const before = sb.requests.length;
+          // auth login reads the key from stdin; mcp serves until stdin ends.
+          const r = await runBin(args, { env, stdin: `${sb.key}\n`, timeoutMs: 30_000 });
+          expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+          for (const request of sb.requests.slice(before)) seen.add(endpointOf(request.method, request.path.split('?')[0] as string) ?? `${request.method} ${request.path}`);
+        }
+        const { endpoints: declared } = v.verb;
+        const name = v.path.join(' ');
+        if (declared === 'any') expect(seen.size, name).toBeGreaterThan(0);
+        else expect([...seen].sort(), `${name} declares ${declared.join(', ') || 'no endpoint'}`).toEqual([...declared].sort());
       }
-      const { endpoints: declared } = v.verb;
-      const name = v.path.join(' ');
-      if (declared === 'any') expect(seen.size, name).toBeGreaterThan(0);
-      else expect([...seen].sort(), `${name} declares ${declared.join(', ') || 'no endpoint'}`).toEqual([...declared].sort());
+    } finally {
+      await runBin(['sandbox', 'stop'], { env, timeoutMs: 30_000 });
     }
   }, 180_000);
 

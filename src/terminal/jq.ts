@@ -87,6 +87,7 @@ interface Engine {
   local?: Promise<LocalJq>;
   /** Otherwise: the worker, started at once. */
   worker?: WorkerEngine;
+  interruptible?: Interruptible;
 }
 
 let started: Promise<Engine> | undefined;
@@ -132,29 +133,19 @@ const localHooks = {
 };
 
 /**
- * Runs jq on the main thread so that Ctrl-C and SIGTERM end it at once, as they would end any
- * command: Ctrl-C through vm's breakOnSigint (Node's SIGINT listeners wait meanwhile), SIGTERM by
- * its default action, the listeners that JavaScript could not run meanwhile (the spinner's cursor
- * restorer) set aside.
+ * Runs a blocking computation so that Ctrl-C and SIGTERM still end the process at once; it throws
+ * an InterruptedError on Ctrl-C. The shell provides it (it alone touches the process's signals);
+ * without one, every filter runs in the worker.
  */
-function interruptible<T>(run: () => T): T {
-  const key = Symbol.for('wsctl.jqLocalRun');
-  const vm = process.getBuiltinModule('node:vm');
-  const onTerm = process.rawListeners('SIGTERM') as ((...args: unknown[]) => void)[];
-  for (const listener of onTerm) process.off('SIGTERM', listener);
-  (globalThis as Record<symbol, unknown>)[key] = run;
+export type Interruptible = <T>(run: () => T) => T;
+
+/** Runs `run` through the shell's hook; a Ctrl-C it took is an InterruptedError. */
+function interruptibly<T>(interruptible: Interruptible, run: () => T): T {
   try {
-    return vm.runInThisContext('globalThis[Symbol.for("wsctl.jqLocalRun")]()', { breakOnSigint: true }) as T;
+    return interruptible(run);
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') {
-      // The Ctrl-C that vm took goes on to the process's own listeners, as any other would.
-      process.emit('SIGINT', 'SIGINT');
-      throw new InterruptedError();
-    }
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') throw new InterruptedError();
     throw error;
-  } finally {
-    delete (globalThis as Record<symbol, unknown>)[key];
-    for (const listener of onTerm) process.on('SIGTERM', listener);
   }
 }
 
@@ -181,10 +172,10 @@ function startWorker(file: URL, module: Promise<CompiledWasm>): WorkerEngine {
 
 /**
  * Compiles the engine's WebAssembly (on V8's background threads) and loads the engine in this
- * thread, or (tricks off, or stderr on a terminal) starts the engine's thread at the same time. main.ts calls it as
+ * thread, or (tricks off, stderr on a terminal, or no way to interrupt this thread) starts the engine's thread at the same time. The runner calls it as
  * soon as it sees --jq, while the commands load. The first compileJq takes the engine started here.
  */
-export function startJq(): Promise<Engine> {
+export function startJq(here?: { interruptible?: Interruptible; stderrIsTTY: boolean }): Promise<Engine> {
   started ??= (async () => {
     // Before the engine's WebAssembly is compiled: its optimising tier-up would hold the process at exit.
     await liftoffOnly();
@@ -192,12 +183,13 @@ export function startJq(): Promise<Engine> {
     const file = workerFile();
     const module = readFile(new URL('jq.wasm', file)).then((bytes) => (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<CompiledWasm> } }).WebAssembly.compile(bytes));
     module.catch(() => {}); // reported by compileJq
-    if (!tricksOn || process.stderr.isTTY) return { file, module, worker: startWorker(file, module) };
+    const interruptible = here && !here.stderrIsTTY ? here.interruptible : undefined;
+    if (!tricksOn || !interruptible) return { file, module, worker: startWorker(file, module) };
     const glue = createRequire(import.meta.url)(fileURLToPath(file)) as { loadJq(options: { wasmModule: CompiledWasm }): Promise<LocalJq> };
     (globalThis as { __wsctlJq?: typeof localHooks }).__wsctlJq = localHooks;
     const local = module.then((wasmModule) => glue.loadJq({ wasmModule }));
     local.catch(() => {});
-    return { file, module, local };
+    return { file, module, local, interruptible };
   })();
   return started;
 }
@@ -209,8 +201,9 @@ function localFailure(error: unknown): UsageError {
 }
 
 /** Compiles the expression (nothing is evaluated) so that a typo fails before any request is sent. */
-export async function compileJq(expression: string, signal: AbortSignal): Promise<JqFilter> {
-  const engine = await startJq();
+export async function compileJq(expression: string, signal: AbortSignal, here?: { interruptible?: Interruptible; stderrIsTTY: boolean }): Promise<JqFilter> {
+  const engine = await startJq(here);
+  const interruptible = engine.interruptible as Interruptible;
   started = undefined; // one engine per filter
   let local: LocalJq | undefined;
   if (engine.local) {
@@ -234,7 +227,7 @@ export async function compileJq(expression: string, signal: AbortSignal): Promis
       const engineHere = local;
       try {
         // Nothing is evaluated: jq -n with `empty | …` only compiles the expression.
-        const { exitCode } = interruptible(() => engineHere.raw('null', asArgument(`empty | ${expression}`), ['-n']));
+        const { exitCode } = interruptibly(interruptible, () => engineHere.raw('null', asArgument(`empty | ${expression}`), ['-n']));
         checked = { exitCode, stderr: localHooks.stderr.toString() };
       } catch (error) {
         if (error instanceof InterruptedError) throw error;
@@ -260,7 +253,7 @@ export async function compileJq(expression: string, signal: AbortSignal): Promis
     localHooks.stderr.reset();
     localHooks.input = input;
     try {
-      const { exitCode } = interruptible(() => engineHere.raw('', asArgument(expression), flags));
+      const { exitCode } = interruptibly(interruptible, () => engineHere.raw('', asArgument(expression), flags));
       return { exitCode, stderr: localHooks.stderr.toString(), chunks: output.take() };
     } catch (error) {
       // The engine stopped part-way cannot run again.

@@ -27,7 +27,7 @@ async function recordingProgram(): Promise<{ program: Command; recorded: Recorde
       const names: string[] = [];
       let root = command;
       for (; root.parent; root = root.parent) names.unshift(root.name());
-      recorded.push({ verb: names.join(' '), opts, globals: root.opts<Globals>() });
+      recorded.push({ verb: names.join(' '), opts: opts(), globals: root.opts<Globals>() });
     },
     loadAll: (p) => loadCommands(p, app, 'all'),
   };
@@ -108,7 +108,6 @@ describe('argv → options', () => {
   });
 
   it.each(VERBS.map((v) => [v.path.join(' '), v] as const))("%s: the declaration's samples parse to it, with the options its flags declare", async (name, v) => {
-    expect(v.verb.sample, `${name} has no sample`).toBeDefined();
     for (const args of samplesOf(v)) {
       const got = await optionsOf(args);
       expect(got.verb, args.join(' ')).toBe(name);

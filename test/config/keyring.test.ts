@@ -42,7 +42,7 @@ function withSecretService(script: string, env: Record<string, string>): Promise
   });
 }
 
-describe.skipIf(!hasSecretService && !process.env.CI).concurrent('a real Secret Service (gnome-keyring)', () => {
+describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gnome-keyring)', () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();
@@ -129,7 +129,7 @@ describe.skipIf(!hasSecretService && !process.env.CI).concurrent('a real Secret 
   });
 });
 
-describe.skipIf(!hasSecretService && !process.env.CI).concurrent('the store entry of a config folder', () => {
+describe.skipIf(!hasSecretService && !process.env.CI)('the store entry of a config folder', () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();
@@ -177,7 +177,7 @@ describe.skipIf(!hasSecretService && !process.env.CI).concurrent('the store entr
   });
 });
 
-describe.skipIf(!hasSecretService && !process.env.CI).concurrent('a broken store never blocks the way out', () => {
+describe.skipIf(!hasSecretService && !process.env.CI)('a broken store never blocks the way out', () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();
