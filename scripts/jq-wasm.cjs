@@ -1,6 +1,6 @@
 // esbuild plugin for jq-wasm 3.0.0-jq-1.8.2 (pinned; the build fails here if a line is not found).
-// The engine runs in a worker thread (src/terminal/jq-worker.ts), which needs things the package
-// does not offer:
+// The engine runs in a worker thread (src/terminal/jq-worker.ts), which needs three things the
+// package does not offer:
 // - A memory bound of 1 GiB (cli.md §3). jq-wasm caps jq's heap at 256 MiB twice: the module's
 //   memory section declares a maximum of 4096 pages, and the glue's getHeapMax returns the same.
 //   Both are raised to 1 GiB: the binary is written to dist/lazy/jq.wasm with a maximum of 16384
@@ -11,9 +11,6 @@
 //   own sinks in their place (globalThis.__wsctlJq), which pass stdout on in chunks and keep only
 //   the end of stderr.
 // - The document as bytes, transferred from the main thread, not a string copied into the worker.
-// - On the main thread (jq.ts runs a small document's filter there), the glue's error printer
-//   replaced, so that an engine that aborts prints nothing of its own, and a value that the
-//   stdout sink throws to stop jq let through.
 const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -25,14 +22,6 @@ const PATCHES = [
   ['const stdoutSink = createByteSink(1024);', 'const stdoutSink = globalThis.__wsctlJq?.stdout ?? createByteSink(1024);'],
   ['const stderrSink = createByteSink(256);', 'const stderrSink = globalThis.__wsctlJq?.stderr ?? createByteSink(256);'],
   ['stdinBuffer = toByteArray(jsonString);', 'stdinBuffer = globalThis.__wsctlJq?.input ?? toByteArray(jsonString);'],
-  // On the main thread, what the glue would print (an "Aborted()") must not reach the terminal.
-  ['console.error(message);', '(globalThis.__wsctlJq?.printErr ?? console.error)(message);'],
-  // ... and a way to stop jq part-way: the device turns any error of the sink into EIO, which jq
-  // would go on past; the hooks' own stop value goes through, out of the run.
-  [
-    'output(buffer[offset + i]);\n              } catch (e) {\n                throw new FS.ErrnoError(29);',
-    'output(buffer[offset + i]);\n              } catch (e) {\n                if (e === globalThis.__wsctlJq?.stop) throw e;\n                throw new FS.ErrnoError(29);',
-  ],
 ];
 
 function leb(bytes, at) {

@@ -10,7 +10,6 @@ import type { Clock } from './conversation/clock.js';
 import type { Globals } from './globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
 import type { Prompt } from './terminal/prompt.js';
-import type { Interruptible } from './terminal/jq.js';
 
 export type { Globals } from './globals.js';
 
@@ -25,8 +24,6 @@ export interface BaseCtx {
   helpWidth?(): number | undefined;
   /** What `convo show --follow` reads the time from and waits on; the real clock when absent. */
   clock?: Clock;
-  /** The shell's way to run a blocking computation that Ctrl-C and SIGTERM still end; without it --jq runs in its worker. */
-  interruptible?: Interruptible;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';
@@ -85,7 +82,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const maxResponseMb = envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB');
   // Compiled before anything is sent: a typo in --jq sends no request. The HTTP client loads
   // meanwhile, while the engine's WebAssembly compiles on V8's background threads.
-  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string, base.signal, { interruptible: base.interruptible, stderrIsTTY: base.io.stderrIsTTY })), prefetchHttpClient()]))[0];
+  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string, base.signal)), prefetchHttpClient()]))[0];
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
   const config = new ConfigStore(configDir(env), (m) => term.warn(m));
   const typed = typedDir(env);

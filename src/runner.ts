@@ -84,7 +84,7 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
   });
 
   // --jq: the engine's thread starts now, while the commands load.
-  if (argv.includes('--jq')) import('./terminal/jq.js').then((m) => m.startJq({ interruptible: base.interruptible, stderrIsTTY: base.io.stderrIsTTY })).catch(() => {});
+  if (argv.includes('--jq')) import('./terminal/jq.js').then((m) => m.startJq()).catch(() => {});
   try {
     await loadCommands(program, app, invokedNoun(argv));
     if (help && help.words.length > 0) {

@@ -101,7 +101,7 @@ export async function cli(argv: string[]): Promise<void> {
     confirm: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).confirm(question),
     text: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).text?.(question) ?? '',
   };
-  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth, interruptible });
+  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth });
   if (pager) await pager;
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
   await Promise.all([written(stdout), written(stderr)]);
@@ -126,28 +126,4 @@ function written(stream: NodeJS.WriteStream | undefined): Promise<void> {
   if (!stream || stream.destroyed || stream.writableLength === 0) return Promise.resolve();
   // Writes complete in order: an empty write's callback comes after all the earlier ones.
   return new Promise((resolve) => stream.write('', () => resolve()));
-}
-
-/**
- * Runs a blocking computation (a --jq filter on the main thread) so that Ctrl-C and SIGTERM end it
- * at once, as they end any command: Ctrl-C through vm's breakOnSigint, after which the process's
- * own SIGINT listeners hear it as any other (the error, code ERR_SCRIPT_EXECUTION_INTERRUPTED, is
- * rethrown); SIGTERM by its default action, with the listeners that could not run meanwhile (the
- * spinner's cursor restorer) set aside.
- */
-function interruptible<T>(run: () => T): T {
-  const key = Symbol.for('wsctl.interruptible');
-  const vm = process.getBuiltinModule('node:vm');
-  const onTerm = process.rawListeners('SIGTERM') as ((...args: unknown[]) => void)[];
-  for (const listener of onTerm) process.off('SIGTERM', listener);
-  (globalThis as Record<symbol, unknown>)[key] = run;
-  try {
-    return vm.runInThisContext('globalThis[Symbol.for("wsctl.interruptible")]()', { breakOnSigint: true }) as T;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') process.emit('SIGINT', 'SIGINT');
-    throw error;
-  } finally {
-    delete (globalThis as Record<symbol, unknown>)[key];
-    for (const listener of onTerm) process.on('SIGTERM', listener);
-  }
 }

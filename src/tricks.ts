@@ -63,11 +63,6 @@ export const TRICKS: readonly Trick[] = [
     buys: "with --jq, undici loads while the engine's WebAssembly compiles on V8's background threads: Node 20 13%, Node 24 34% of `keys list --jq '.keys[].id'`",
   },
   {
-    name: 'jq on the main thread',
-    where: 'src/terminal/jq.ts (startJq, interruptible)',
-    buys: "off a terminal, a document under 8 MiB is filtered without starting the worker thread (Ctrl-C through vm's breakOnSigint, SIGTERM at its default action): `keys list --jq '.keys[].id'` / `--json` from 1.91× to 1.32× (Node 20), 2.21× to 1.34× (Node 22), 2.06× to 1.35× (Node 24), 1.74× to 1.36× (Node 26) under a load average of 13-52, and 12-13 MiB of peak memory",
-  },
-  {
     name: 'Liftoff only',
     where: 'src/tricks.ts (setRuntimeFlags, called by src/runner.ts)',
     buys: "V8's optimising tier-up of undici's and jq's WebAssembly would hold the process at exit: Node 20 55% of `keys list --json` and 59% of `--jq`; Node 24 2% and 24%; 14-37 MiB of peak memory",

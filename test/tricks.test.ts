@@ -39,14 +39,9 @@ let stdoutMade = false;
 const made = Object.getOwnPropertyDescriptor(process, 'stdout');
 Object.defineProperty(process, 'stdout', { configurable: true, enumerable: made.enumerable, get() { stdoutMade = true; return made.get.call(process); } });
 v8.setFlagsFromString = (flag) => { flags.push(flag); return set.call(v8, flag); };
-// Worker threads started: jq.ts takes the class from this same exports object when it starts one.
-const threads = require('node:worker_threads');
-const Thread = threads.Worker;
-let workers = 0;
-threads.Worker = class extends Thread { constructor(...args) { super(...args); workers++; } };
 // Written with writeSync: process.stderr would load the stream modules it records.
 process.on('exit', () => {
-  const text = '\\nRECORD ' + JSON.stringify({ flags, stdoutMade, workers, builtins: process.moduleLoadList, files: Object.keys(require.cache) }) + '\\n';
+  const text = '\\nRECORD ' + JSON.stringify({ flags, stdoutMade, builtins: process.moduleLoadList, files: Object.keys(require.cache) }) + '\\n';
   require('node:fs').writeSync(2, text);
 });
 `,
@@ -58,7 +53,6 @@ interface Recorded {
   stderr: string;
   flags: string[];
   stdoutMade: boolean;
-  workers: number;
   builtins: string[];
   files: string[];
 }
@@ -268,16 +262,6 @@ describe('each trick, on and off', () => {
     }
     // --help does not pay for them (nor for loading node:v8).
     expect((await recorded(['--help'], ON)).flags).toEqual([]);
-  });
-
-  trick('jq on the main thread', 'a piped --jq on a small document starts no worker thread and prints the same; with the switch it starts one', async () => {
-    const args = ['keys', 'list', '--jq', '.keys[].id'];
-    const on = await recorded(args, { ...sb.env, ...ON });
-    const off = await recorded(args, { ...sb.env, ...OFF });
-    expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
-    expect(on.stdout).toMatch(/^key_/m);
-    expect(on.stdout).toBe(off.stdout);
-    expect([on.workers, off.workers]).toEqual([0, 1]);
   });
 
   trick('Liftoff only', 'no WebAssembly function is compiled by TurboFan: undici, the jq engine, a proxied request', async () => {
