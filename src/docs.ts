@@ -26,7 +26,7 @@ export async function generatedFiles(readme?: string, packageJson?: string): Pro
   const pages = manPages(program, helpOf);
   for (const [file, text] of Object.entries(pages)) files[`man/${file}`] = text;
   if (readme !== undefined) {
-    let text = replaceReference(readme, commandReference(program, helpOf));
+    let text = replaceReference(readme, commandReference(program));
     text = replaceSection(text, 'settings', settingsTable());
     files['README.md'] = replaceSection(text, 'exit-codes', exitCodeTable());
   }
