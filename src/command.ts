@@ -9,6 +9,7 @@ import type { Api, ApiResponse, DryRunRequest, RequestSpec } from './http/index.
 import type { Response, SchemaName } from './schemas.js';
 import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
+import { cleanLine } from './sanitize.js';
 import { keepDescribed } from './visible.js';
 
 export interface Result {
@@ -92,6 +93,25 @@ export function planned(request: DryRunRequest): Result {
       // The body repeats arguments: C1, bidi and invisible characters as \u escapes (cli.md §5).
       out.line();
       out.printJsonText(request.body);
+    },
+  };
+}
+
+/**
+ * --dry-run's result for a verb that changes local state (the config, the credential store, the
+ * sandbox's file): what it would change, with nothing changed. The document is the one the verb
+ * prints when it runs, marked `dry_run`; people get one line saying what would happen.
+ */
+export function wouldChange(json: Record<string, unknown>, said: string, request?: DryRunRequest): Result {
+  const plan = request && planned(request);
+  return {
+    json: { ...json, ...(request ? { request } : {}), dry_run: true },
+    async human(out) {
+      if (plan) {
+        await plan.human(out);
+        out.line();
+      }
+      out.line(cleanLine(`${said} Nothing was changed (--dry-run).`));
     },
   };
 }

@@ -109,6 +109,30 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gn
     expect(r.stdout).toContain('deploy-after-rm=gone');
   });
 
+  it('a dry run never opens the store: login stores nothing, logout and profile rm leave the entry', async () => {
+    const r = await withSecretService(
+      `NODE_DEBUG=esm,module wsctl auth login --with-key --profile work --dry-run <<<"$KEY" 2>trace >dry-login.out; echo "dry-login=$?"
+      echo "dry-login-loads-keyring=$(grep -c 'napi-rs/keyring' trace || true)"
+      echo "store-after-dry-login=$(store)"
+      echo "config-after-dry-login=$(test -e "$WSCTL_CONFIG_DIR" && echo present || echo absent)"
+      wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null 2>&1; echo "login=$?"
+      cp "$WSCTL_CONFIG_DIR/config.json" before.json
+      for dry in "auth logout --profile work" "auth logout --all" "profile rm work"; do
+        NODE_DEBUG=esm,module wsctl $dry --dry-run 2>trace >/dev/null; echo "$dry=$?"
+        echo "$dry loads keyring=$(grep -c 'napi-rs/keyring' trace || true)"
+      done
+      echo "store-after-dry-runs=$(store)"
+      cmp -s before.json "$WSCTL_CONFIG_DIR/config.json" && echo "config-unchanged=yes"`,
+      { KEY: sb.key, WSCTL_BASE_URL: sb.url },
+    );
+    const out = r.stdout;
+    expect(out).toContain('dry-login=0\ndry-login-loads-keyring=0\nstore-after-dry-login=none\nconfig-after-dry-login=absent\n');
+    expect(out).toContain('login=0\n');
+    for (const dry of ['auth logout --profile work', 'auth logout --all', 'profile rm work']) expect(out).toContain(`${dry}=0\n${dry} loads keyring=0\n`);
+    expect(out).toContain(`store-after-dry-runs=secret = ${sb.key}\n`);
+    expect(out).toContain('config-unchanged=yes\n');
+  });
+
   it('WSCTL_API_KEY runs and --sandbox never touch the store', async () => {
     const r = await withSecretService(
       `wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null

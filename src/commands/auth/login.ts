@@ -1,5 +1,5 @@
 import { checkBaseUrl } from '../../http/index.js';
-import { call, defineVerb, flag, type Call, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, flag, wouldChange, type Call, type Ctx, type Result } from '../../command.js';
 import { checkProfileName } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { AuthError, UsageError } from '../../errors.js';
@@ -58,6 +58,7 @@ export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result | Call> 
   const baseUrl = await baseUrlFor(profile, ctx);
   checkBaseUrl(baseUrl);
   const key = checkKeyShape(await readKey(opts, ctx));
+  if (ctx.dryRun) return wouldSave(opts, ctx, profile, baseUrl, key);
   if (!opts.verify) return save(opts, ctx, profile, baseUrl, key);
   return call({
     request: request('listKeys'),
@@ -79,4 +80,18 @@ async function save(opts: LoginOptions, ctx: Ctx, profile: string, baseUrl: stri
     json: summary,
     human: (out) => out.done(`Logged in to ${baseUrl} as profile '${profile}' (key ${summary.key}${opts.verify ? '' : ', not verified'}, stored in ${where}).`),
   };
+}
+
+/** --dry-run: the check it would send (the key redacted), then what it would save; nothing is written or stored. */
+async function wouldSave(opts: LoginOptions, ctx: Ctx, profile: string, baseUrl: string, key: string): Promise<Result> {
+  const check = opts.verify ? (await ctx.api({ apiKey: key, baseUrl })).plan(request('listKeys')) : undefined;
+  const storage = opts.insecureStorage ? 'file' : 'keyring';
+  const where = opts.insecureStorage ? ctx.config.path : `the credential store (or ${ctx.config.path} where none can be reached)`;
+  const becomesCurrent = ctx.config.read().current_profile === undefined ? ', and make it the current profile' : '';
+  const what = `as profile '${profile}' (base URL ${baseUrl}, key ${mask(key)}${opts.verify ? '' : ', not verified'}) in ${where}${becomesCurrent}.`;
+  return wouldChange(
+    { profile, base_url: baseUrl, key: mask(key), key_storage: storage },
+    opts.verify ? `If the service accepts the key, would save it ${what}` : `Would save the key ${what}`,
+    check,
+  );
 }

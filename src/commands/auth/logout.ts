@@ -1,4 +1,5 @@
-import { defineVerb, flag, type Ctx, type Result } from '../../command.js';
+import { defineVerb, flag, wouldChange, type Ctx, type Result } from '../../command.js';
+import { profileOf } from '../../config/index.js';
 import { forgetKeys } from '../../config/keys.js';
 
 export const logout = defineVerb({
@@ -13,6 +14,7 @@ export const logout = defineVerb({
 
 export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
   const names = opts.all ? Object.keys(ctx.config.read().profiles) : [ctx.profileName()];
+  if (ctx.dryRun) return wouldForget(opts, ctx, names);
   const trace = (line: string) => ctx.debug && ctx.term.trace(`credential store: ${line}`);
   const { forgotten, leftInStore } = await forgetKeys(ctx.config, names.map((n) => ctx.storeEntry(n)), false, trace);
   // What could not be removed is said, never "no stored key": the store could not be asked.
@@ -28,6 +30,22 @@ export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
       if (forgotten.length === 0 && left.length === 0) out.done(opts.all ? 'No profile had a stored key.' : `Profile '${names[0]}' had no stored key.`);
     },
   };
+}
+
+/** --dry-run: the profiles whose key would be forgotten; neither the file nor the credential store is touched. */
+function wouldForget(opts: { all: boolean }, ctx: Ctx, names: string[]): Result {
+  const data = ctx.config.read();
+  const stored = names.filter((n) => {
+    const profile = profileOf(data, n);
+    return !!profile?.api_key || profile?.key_storage === 'keyring';
+  });
+  const said =
+    stored.length > 0
+      ? `Would remove the stored key of ${stored.map((n) => `'${n}'`).join(', ')}.`
+      : opts.all
+        ? 'No profile has a stored key: nothing to remove.'
+        : `Profile '${names[0]}' has no stored key: nothing to remove.`;
+  return wouldChange({ logged_out: stored }, said);
 }
 
 /** One line: which entry is left, why, and how to remove it by hand. */

@@ -1,4 +1,5 @@
-import { arg, defineVerb, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
+import { profileOf } from '../../config/index.js';
 import { forgetKeys } from '../../config/keys.js';
 import { leftBehind } from '../auth/logout.js';
 import { requireProfile } from './shared.js';
@@ -16,8 +17,16 @@ export const rm = defineVerb({
 
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   requireProfile(ctx.config.read(), opts.name);
+  if (ctx.dryRun) return wouldRemove(opts.name, ctx);
   const trace = (line: string) => ctx.debug && ctx.term.trace(`credential store: ${line}`);
   const { leftInStore } = await forgetKeys(ctx.config, [ctx.storeEntry(opts.name)], true, trace);
   for (const left of leftInStore) ctx.term.warn(leftBehind(left));
   return { json: { removed: opts.name, left_in_credential_store: leftInStore.length > 0 }, human: (out) => out.done(`Deleted profile '${opts.name}'.`) };
+}
+
+/** --dry-run: the profile and its key stay where they are, in the file and in the credential store. */
+function wouldRemove(name: string, ctx: Ctx): Result {
+  const profile = profileOf(ctx.config.read(), name);
+  const key = profile?.key_storage === 'keyring' ? ' and its key in the credential store' : profile?.api_key ? ' and its stored key' : '';
+  return wouldChange({ removed: name }, `Would delete profile '${name}'${key}.`);
 }

@@ -1,4 +1,4 @@
-import { arg, defineVerb, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
 import { requireProfile } from './shared.js';
 
 export const use = defineVerb({
@@ -13,6 +13,7 @@ export const use = defineVerb({
 
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   requireProfile(ctx.config.read(), opts.name);
+  if (ctx.dryRun) return wouldChange({ current_profile: opts.name }, `Would make '${opts.name}' the current profile.`);
   await ctx.config.update((data) => {
     // Checked again on the fresh read: a concurrent `profile rm` may have removed it.
     requireProfile(data, opts.name);

@@ -1,4 +1,4 @@
-import { defineVerb, type Ctx, type Result } from '../../command.js';
+import { defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';
 
 export const reset = defineVerb({
@@ -12,6 +12,7 @@ export const reset = defineVerb({
 
 export async function run(ctx: Ctx): Promise<Result> {
   const path = sandboxStatePath(ctx.config.dir);
+  if (ctx.dryRun) return wouldChange({ reset: true, state: path }, `Would reset the sandbox to its seeded state (${path}).`);
   const { FileStore } = await import('../../sandbox/store.js');
   await new FileStore(path).reset();
   return { json: { reset: true, state: path }, human: (out) => out.done(`Sandbox reset to its seeded state (${path}).`) };
