@@ -1,7 +1,7 @@
 import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { lastRequest, run, startSandbox, strip, type TestSandbox } from '../helpers.js';
+import { lastRequest, run, runBin, startSandbox, strip, type TestSandbox } from '../helpers.js';
 
 describe('keys', () => {
   let sb: TestSandbox;
@@ -49,6 +49,27 @@ describe('keys', () => {
     const list = await run(['keys', 'list', '--profile', 'deploy'], { env: { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR } });
     expect(list.code).toBe(0);
     expect(list.stdout).toContain('deploy');
+  });
+
+  it.each([
+    ['--force', ['--force']],
+    ['--insecure-storage', ['--insecure-storage']],
+    ['--force and --insecure-storage', ['--force', '--insecure-storage']],
+  ])('create with %s but no --save-as is a usage error (exit 2), nothing created', async (named, flags) => {
+    const verb = named.includes(' and ') ? 'go' : 'goes';
+    const message = `${named} ${verb} with --save-as <profile>: without it no key is saved.`;
+    for (const wsctl of [run, runBin]) {
+      const r = await wsctl(['keys', 'create', 'ci', ...flags], { env: sb.env });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`Error: ${message}\n`);
+      const json = await wsctl(['keys', 'create', 'ci', ...flags, '--json'], { env: sb.env });
+      expect(json.code).toBe(2);
+      expect(json.stdout).toBe('');
+      expect(JSON.parse(json.stderr)).toEqual({ error: { message, exit_code: 2 } });
+    }
+    expect(sb.requests).toHaveLength(0);
+    expect(sb.state.keys.map((k) => k.name)).not.toContain('ci');
   });
 
   it('create with an empty name exits 2 before sending', async () => {

@@ -24,6 +24,12 @@ export const create = defineVerb({
     force: flag('--force', 'with --save-as, replace an existing profile of that name'),
     insecureStorage: flag('--insecure-storage', 'with --save-as, store the key in config.json instead of the OS credential store'),
   },
+  check(opts) {
+    if (opts.saveAs !== undefined) return;
+    // Both only say how to save: without --save-as they would be ignored without a word.
+    const given = [opts.force && '--force', opts.insecureStorage && '--insecure-storage'].filter(Boolean);
+    if (given.length > 0) throw new UsageError(`${given.join(' and ')} ${given.length > 1 ? 'go' : 'goes'} with --save-as <profile>: without it no key is saved.`);
+  },
   examples: ['wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', "wsctl keys create ci --jq '.key'"],
   endpoints: ['createKey'],
   sample: ['keys', 'create', 'ci'],
