@@ -79,11 +79,16 @@ export async function cli(argv: string[]): Promise<void> {
       return (io.stdoutIsTTY ? (io.stdout as NodeJS.WriteStream).columns : madeStderr().columns) ?? 0;
     },
     writeHelp(text: string) {
+      // A non-blocking pipe takes what fits and says how much: the rest is written again, and when
+      // the pipe is full (EAGAIN) the stream takes it, waiting for the reader as long as it needs
+      // with Ctrl-C still heard, its errors reported as any output's.
+      const bytes = Buffer.from(text);
+      let done = 0;
       try {
-        writeSync(1, text);
+        while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EPIPE') return;
-        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return void io.stdout.write(text);
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return void io.stdout.write(bytes.subarray(done));
         writeFailure = writeFailureMessage(error as NodeJS.ErrnoException);
       }
     },

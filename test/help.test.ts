@@ -1,13 +1,16 @@
 // Help as users meet it: topics (`wsctl help environment` …), unknown topics and commands with a
 // sensible suggestion, the order of a noun's and a verb's help, and the manual pages, all
-// generated from the command tree and src/help/topics.ts.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+// generated from the command tree and src/help/topics.ts; and help that arrives whole through a
+// full, non-blocking pipe.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, openSync, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { TOPICS } from '../src/help/topics.js';
 import { generatedFiles } from '../src/main.js';
-import { ROOT, runBin } from './helpers.js';
+import { BIN, ROOT, runBin, tempDir } from './helpers.js';
 
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 
@@ -158,4 +161,62 @@ describe('manual pages', () => {
     expect(r.stdout).toContain('--save-as <profile>');
     expect(r.stdout).toContain('$ wsctl keys create ci');
   });
+});
+
+/**
+ * Runs bin/wsctl with stdout a non-blocking pipe that is full but for `room` bytes when it writes,
+ * and reads the pipe only after a pause: a reader that is slow, as a pager or `| ssh` can be.
+ * Node's spawn makes a child's stdio blocking; the pipe is made non-blocking again once the child
+ * is started (a pipe handle on our copy of its write end), while the child is still in `sleep`.
+ */
+async function helpThroughSlowPipe(args: string[], env: Record<string, string>, room: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const fifo = join(tempDir(), 'stdout');
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, constants.O_WRONLY);
+  const child = spawn('sh', ['-c', 'sleep 0.5; exec "$@"', 'sh', process.execPath, BIN, ...args], { env: { PATH: process.env.PATH, HOME: tempDir(), ...env }, stdio: ['ignore', writer, 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c) => (stderr += c));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  // O_NONBLOCK belongs to the open pipe, which the child shares: a pipe handle sets it.
+  const nonBlocking = new Socket({ fd: writer, readable: false, writable: true });
+  const page = Buffer.alloc(4096, '.');
+  let filled = 0;
+  for (;;) {
+    try {
+      filled += writeSync(writer, page);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      break;
+    }
+  }
+  // A page taken back leaves `room` bytes: a longer write is cut there, or (room 0) refused with EAGAIN.
+  const taken = room > 0 ? readSync(reader, Buffer.alloc(room)) : 0;
+  nonBlocking.destroy();
+  // The reader waits until the child has given up (a lost rest ends it at once) or 3 s have passed,
+  // ample for it to start and find the pipe full, even on a loaded machine.
+  await Promise.race([exited, sleep(3000)]);
+  const chunks: Buffer[] = [];
+  const input = new Socket({ fd: reader, readable: true, writable: false });
+  input.on('data', (c: Buffer) => chunks.push(c));
+  await new Promise((resolve) => input.on('end', resolve));
+  const code = await exited;
+  const all = Buffer.concat(chunks);
+  expect(all.subarray(0, filled - taken).every((b) => b === 0x2e)).toBe(true);
+  return { code, stdout: all.subarray(filled - taken).toString('utf8'), stderr };
+}
+
+describe('help through a slow, non-blocking pipe', () => {
+  it.each([
+    ['a verb\'s help cut short by a full pipe', ['help', 'environment'], { COLUMNS: '40' }, 4096],
+    ['a noun\'s help into a pipe with no room', ['keys', '--help'], {}, 0],
+    ['the root help of the launcher into a pipe with no room', ['--help'], {}, 0],
+  ])('%s arrives whole', async (_what, args, env, room) => {
+    const unhurried = await runBin(args, { env });
+    expect(unhurried.code).toBe(0);
+    if (room > 0) expect(Buffer.byteLength(unhurried.stdout)).toBeGreaterThan(room);
+    const slow = await helpThroughSlowPipe(args, env, room);
+    expect([slow.code, slow.stderr]).toEqual([0, '']);
+    expect(slow.stdout).toBe(unhurried.stdout);
+  }, 30_000);
 });
