@@ -103,7 +103,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     const r = resolution();
     if (r.sandbox) {
       // Only --sandbox loads the sandbox (its server, routes and seed).
-      embedded ??= await (await import('./sandbox/embedded.js')).startEmbeddedSandbox(config.dir);
+      embedded ??= await (await import('./sandbox/embedded.js')).startEmbeddedSandbox(config.dir, dryRun);
       return { profile: r.profile, baseUrl: embedded.url, apiKey: embedded.apiKey, keySource: 'sandbox' };
     }
     const t: Target = { profile: r.profile, baseUrl: r.baseUrl, entry: r.entry };

@@ -1,9 +1,11 @@
 // --dry-run changes nothing (cli.md §1): the verbs that change local state (the config, the
-// credential store, the sandbox's file) print what they would change and leave the config folder
-// as it was, byte for byte, or absent when it was; none of them sends a request.
+// credential store, the sandbox's files and server) print what they would change and leave the
+// config folder as it was, byte for byte, or absent when it was; none of them sends a request.
+// The credential store's side is in test/config/keyring.test.ts.
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { seedState } from '../../src/sandbox/seed.js';
 import { run, runBin, startSandbox, tempDir, type RunResult, type TestSandbox } from '../helpers.js';
 
 const KEY = 'wsk_dryrun_key_0123456789';
@@ -30,7 +32,7 @@ function populated(): string {
   const dir = tempDir();
   const config = { current_profile: 'work', profiles: { work: { base_url: 'https://api.example.com', api_key: 'wsk_secretsecretsecret' }, home: { base_url: 'http://127.0.0.1:9' } } };
   writeFileSync(join(dir, 'config.json'), `${JSON.stringify(config, null, '\t')}\n`, { mode: 0o600 });
-  writeFileSync(join(dir, 'sandbox.json'), '{"version": 1, "keys": []}\n', { mode: 0o600 });
+  writeFileSync(join(dir, 'sandbox.json'), JSON.stringify(seedState()), { mode: 0o600 });
   return dir;
 }
 
@@ -123,4 +125,46 @@ describe.each(RUNNERS)('--dry-run changes nothing on disk (%s)', (_how, wsctl) =
       expect(JSON.parse(r.stdout)).toMatchObject({ method: 'POST', url: `${sb.url}/api-keys/`, body: { name: 'deploy' } });
     }
   });
+
+  it('sandbox serve: what it would start, and no server, state file or record', async () => {
+    for (const dir of [join(tempDir(), 'cfg'), populated()]) {
+      const state = join(dir, 'sandbox.json');
+      expect((await dryRun(dir, ['sandbox', 'serve'])).stdout).toBe(`Would start the sandbox server on 127.0.0.1, on a free port, with state ${state}. Nothing was changed (--dry-run).\n`);
+      const detached = await dryRun(dir, ['sandbox', 'serve', '--detach', '--port', '8787', '--json']);
+      expect(JSON.parse(detached.stdout)).toEqual({ host: '127.0.0.1', port: 8787, state, detach: true, dry_run: true });
+    }
+  });
+
+  it('--sandbox: the request it would send to the embedded sandbox, which seeds no state file for it', async () => {
+    for (const dir of [join(tempDir(), 'cfg'), populated()]) {
+      const r = await dryRun(dir, ['--sandbox', 'keys', 'list', '--json']);
+      expect(JSON.parse(r.stdout)).toMatchObject({ method: 'GET', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api-keys\/$/) });
+    }
+  });
+});
+
+describe('sandbox stop --dry-run', () => {
+  it('names the server it would stop, and leaves it running and recorded', async () => {
+    const dir = tempDir();
+    const env = { WSCTL_CONFIG_DIR: dir, HOME: dir };
+    expect((await run(['sandbox', 'stop', '--dry-run'], { env })).stdout).toBe('No sandbox server is running: nothing to stop. Nothing was changed (--dry-run).\n');
+    const started = await runBin(['sandbox', 'serve', '--detach'], { env, timeoutMs: 60_000 });
+    try {
+      expect(started.code, started.stderr).toBe(0);
+      const url = /^WSCTL_BASE_URL=(\S+)$/m.exec(started.stdout)![1]!;
+      const { pid } = JSON.parse(readFileSync(join(dir, 'sandbox-serve.json'), 'utf8')) as { pid: number };
+      const before = snapshot(dir);
+      for (const wsctl of [run, runBin]) {
+        const r = await wsctl(['sandbox', 'stop', '--dry-run'], { env });
+        expect([r.code, r.stderr]).toEqual([0, '']);
+        expect(r.stdout).toBe(`Would stop the sandbox server on ${url} (pid ${pid}). Nothing was changed (--dry-run).\n`);
+        const json = await wsctl(['sandbox', 'stop', '--dry-run', '--json'], { env });
+        expect(JSON.parse(json.stdout)).toEqual({ stopped: true, pid, url, dry_run: true });
+      }
+      expect(snapshot(dir)).toEqual(before);
+      expect(() => process.kill(pid, 0)).not.toThrow();
+    } finally {
+      await runBin(['sandbox', 'stop'], { env });
+    }
+  }, 90_000);
 });

@@ -164,6 +164,11 @@ export async function detach(ctx: Ctx, opts: { port: number; host: string; state
   });
 }
 
+/** The recorded server, proven to be running, for `sandbox stop --dry-run`: no lock taken, nothing removed. */
+export async function running(configDir: string): Promise<Detached | undefined> {
+  return proven(readRecord(configDir));
+}
+
 export type Stopped = { stopped: Detached } | { unproven: { pid?: number; url?: string } } | undefined;
 
 /** Stops the detached server: Ctrl-C's signal first, then a kill after 5 s, each only while the pid is proven to be it. */

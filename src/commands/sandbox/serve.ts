@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { isLoopback } from '../../http/index.js';
-import { defineVerb, flag, option, type Ctx } from '../../command.js';
+import { defineVerb, flag, option, wouldChange, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';
 
@@ -44,10 +44,15 @@ function printEnv(ctx: Ctx, url: string, key: string): void {
   ctx.term.line('export WSCTL_BASE_URL WSCTL_API_KEY');
 }
 
-export async function run(opts: ServeOptions, ctx: Ctx): Promise<void> {
+export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> {
   const { port } = opts;
   const defaultState = resolve(sandboxStatePath(ctx.config.dir));
   const statePath = opts.state ? resolve(opts.state) : defaultState;
+  // Neither a server nor a seeded state file for a dry run: what it would start.
+  if (ctx.dryRun) {
+    const where = port === 0 ? `${opts.host}, on a free port,` : `${opts.host}:${port}`;
+    return wouldChange({ host: opts.host, port, state: statePath, detach: opts.detach }, `Would start the sandbox server on ${where} with state ${statePath}${opts.detach ? ', in the background' : ''}.`);
+  }
   // The sandbox loads only for the sandbox commands and --sandbox.
   const [{ FileStore, RESET_HINT }, { startSandboxServer }] = await Promise.all([import('../../sandbox/store.js'), import('../../sandbox/server.js')]);
   // `sandbox reset` rewrites the default file only: another one is the user's to fix or remove.

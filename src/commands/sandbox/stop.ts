@@ -1,4 +1,4 @@
-import { defineVerb, type Ctx, type Result } from '../../command.js';
+import { defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
 
 export const stop = defineVerb({
   name: 'stop',
@@ -10,7 +10,12 @@ export const stop = defineVerb({
 });
 
 export async function run(ctx: Ctx): Promise<Result> {
-  const { stop } = await import('./detached.js');
+  const { running, stop } = await import('./detached.js');
+  if (ctx.dryRun) {
+    const server = await running(ctx.config.dir);
+    if (!server) return wouldChange({ stopped: false }, 'No sandbox server is running: nothing to stop.');
+    return wouldChange({ stopped: true, pid: server.pid, url: server.url }, `Would stop the sandbox server on ${server.url} (pid ${server.pid}).`);
+  }
   const result = await stop(ctx.config.dir);
   if (result && 'unproven' in result) {
     const { pid, url } = result.unproven;
