@@ -99,7 +99,7 @@ export function planned(request: DryRunRequest): Result {
 
 /**
  * --dry-run's result for a verb that changes local state (the config, the credential store, the
- * sandbox's file): what it would change, with nothing changed. The document is the one the verb
+ * sandbox's files and server): what it would change, with nothing changed. The document is the one the verb
  * prints when it runs, marked `dry_run`; people get one line saying what would happen.
  */
 export function wouldChange(json: Record<string, unknown>, said: string, request?: DryRunRequest): Result {
