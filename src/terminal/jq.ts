@@ -26,6 +26,19 @@ const JQ_COMPILE_ERROR = 3;
 const HOLD_BYTES = 1 << 20;
 export const MEMORY_MESSAGE = '--jq: the filter needs more than 1 GiB of memory.';
 
+// A lone surrogate is the one thing JSON.stringify escapes as \udXXX (a pair is written as it is);
+// an odd run of backslashes before it makes it an escape rather than text.
+const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
+/**
+ * The document as jq 1.8 can read it: jq refuses a whole document with a lone surrogate in it
+ * ("Invalid \uXXXX\uXXXX surrogate pair escape"), where --json prints it; it gets U+FFFD there,
+ * as jq 1.7 read it. json is JSON.stringify's text.
+ */
+export function forJq(json: string): string {
+  return json.includes('\\ud') ? json.replace(LONE_SURROGATE_ESCAPE, '$1\\ufffd') : json;
+}
+
 /** jq's own message, on one line: "jq: error: syntax error, unexpected ...". */
 function jqMessage(stderr: string): string {
   const first = stderr.split('\n').find((line) => line.trim() !== '') ?? 'jq failed';
@@ -165,7 +178,7 @@ export async function compileJq(expression: string, signal: AbortSignal): Promis
 
   return {
     async run(json, tty, sink) {
-      const input = new TextEncoder().encode(json);
+      const input = new TextEncoder().encode(forJq(json));
       const lines = tty ? new TerminalLines() : undefined;
       let held: Uint8Array[] | undefined = [];
       let heldBytes = 0;
