@@ -244,11 +244,31 @@ describe('each trick, on and off', () => {
     expect(off.loaded.filter((f) => /chunks\/(agent|undici)-/.test(f))).toEqual([]);
   });
 
+  trick('jq paths without the engine', 'a plain path is answered without starting the engine, byte for byte as the engine answers it with the switch; a document it cannot answer goes to the engine', async () => {
+    const engineStarts = (stderr: string) => /WORKER \d+: .*instantiating Worker/i.test(stderr);
+    for (const filter of ['.keys[].id', '.keys[0]', '.keys | .[-1] | .name', '.']) {
+      const on = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, ...ON, NODE_DEBUG: 'worker' } });
+      const off = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, ...OFF, NODE_DEBUG: 'worker' } });
+      expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
+      expect(on.stdout, filter).toBe(off.stdout);
+      expect(engineStarts(on.stderr), filter).toBe(false);
+      expect(engineStarts(off.stderr), filter).toBe(true);
+    }
+    // A step jq fails on: the engine runs the filter and says why, as it does with the switch.
+    const on = await runBin(['keys', 'list', '--jq', '.keys.id'], { env: { ...sb.env, ...ON, NODE_DEBUG: 'worker' } });
+    const off = await runBin(['keys', 'list', '--jq', '.keys.id'], { env: { ...sb.env, ...OFF } });
+    expect([on.code, on.stdout]).toEqual([off.code, off.stdout]);
+    // The error document, among the worker's debug lines.
+    expect(on.stderr).toContain(off.stderr.trim());
+    expect(off.stderr).toMatch(/Cannot index array with string/);
+    expect(engineStarts(on.stderr)).toBe(true);
+  });
+
   trick(['Liftoff only', 'steady young generation'], 'the V8 flags are set once, in one place, before any WebAssembly: a request, --jq, a proxied request, a transcript; none with the switch', async () => {
     const proxy = await startConnectProxy();
     const cases: [string[], Record<string, string>][] = [
       [['keys', 'list'], {}],
-      [['keys', 'list', '--jq', '.keys[].id'], {}],
+      [['keys', 'list', '--jq', '.keys | map(.id)'], {}],
       [['keys', 'list'], { HTTP_PROXY: proxy.url }],
       [['convo', 'show', 'conv_demo'], {}],
     ];
@@ -268,7 +288,7 @@ describe('each trick, on and off', () => {
     const proxy = await startConnectProxy();
     for (const [extra, env] of [
       [[], {}],
-      [['--jq', '.keys[].id'], {}],
+      [['--jq', '.keys | map(.id)'], {}],
       [[], { HTTP_PROXY: proxy.url }],
     ] as const) {
       // Not spawnSync: the sandbox and the proxy answer from this process.

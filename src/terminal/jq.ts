@@ -5,7 +5,8 @@
 // compact JSON; on a terminal, strings are cleaned as in human output (cli.md §3).
 import type { Worker } from 'node:worker_threads';
 import { InterruptedError, UsageError } from '../errors.js';
-import { liftoffOnly } from '../tricks.js';
+import { liftoffOnly, tricksOn } from '../tricks.js';
+import { followPath, plainPath } from './jq-path.js';
 import type { Sink } from './pager.js';
 import { clean, escapeInvisible } from '../sanitize.js';
 import type { CompiledWasm, FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
@@ -63,17 +64,19 @@ class TerminalLines {
     const text = this.rest + this.decoder.decode(bytes, { stream: true });
     const end = text.lastIndexOf('\n') + 1;
     this.rest = text.slice(end);
-    return this.clean(text.slice(0, end));
+    return forTerminal(text.slice(0, end));
   }
   end(): string {
     const text = this.rest + this.decoder.decode();
     this.rest = '';
-    return this.clean(text);
+    return forTerminal(text);
   }
-  private clean(lines: string): string {
-    if (lines === '') return '';
-    return lines.replace(/[^\n]+/g, (line) => (line.startsWith('"') ? clean(JSON.parse(line) as string) : escapeInvisible(line)));
-  }
+}
+
+/** Lines of `jq -c` output for a terminal: strings unquoted and cleaned, other values' invisible characters escaped. */
+function forTerminal(lines: string): string {
+  if (lines === '') return '';
+  return lines.replace(/[^\n]+/g, (line) => (line.startsWith('"') ? clean(JSON.parse(line) as string) : escapeInvisible(line)));
 }
 
 interface Engine {
@@ -84,6 +87,12 @@ interface Engine {
 }
 
 let started: Promise<Engine> | undefined;
+
+/** The runner, as soon as it sees --jq: the engine starts while the commands load, unless the filter is a plain path. */
+export function prestartJq(expression: string | undefined): void {
+  if (tricksOn && expression !== undefined && plainPath(expression)) return;
+  startJq().catch(() => {});
+}
 
 /**
  * Starts the engine's thread and compiles its WebAssembly (on V8's background threads) at the
@@ -119,6 +128,24 @@ export function startJq(): Promise<Engine> {
 
 /** Compiles the expression (nothing is evaluated) so that a typo fails before any request is sent. */
 export async function compileJq(expression: string, signal: AbortSignal): Promise<JqFilter> {
+  const steps = tricksOn ? plainPath(expression) : undefined;
+  if (!steps) return compileInEngine(expression, signal);
+  // A plain path always compiles: the engine starts only for a document the path cannot answer.
+  let engine: Promise<JqFilter> | undefined;
+  return {
+    async run(json, tty, sink) {
+      const output = followPath(json, steps, !tty);
+      if (output === undefined) return (await (engine ??= compileInEngine(expression, signal))).run(json, tty, sink);
+      const text = tty ? forTerminal(output) : output;
+      if (text !== '') await sink.write(text);
+    },
+    close() {
+      engine?.then((filter) => filter.close(), () => {});
+    },
+  };
+}
+
+async function compileInEngine(expression: string, signal: AbortSignal): Promise<JqFilter> {
   const { worker, inFlight, ended } = await startJq();
   started = undefined; // one engine per filter
 
