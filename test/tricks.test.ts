@@ -65,6 +65,9 @@ async function recorded(args: string[], env: Record<string, string | undefined>)
   return { code: r.code, stdout: r.stdout, stderr: r.stderr.slice(0, at), ...record };
 }
 
+/** Whether a run (NODE_DEBUG=worker) started a worker thread: the jq engine's is the only one. */
+const workerStarted = (stderr: string) => /WORKER \d+: .*instantiating Worker/i.test(stderr);
+
 const builtin = (r: Recorded, name: string) => r.builtins.includes(`NativeModule ${name}`);
 
 /** The ES module files a run loaded (NODE_DEBUG=esm), relative to dist/lazy/. */
@@ -244,24 +247,40 @@ describe('each trick, on and off', () => {
     expect(off.loaded.filter((f) => /chunks\/(agent|undici)-/.test(f))).toEqual([]);
   });
 
-  trick('jq paths without the engine', 'a plain path is answered without starting the engine, byte for byte as the engine answers it with the switch; a document it cannot answer goes to the engine', async () => {
-    const engineStarts = (stderr: string) => /WORKER \d+: .*instantiating Worker/i.test(stderr);
+  trick('jq paths without the engine', 'a plain path is answered without loading the engine, byte for byte as the engine answers it with the switch; a document it cannot answer goes to the engine', async () => {
+    const engineLoaded = (r: Recorded) => r.files.some((f) => f.endsWith('jq-worker.cjs'));
     for (const filter of ['.keys[].id', '.keys[0]', '.keys | .[-1] | .name', '.']) {
-      const on = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, ...ON, NODE_DEBUG: 'worker' } });
+      const on = await recorded(['keys', 'list', '--jq', filter], { ...sb.env, ...ON });
       const off = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, ...OFF, NODE_DEBUG: 'worker' } });
       expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
       expect(on.stdout, filter).toBe(off.stdout);
-      expect(engineStarts(on.stderr), filter).toBe(false);
-      expect(engineStarts(off.stderr), filter).toBe(true);
+      expect(engineLoaded(on), filter).toBe(false);
+      expect(workerStarted(off.stderr), filter).toBe(true);
     }
     // A step jq fails on: the engine runs the filter and says why, as it does with the switch.
-    const on = await runBin(['keys', 'list', '--jq', '.keys.id'], { env: { ...sb.env, ...ON, NODE_DEBUG: 'worker' } });
+    const on = await recorded(['keys', 'list', '--jq', '.keys.id'], { ...sb.env, ...ON });
     const off = await runBin(['keys', 'list', '--jq', '.keys.id'], { env: { ...sb.env, ...OFF } });
-    expect([on.code, on.stdout]).toEqual([off.code, off.stdout]);
-    // The error document, among the worker's debug lines.
-    expect(on.stderr).toContain(off.stderr.trim());
+    expect([on.code, on.stdout, on.stderr]).toEqual([off.code, off.stdout, off.stderr]);
     expect(off.stderr).toMatch(/Cannot index array with string/);
-    expect(engineStarts(on.stderr)).toBe(true);
+    expect(engineLoaded(on)).toBe(true);
+  });
+
+  trick('jq on the main thread', "a filter runs without the engine's thread; past its time slice, its memory or its output bound it moves to the thread, from the start, with the same result as the switch gives", async () => {
+    const cases: [string, string[], boolean][] = [
+      ['a small filter, here', ['keys', 'list', '--jq', '.keys | map(.id)'], false],
+      ['a typo, here', ['keys', 'list', '--jq', '.keys | map(.id'], false],
+      ['a failing filter, here', ['keys', 'list', '--jq', '.keys | error("no")'], false],
+      ['past the time slice', ['settings', '--jq', '[range(3e6)] | length'], true],
+      ['past the memory bound', ['settings', '--jq', '["x" * 1e8, "y" * 1e8, "z" * 1e8] | map(length) | add'], true],
+      ['past the output bound', ['settings', '--jq', 'range(300000)'], true],
+    ];
+    for (const [name, args, moves] of cases) {
+      const on = await runBin(args, { env: { ...sb.env, ...ON, NODE_DEBUG: 'worker' }, timeoutMs: 60_000 });
+      const off = await runBin(args, { env: { ...sb.env, ...OFF }, timeoutMs: 60_000 });
+      expect([on.code, on.stdout], name).toEqual([off.code, off.stdout]);
+      expect(on.stderr, name).toContain(off.stderr.trim());
+      expect(workerStarted(on.stderr), name).toBe(moves);
+    }
   });
 
   trick(['Liftoff only', 'steady young generation'], 'the V8 flags are set once, in one place, before any WebAssembly: a request, --jq, a proxied request, a transcript; none with the switch', async () => {
