@@ -238,15 +238,6 @@ describe('each trick, on and off', () => {
     expect(off.loaded.filter((f) => f.includes('chunks/undici-'))).toHaveLength(1);
   });
 
-  trick('HTTP client loads while jq compiles', 'with --jq the HTTP client is on its way before the expression is checked; with the switch only once a request is sent', async () => {
-    // An expression that does not compile: nothing is sent, so only the early start loads undici.
-    const on = await esmLoads(['keys', 'list', '--jq', '.['], { ...sb.env, ...ON });
-    const off = await esmLoads(['keys', 'list', '--jq', '.['], { ...sb.env, ...OFF });
-    expect([on.code, off.code]).toEqual([2, 2]);
-    expect(on.loaded.filter((f) => f.includes('chunks/agent-'))).toHaveLength(1);
-    expect(off.loaded.filter((f) => /chunks\/(agent|undici)-/.test(f))).toEqual([]);
-  });
-
   trick('jq paths without the engine', 'a plain path is answered without loading the engine, byte for byte as the engine answers it with the switch; a document it cannot answer goes to the engine', async () => {
     const engineLoaded = (r: Recorded) => r.files.some((f) => f.endsWith('jq-worker.cjs'));
     for (const filter of ['.keys[].id', '.keys[0]', '.keys | .[-1] | .name', '.']) {

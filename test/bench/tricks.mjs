@@ -74,7 +74,6 @@ async function serve(node, args, lines) {
 const bin = join(root, 'bin/wsctl');
 console.error('building the variants…');
 const variants = {
-  prefetch: variant('prefetch', 'src/context.ts', 'prefetchHttpClient()]', 'undefined]'),
   quickCheck: variant('quick', 'src/tricks.ts', '  if (!tricksOn) return undefined;\n  let check', '  return undefined;\n  let check'),
   undici: variant('undici', 'src/tricks.ts', '  if (!tricksOn) {\n    const loaded', '  if (true) {\n    const loaded'),
   http2: variant('http2', 'scripts/no-http2.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
@@ -111,7 +110,6 @@ try {
       ['undici deep imports', '`keys list --json`', run(bin, ['keys', 'list', '--json']), run(variants.undici, ['keys', 'list', '--json']), small],
       ['jq paths without the engine', "`keys list --jq '.keys[].id'`", run(bin, ['keys', 'list', '--jq', '.keys[].id']), run(variants.paths, ['keys', 'list', '--jq', '.keys[].id']), small],
       ['jq on the main thread', `\`keys list --jq '${ENGINE_FILTER}'\``, run(bin, ['keys', 'list', '--jq', ENGINE_FILTER]), run(variants.local, ['keys', 'list', '--jq', ENGINE_FILTER]), small],
-      ['HTTP client loads while jq compiles', `\`keys list --jq '${ENGINE_FILTER}'\``, run(bin, ['keys', 'list', '--jq', ENGINE_FILTER]), run(variants.prefetch, ['keys', 'list', '--jq', ENGINE_FILTER]), small],
       ['Liftoff only', '`keys list --json`', hold('^$', ['keys', 'list', '--json']), hold('wasm|liftoff', ['keys', 'list', '--json']), small],
       ['Liftoff only', `\`keys list --jq '${ENGINE_FILTER}'\``, hold('^$', ['keys', 'list', '--jq', ENGINE_FILTER]), hold('wasm|liftoff', ['keys', 'list', '--jq', ENGINE_FILTER]), small],
       ['steady young generation', '`convo show` of 55,000 messages', hold('^$', ['convo', 'show', 'conv_big'], big), hold('semi-space', ['convo', 'show', 'conv_big'], big), large],
