@@ -1,6 +1,6 @@
 // esbuild plugin for jq-wasm 3.0.0-jq-1.8.2 (pinned; the build fails here if a line is not found).
-// The engine runs in a worker thread (src/terminal/jq-worker.ts), which needs three things the
-// package does not offer:
+// The engine runs in a worker thread (src/terminal/jq-worker.ts), and a filter's first try on the
+// main thread (src/terminal/jq-local.ts); they need things the package does not offer:
 // - A memory bound of 1 GiB (cli.md §3). jq-wasm caps jq's heap at 256 MiB twice: the module's
 //   memory section declares a maximum of 4096 pages, and the glue's getHeapMax returns the same.
 //   Both are raised to 1 GiB: the binary is written to dist/lazy/jq.wasm with a maximum of 16384
@@ -11,6 +11,9 @@
 //   own sinks in their place (globalThis.__wsctlJq), which pass stdout on in chunks and keep only
 //   the end of stderr.
 // - The document as bytes, transferred from the main thread, not a string copied into the worker.
+// - On the main thread: a smaller memory bound (the hooks' heapMax; past it the filter moves to
+//   the worker), the glue's error printer replaced, so that an engine that aborts prints nothing
+//   of its own, and a value that the stdout sink throws to stop jq let through.
 const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -18,10 +21,16 @@ const MAX_PAGES = 16384; // 1 GiB of 64 KiB pages
 const PACKAGE_PAGES = 4096;
 
 const PATCHES = [
-  ['var getHeapMax = () => 268435456;', `var getHeapMax = () => ${MAX_PAGES * 65536};`],
+  ['var getHeapMax = () => 268435456;', `var getHeapMax = () => globalThis.__wsctlJq?.heapMax ?? ${MAX_PAGES * 65536};`],
   ['const stdoutSink = createByteSink(1024);', 'const stdoutSink = globalThis.__wsctlJq?.stdout ?? createByteSink(1024);'],
   ['const stderrSink = createByteSink(256);', 'const stderrSink = globalThis.__wsctlJq?.stderr ?? createByteSink(256);'],
   ['stdinBuffer = toByteArray(jsonString);', 'stdinBuffer = globalThis.__wsctlJq?.input ?? toByteArray(jsonString);'],
+  ['console.error(message);', '(globalThis.__wsctlJq?.printErr ?? console.error)(message);'],
+  // The device turns any error of the sink into EIO, which jq would go on past.
+  [
+    'output(buffer[offset + i]);\n              } catch (e) {\n                throw new FS.ErrnoError(29);',
+    'output(buffer[offset + i]);\n              } catch (e) {\n                if (e === globalThis.__wsctlJq?.stop) throw e;\n                throw new FS.ErrnoError(29);',
+  ],
 ];
 
 function leb(bytes, at) {

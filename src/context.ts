@@ -5,7 +5,6 @@ import { ConfigStore, configDir, typedDir } from './config/index.js';
 import { readKeyring, type KeyStorage } from './config/keys.js';
 import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
-import { prefetchHttpClient } from './tricks.js';
 import type { Clock } from './conversation/clock.js';
 import type { Globals } from './globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
@@ -80,9 +79,8 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   // Variables for tests, bounded so that none can lift a limit or upset a timer.
   const backoffMs = envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds');
   const maxResponseMb = envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB');
-  // Compiled before anything is sent: a typo in --jq sends no request. The HTTP client loads
-  // meanwhile, while the engine's WebAssembly compiles on V8's background threads.
-  const jq = globals.jq === undefined ? undefined : (await Promise.all([import('./terminal/jq.js').then((m) => m.compileJq(globals.jq as string, base.signal)), prefetchHttpClient()]))[0];
+  // Compiled before anything is sent: a typo in --jq sends no request.
+  const jq = globals.jq === undefined ? undefined : await (await import('./terminal/jq.js')).compileJq(globals.jq, base.signal);
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
   const config = new ConfigStore(configDir(env), (m) => term.warn(m));
   const typed = typedDir(env);

@@ -84,7 +84,8 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
   });
 
   // --jq: the engine's thread starts now, while the commands load.
-  if (argv.includes('--jq')) import('./terminal/jq.js').then((m) => m.startJq()).catch(() => {});
+  const jqAt = argv.indexOf('--jq');
+  if (jqAt >= 0) import('./terminal/jq.js').then((m) => m.prestartJq(argv[jqAt + 1])).catch(() => {});
   try {
     await loadCommands(program, app, invokedNoun(argv));
     if (help && help.words.length > 0) {

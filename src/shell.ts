@@ -15,9 +15,12 @@ function helpWidth(): number | undefined {
   return process.getBuiltinModule('node:tty').isatty(1) ? process.stdout.columns : undefined;
 }
 
+const STALLED = 'wsctl stopped before the command finished: it waited for something that never came (an internal error).';
+
 /** The real process: its streams, environment, Ctrl-C, a closed stdout pipe, and a last resort. */
 export async function cli(argv: string[]): Promise<void> {
   const debug = argv.includes('--debug') || debugFromEnv(process.env);
+  const json = argv.includes('--json') || argv.includes('--jq');
   // Nothing may end in Node's crash output: anything unexpected is one line and exit 1.
   const lastResort = (error: unknown) => {
     process.stderr.write(`Error: ${unexpected(error)}\n${debug && error instanceof Error ? `${error.stack}\n` : ''}`);
@@ -25,6 +28,12 @@ export async function cli(argv: string[]): Promise<void> {
   };
   process.on('uncaughtException', lastResort);
   process.on('unhandledRejection', lastResort);
+  // Every command ends in process.exit below; an event loop that empties first means something
+  // was awaited that can never come, and Node would exit 0 having printed nothing.
+  process.on('beforeExit', () => {
+    process.stderr.write(json ? `${JSON.stringify({ error: { message: STALLED, exit_code: EXIT_FAILURE } })}\n` : `Error: ${STALLED}\n`);
+    process.exit(EXIT_FAILURE);
+  });
 
   const controller = new AbortController();
   let pager: Promise<void> | undefined;
@@ -41,7 +50,6 @@ export async function cli(argv: string[]): Promise<void> {
   let writeFailure: string | undefined;
   /** What the user must know when the result is lost (the id of a key whose secret was not written). */
   let lostNote: string | undefined;
-  const json = argv.includes('--json') || argv.includes('--jq');
   /** One line on stderr: under --json a compact error document. */
   const sayWriteFailure = (message: string) =>
     process.stderr.write(json ? `${JSON.stringify({ error: { message, exit_code: EXIT_FAILURE } })}\n` : `Error: ${message}\n`);

@@ -19,8 +19,9 @@ export interface Trick {
 }
 
 // What each buys is measured by test/bench/tricks.mjs against wsctl without that trick alone. The
-// figures are from 2026-11-23, on a shared 2-core machine under a load average of ~50: read the
-// shares, not the times, and expect ±10% of noise.
+// figures are from 2026-11-23, on a shared 2-core machine under a load average of ~50 (the two jq
+// tricks: 2026-11-25, load average ~2, medians of 11): read the shares, not the times, and
+// expect ±10% of noise.
 export const TRICKS: readonly Trick[] = [
   {
     name: 'compile cache',
@@ -58,9 +59,14 @@ export const TRICKS: readonly Trick[] = [
     buys: "only undici's Agent and request(), not its index (fetch, WebSocket, caches, the HTTP/2 client): Node 20 40%, Node 24 50% of `keys list --json`, and 6-9 MiB of peak memory",
   },
   {
-    name: 'HTTP client loads while jq compiles',
-    where: 'src/context.ts (prefetchHttpClient)',
-    buys: "with --jq, undici loads while the engine's WebAssembly compiles on V8's background threads: Node 20 13%, Node 24 34% of `keys list --jq '.keys[].id'`",
+    name: 'jq paths without the engine',
+    where: 'src/terminal/jq-path.ts (plainPath, followPath; used by src/terminal/jq.ts)',
+    buys: "a --jq filter that is only a path (`.keys[].id`, `.items[0] | .name`) is read straight from the document, without loading the jq engine: Node 20 15% (33 ms), Node 24 27% (34 ms) of `keys list --jq '.keys[].id'`, against the engine on the main thread; 4-6 MiB of peak memory",
+  },
+  {
+    name: 'jq on the main thread',
+    where: 'src/terminal/jq-local.ts (used by src/terminal/jq.ts)',
+    buys: "a filter's first try runs on the main thread, within a 200 ms time slice, 256 MiB and 1 MiB of output, without starting the engine's thread; past a bound it moves to the thread: Node 20 23% (51 ms), Node 24 39% (98 ms) of `keys list --jq '[.keys[] | select(.last_used_at != null) | .id]'`, and 9-13 MiB of peak memory",
   },
   {
     name: 'Liftoff only',
@@ -133,11 +139,6 @@ export async function undiciParts(): Promise<UndiciParts> {
   }
   const [{ default: request }, { default: Agent }] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/dispatcher/agent.js')]);
   return { request, Agent } as unknown as UndiciParts;
-}
-
-/** With --jq: start loading the HTTP client now, while the engine compiles (nothing when tricks are off). */
-export function prefetchHttpClient(): Promise<unknown> | undefined {
-  return tricksOn ? undiciParts().catch(() => {}) : undefined;
 }
 
 type Check = (value: unknown) => boolean;

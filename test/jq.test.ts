@@ -71,6 +71,25 @@ describe('--jq', () => {
     expect(profiles.stdout).toBe('0\n');
   });
 
+  it('a document with a lone surrogate, which jq 1.8 refuses whole, is filtered with U+FFFD in its place', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(String.raw`{"name":"a\ud800b","note":"\\ud800 is text","ok":true}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_surrogate_key' };
+      const json = await run(['api', '/settings/', '--json'], { env });
+      expect(json.stdout).toContain(String.raw`"name": "a\ud800b"`);
+      for (const filter of ['.name, .note', '[.name, .note] | .[]']) {
+        const r = await run(['api', '/settings/', '--jq', filter], { env });
+        expect([r.code, r.stderr, r.stdout], filter).toEqual([0, '', 'a\ufffdb\n\\ud800 is text\n']);
+      }
+    } finally {
+      server.close();
+    }
+  });
+
   it('a 55,000-message conversation: .messages | length, end to end', async () => {
     const big = JSON.stringify(largeConversation('conv_big', 55_000));
     const server = createServer((_req, res) => {

@@ -65,6 +65,9 @@ async function recorded(args: string[], env: Record<string, string | undefined>)
   return { code: r.code, stdout: r.stdout, stderr: r.stderr.slice(0, at), ...record };
 }
 
+/** Whether a run (NODE_DEBUG=worker) started a worker thread: the jq engine's is the only one. */
+const workerStarted = (stderr: string) => /WORKER \d+: .*instantiating Worker/i.test(stderr);
+
 const builtin = (r: Recorded, name: string) => r.builtins.includes(`NativeModule ${name}`);
 
 /** The ES module files a run loaded (NODE_DEBUG=esm), relative to dist/lazy/. */
@@ -235,20 +238,47 @@ describe('each trick, on and off', () => {
     expect(off.loaded.filter((f) => f.includes('chunks/undici-'))).toHaveLength(1);
   });
 
-  trick('HTTP client loads while jq compiles', 'with --jq the HTTP client is on its way before the expression is checked; with the switch only once a request is sent', async () => {
-    // An expression that does not compile: nothing is sent, so only the early start loads undici.
-    const on = await esmLoads(['keys', 'list', '--jq', '.['], { ...sb.env, ...ON });
-    const off = await esmLoads(['keys', 'list', '--jq', '.['], { ...sb.env, ...OFF });
-    expect([on.code, off.code]).toEqual([2, 2]);
-    expect(on.loaded.filter((f) => f.includes('chunks/agent-'))).toHaveLength(1);
-    expect(off.loaded.filter((f) => /chunks\/(agent|undici)-/.test(f))).toEqual([]);
+  trick('jq paths without the engine', 'a plain path is answered without loading the engine, byte for byte as the engine answers it with the switch; a document it cannot answer goes to the engine', async () => {
+    const engineLoaded = (r: Recorded) => r.files.some((f) => f.endsWith('jq-worker.cjs'));
+    for (const filter of ['.keys[].id', '.keys[0]', '.keys | .[-1] | .name', '.']) {
+      const on = await recorded(['keys', 'list', '--jq', filter], { ...sb.env, ...ON });
+      const off = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, ...OFF, NODE_DEBUG: 'worker' } });
+      expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
+      expect(on.stdout, filter).toBe(off.stdout);
+      expect(engineLoaded(on), filter).toBe(false);
+      expect(workerStarted(off.stderr), filter).toBe(true);
+    }
+    // A step jq fails on: the engine runs the filter and says why, as it does with the switch.
+    const on = await recorded(['keys', 'list', '--jq', '.keys.id'], { ...sb.env, ...ON });
+    const off = await runBin(['keys', 'list', '--jq', '.keys.id'], { env: { ...sb.env, ...OFF } });
+    expect([on.code, on.stdout, on.stderr]).toEqual([off.code, off.stdout, off.stderr]);
+    expect(off.stderr).toMatch(/Cannot index array with string/);
+    expect(engineLoaded(on)).toBe(true);
+  });
+
+  trick('jq on the main thread', "a filter runs without the engine's thread; past its time slice, its memory or its output bound it moves to the thread, from the start, with the same result as the switch gives", async () => {
+    const cases: [string, string[], boolean][] = [
+      ['a small filter, here', ['keys', 'list', '--jq', '.keys | map(.id)'], false],
+      ['a typo, here', ['keys', 'list', '--jq', '.keys | map(.id'], false],
+      ['a failing filter, here', ['keys', 'list', '--jq', '.keys | error("no")'], false],
+      ['past the time slice', ['settings', '--jq', '[range(3e6)] | length'], true],
+      ['past the memory bound', ['settings', '--jq', '["x" * 1e8, "y" * 1e8, "z" * 1e8] | map(length) | add'], true],
+      ['past the output bound', ['settings', '--jq', 'range(300000)'], true],
+    ];
+    for (const [name, args, moves] of cases) {
+      const on = await runBin(args, { env: { ...sb.env, ...ON, NODE_DEBUG: 'worker' }, timeoutMs: 60_000 });
+      const off = await runBin(args, { env: { ...sb.env, ...OFF }, timeoutMs: 60_000 });
+      expect([on.code, on.stdout], name).toEqual([off.code, off.stdout]);
+      expect(on.stderr, name).toContain(off.stderr.trim());
+      expect(workerStarted(on.stderr), name).toBe(moves);
+    }
   });
 
   trick(['Liftoff only', 'steady young generation'], 'the V8 flags are set once, in one place, before any WebAssembly: a request, --jq, a proxied request, a transcript; none with the switch', async () => {
     const proxy = await startConnectProxy();
     const cases: [string[], Record<string, string>][] = [
       [['keys', 'list'], {}],
-      [['keys', 'list', '--jq', '.keys[].id'], {}],
+      [['keys', 'list', '--jq', '.keys | map(.id)'], {}],
       [['keys', 'list'], { HTTP_PROXY: proxy.url }],
       [['convo', 'show', 'conv_demo'], {}],
     ];
@@ -268,7 +298,7 @@ describe('each trick, on and off', () => {
     const proxy = await startConnectProxy();
     for (const [extra, env] of [
       [[], {}],
-      [['--jq', '.keys[].id'], {}],
+      [['--jq', '.keys | map(.id)'], {}],
       [[], { HTTP_PROXY: proxy.url }],
     ] as const) {
       // Not spawnSync: the sandbox and the proxy answer from this process.

@@ -24,3 +24,25 @@ export type FromWorker =
   | { kind: 'out'; bytes: Uint8Array }
   | { kind: 'done'; exitCode: number; stderr: string }
   | { kind: 'fatal'; memory: boolean; message: string };
+
+/** What jq or the glue says when jq could not allocate (past the engine's memory bound). */
+export const MEMORY_FAILURE = /cannot allocate memory|out of memory|Aborted\(/i;
+
+/** jq's stderr: its last 64 KiB (`debug` in a loop could say a lot; the error comes last). */
+export class Tail {
+  private bytes = new Uint8Array(64 << 10);
+  private length = 0;
+  push(byte: number): void {
+    if (this.length === this.bytes.length) {
+      this.bytes.copyWithin(0, this.length / 2);
+      this.length /= 2;
+    }
+    this.bytes[this.length++] = byte;
+  }
+  reset(): void {
+    this.length = 0;
+  }
+  toString(): string {
+    return new TextDecoder().decode(this.bytes.subarray(0, this.length));
+  }
+}

@@ -1,107 +1,96 @@
-// The jq engine's own thread (built to dist/lazy/jq-worker.cjs): a filter that never ends or needs
-// too much memory holds only this thread, which the main thread terminates on Ctrl-C or SIGTERM.
-// jq's output goes to the main thread in chunks as it comes, at most MAX_IN_FLIGHT chunks ahead of
-// what has been written (a filter such as `range(1e9)` never piles up in memory).
-import { parentPort, workerData } from 'node:worker_threads';
+// The jq engine (built to dist/lazy/jq-worker.cjs, with jq-wasm's glue). Started as a worker
+// thread, it runs a filter so that one that never ends or needs too much memory holds only this
+// thread, which the main thread terminates on Ctrl-C or SIGTERM. jq's output goes to the main
+// thread in chunks as it comes, at most MAX_IN_FLIGHT chunks ahead of what has been written (a
+// filter such as `range(1e9)` never piles up in memory). The main thread also loads this file
+// with require() for a filter's first try there (jq-local.ts), having set its own hooks first.
+import type { MessagePort } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import type { FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
-import { CHUNK_BYTES, MAX_IN_FLIGHT } from './jq-protocol.js';
+import { CHUNK_BYTES, MAX_IN_FLIGHT, MEMORY_FAILURE, Tail } from './jq-protocol.js';
 
-const port = parentPort!;
-const data = workerData as WorkerData;
-const inFlight = new Int32Array(data.inFlight);
-const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+export { loadJq };
 
-/** jq's stdout, passed on in chunks (the glue calls push for every byte). */
-class Chunks {
-  private buffer = new Uint8Array(CHUNK_BYTES);
-  private length = 0;
-  push(byte: number): void {
-    this.buffer[this.length++] = byte;
-    if (this.length === CHUNK_BYTES) this.flush();
-  }
-  reset(): void {
-    this.length = 0;
-  }
-  toString(): string {
-    return '';
-  }
-  flush(): void {
-    if (this.length === 0) return;
-    // Waits while the main thread has not written enough of what it was sent.
-    for (let n = Atomics.load(inFlight, 0); n >= MAX_IN_FLIGHT; n = Atomics.load(inFlight, 0)) Atomics.wait(inFlight, 0, n);
-    Atomics.add(inFlight, 0, 1);
-    const bytes = this.buffer.subarray(0, this.length);
-    post({ kind: 'out', bytes }, [bytes.buffer as ArrayBuffer]);
-    this.buffer = new Uint8Array(CHUNK_BYTES);
-    this.length = 0;
-  }
+if (!(globalThis as { __wsctlJq?: unknown }).__wsctlJq) {
+  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+  if (parentPort) serve(parentPort, new Int32Array((workerData as WorkerData).inFlight));
 }
 
-/** jq's stderr: its last 64 KiB (`debug` in a loop could say a lot; the error comes last). */
-class Tail {
-  private bytes = new Uint8Array(64 << 10);
-  private length = 0;
-  push(byte: number): void {
-    if (this.length === this.bytes.length) {
-      this.bytes.copyWithin(0, this.length / 2);
-      this.length /= 2;
+function serve(port: MessagePort, inFlight: Int32Array): void {
+  const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+  /** jq's stdout, passed on in chunks (the glue calls push for every byte). */
+  class Chunks {
+    private buffer = new Uint8Array(CHUNK_BYTES);
+    private length = 0;
+    push(byte: number): void {
+      this.buffer[this.length++] = byte;
+      if (this.length === CHUNK_BYTES) this.flush();
     }
-    this.bytes[this.length++] = byte;
+    reset(): void {
+      this.length = 0;
+    }
+    toString(): string {
+      return '';
+    }
+    flush(): void {
+      if (this.length === 0) return;
+      // Waits while the main thread has not written enough of what it was sent.
+      for (let n = Atomics.load(inFlight, 0); n >= MAX_IN_FLIGHT; n = Atomics.load(inFlight, 0)) Atomics.wait(inFlight, 0, n);
+      Atomics.add(inFlight, 0, 1);
+      const bytes = this.buffer.subarray(0, this.length);
+      post({ kind: 'out', bytes }, [bytes.buffer as ArrayBuffer]);
+      this.buffer = new Uint8Array(CHUNK_BYTES);
+      this.length = 0;
+    }
   }
-  reset(): void {
-    this.length = 0;
+
+  const stdout = new Chunks();
+  const stderr = new Tail();
+  // Read by the glue in place of its own sinks and input (scripts/jq-wasm.cjs).
+  const hooks: { stdout: Chunks; stderr: Tail; input?: Uint8Array } = { stdout, stderr };
+  (globalThis as { __wsctlJq?: typeof hooks }).__wsctlJq = hooks;
+
+  // A leading space keeps an expression such as "-1" from being read as a flag of jq's own.
+  const asArgument = (expression: string) => ` ${expression}`;
+
+  /** An engine that aborted (jq could not allocate) cannot run again: the main thread ends the command. */
+  function fatal(error: unknown): FromWorker {
+    const message = error instanceof Error ? error.message : String(error);
+    const memory = MEMORY_FAILURE.test(`${stderr.toString()}\n${message}`);
+    return { kind: 'fatal', memory, message: message.split('\n')[0] ?? '' };
   }
-  toString(): string {
-    return new TextDecoder().decode(this.bytes.subarray(0, this.length));
-  }
-}
 
-const stdout = new Chunks();
-const stderr = new Tail();
-// Read by the glue in place of its own sinks and input (scripts/jq-wasm.cjs).
-const hooks: { stdout: Chunks; stderr: Tail; input?: Uint8Array } = { stdout, stderr };
-(globalThis as { __wsctlJq?: typeof hooks }).__wsctlJq = hooks;
+  let loaded: (engine: ReturnType<typeof loadJq>) => void;
+  const engine = new Promise<Awaited<ReturnType<typeof loadJq>>>((resolve) => (loaded = resolve));
 
-// A leading space keeps an expression such as "-1" from being read as a flag of jq's own.
-const asArgument = (expression: string) => ` ${expression}`;
-
-/** An engine that aborted (jq could not allocate) cannot run again: the main thread ends the command. */
-function fatal(error: unknown): FromWorker {
-  const message = error instanceof Error ? error.message : String(error);
-  const memory = /cannot allocate memory|out of memory|Aborted\(/i.test(`${stderr.toString()}\n${message}`);
-  return { kind: 'fatal', memory, message: message.split('\n')[0] ?? '' };
-}
-
-let loaded: (engine: ReturnType<typeof loadJq>) => void;
-const engine = new Promise<Awaited<ReturnType<typeof loadJq>>>((resolve) => (loaded = resolve));
-
-port.on('message', async (message: ToWorker) => {
-  if (message.kind === 'load') {
-    loaded(message.module ? loadJq({ wasmModule: message.module as NonNullable<Parameters<typeof loadJq>[0]>['wasmModule'] }) : Promise.reject(new Error(message.error)));
-    return;
-  }
-  let jq;
-  try {
-    jq = await engine;
-  } catch (error) {
-    return post(fatal(error));
-  }
-  try {
-    if (message.kind === 'check') {
+  port.on('message', async (message: ToWorker) => {
+    if (message.kind === 'load') {
+      loaded(message.module ? loadJq({ wasmModule: message.module as NonNullable<Parameters<typeof loadJq>[0]>['wasmModule'] }) : Promise.reject(new Error(message.error)));
+      return;
+    }
+    let jq;
+    try {
+      jq = await engine;
+    } catch (error) {
+      return post(fatal(error));
+    }
+    try {
+      if (message.kind === 'check') {
+        hooks.input = undefined;
+        // Nothing is evaluated: jq -n with `empty | …` only compiles the expression.
+        const { exitCode } = jq.raw('null', asArgument(`empty | ${message.expression}`), ['-n']);
+        stdout.reset();
+        return post({ kind: 'checked', exitCode, stderr: stderr.toString() });
+      }
+      hooks.input = message.input;
+      const { exitCode } = jq.raw('', asArgument(message.expression), message.flags);
       hooks.input = undefined;
-      // Nothing is evaluated: jq -n with `empty | …` only compiles the expression.
-      const { exitCode } = jq.raw('null', asArgument(`empty | ${message.expression}`), ['-n']);
+      stdout.flush();
+      post({ kind: 'done', exitCode, stderr: stderr.toString() });
+    } catch (error) {
       stdout.reset();
-      return post({ kind: 'checked', exitCode, stderr: stderr.toString() });
+      post(fatal(error));
     }
-    hooks.input = message.input;
-    const { exitCode } = jq.raw('', asArgument(message.expression), message.flags);
-    hooks.input = undefined;
-    stdout.flush();
-    post({ kind: 'done', exitCode, stderr: stderr.toString() });
-  } catch (error) {
-    stdout.reset();
-    post(fatal(error));
-  }
-});
+  });
+}

@@ -1,10 +1,10 @@
 // Ctrl-C and closed pipes, on the real process.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { BIN, startSandbox, tempDir } from '../helpers.js';
+import { BIN, runBin, startSandbox, tempDir } from '../helpers.js';
 
 function start(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -56,5 +56,26 @@ describe('signals and pipes', () => {
     await new Promise((resolve) => child.on('close', resolve));
     expect(stdout).toBe('title\tPlan the Lisbon team offsite\n');
     expect(stderr.trim()).toBe('status=0');
+  });
+});
+
+describe('a command that waits for something that never comes', () => {
+  // Node exits 0, having printed nothing, when its event loop empties while a promise is pending:
+  // a preload makes the avatar's file open never answer, with nothing else left to wait for.
+  it('exits 1 with one line, human and --json, not 0 with nothing', async () => {
+    const sb = await startSandbox();
+    const dir = tempDir();
+    const preload = join(dir, 'stall.cjs');
+    writeFileSync(preload, "require('node:fs/promises').open = () => new Promise(() => {});\n");
+    const avatar = join(dir, 'a.png');
+    writeFileSync(avatar, Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(64)]));
+    for (const json of [false, true]) {
+      const r = await runBin(['persona', 'upload-avatar', avatar, ...(json ? ['--json'] : [])], { env: { ...sb.env, NODE_OPTIONS: `--require ${preload}` } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      const message = 'wsctl stopped before the command finished: it waited for something that never came (an internal error).';
+      expect(r.stderr).toBe(json ? `${JSON.stringify({ error: { message, exit_code: 1 } })}\n` : `Error: ${message}\n`);
+    }
+    expect(sb.requests).toEqual([]);
   });
 });

@@ -1,0 +1,111 @@
+// The jq engine on the main thread, for a filter's first try: no thread to start (~30 ms of CPU
+// and 12 MiB), a speed trick (src/tricks.ts lists them all). Here a filter gets SLICE_MS of time,
+// LOCAL_HEAP of memory and HOLD_BYTES of output; past any of them it is stopped, this engine is
+// dropped (a WebAssembly run stopped part-way cannot go on), and the worker thread runs the filter
+// from the start. The process's signal listeners are never touched: a Ctrl-C or SIGTERM that comes
+// during a slice is heard by them as soon as it ends, at most SLICE_MS later.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { CHUNK_BYTES, Tail, type CompiledWasm } from './jq-protocol.js';
+
+/** What a filter printed here: jq's exit code, its stderr and its output. */
+export interface LocalOutcome {
+  exitCode: number;
+  stderr: string;
+  chunks: Uint8Array[];
+}
+
+export interface LocalEngine {
+  /** Runs jq with input as its stdin; undefined when the filter must move to the worker (this engine is then spent). */
+  run(query: string, flags: string[], input?: Uint8Array): LocalOutcome | undefined;
+}
+
+/** The longest a filter runs here before it moves to the worker (and the longest a signal waits). */
+export const SLICE_MS = 200;
+/** jq's memory here; the worker has 1 GiB. */
+const LOCAL_HEAP = 256 << 20;
+
+/** Thrown by the output sink past the output bound, through the glue (scripts/jq-wasm.cjs lets it pass). */
+const MOVE = Symbol('move to the worker');
+
+/** jq's stdout here: held, up to holdBytes. */
+class HeldOutput {
+  readonly chunks: Uint8Array[] = [];
+  private buffer = new Uint8Array(CHUNK_BYTES);
+  private length = 0;
+  private total = 0;
+  constructor(private readonly holdBytes: number) {}
+  push(byte: number): void {
+    if (++this.total > this.holdBytes) throw MOVE;
+    this.buffer[this.length++] = byte;
+    if (this.length === CHUNK_BYTES) this.take();
+  }
+  take(): Uint8Array[] {
+    if (this.length > 0) this.chunks.push(this.buffer.subarray(0, this.length));
+    this.buffer = new Uint8Array(CHUNK_BYTES);
+    this.length = 0;
+    return this.chunks;
+  }
+}
+
+let output = new HeldOutput(0);
+// The glue's sinks, input, memory bound and error printer here (scripts/jq-wasm.cjs): it keeps the
+// sinks it first sees, so one object serves every engine of this thread, one filter at a time.
+const hooks = {
+  stdout: { push: (byte: number) => output.push(byte), reset() {}, toString: () => '' },
+  stderr: new Tail(),
+  input: undefined as Uint8Array | undefined,
+  heapMax: LOCAL_HEAP,
+  printErr(_message: string) {},
+  stop: MOVE,
+};
+
+interface Glue {
+  loadJq(options: { wasmModule: CompiledWasm }): Promise<{ raw(input: string, query: string, flags: string[]): { exitCode: number } }>;
+}
+
+/** Loads the engine (file: dist/lazy/jq-worker.cjs) on this thread, from its compiled WebAssembly. */
+export async function loadLocalEngine(file: URL, module: CompiledWasm, holdBytes: number): Promise<LocalEngine> {
+  (globalThis as { __wsctlJq?: typeof hooks }).__wsctlJq = hooks;
+  const glue = createRequire(import.meta.url)(fileURLToPath(file)) as Glue;
+  let jq: Awaited<ReturnType<Glue['loadJq']>> | undefined = await glue.loadJq({ wasmModule: module });
+  return {
+    run(query, flags, input) {
+      const engine = jq;
+      if (!engine) return undefined;
+      output = new HeldOutput(holdBytes);
+      hooks.stderr.reset();
+      hooks.input = input;
+      try {
+        const ran = inSlice(() => engine.raw(input ? '' : 'null', query, flags));
+        if (ran === SLICE_ENDED) throw MOVE;
+        return { exitCode: ran.exitCode, stderr: hooks.stderr.toString(), chunks: output.take() };
+      } catch {
+        // Past a bound, or a failure of the engine (an abort past its memory, a stack overflow):
+        // the worker runs the filter again and reports what it finds there.
+        jq = undefined;
+        return undefined;
+      } finally {
+        hooks.input = undefined;
+        output = new HeldOutput(0);
+      }
+    },
+  };
+}
+
+const SLICE_ENDED = Symbol('the slice ended');
+const SLICE = Symbol.for('wsctl.jqSlice');
+
+/** Runs `run` for at most SLICE_MS: V8 stops it there (node:vm's timeout, from its own thread). */
+function inSlice<T>(run: () => T): T | typeof SLICE_ENDED {
+  const vm = process.getBuiltinModule('node:vm');
+  (globalThis as Record<symbol, unknown>)[SLICE] = run;
+  try {
+    return vm.runInThisContext('globalThis[Symbol.for("wsctl.jqSlice")]()', { timeout: SLICE_MS }) as T;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return SLICE_ENDED;
+    throw error;
+  } finally {
+    delete (globalThis as Record<symbol, unknown>)[SLICE];
+  }
+}

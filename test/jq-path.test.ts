@@ -1,0 +1,144 @@
+// The plain-path speed trick (src/terminal/jq-path.ts) against jq 1.8 itself (the jq-wasm package
+// the engine is built from): wherever the path answers, its bytes must be jq's, on documents made
+// to tell the two apart (numbers jq prints otherwise, DEL, lone surrogates, keys JavaScript
+// reorders, jq's keywords) and on random ones. Where jq fails, the path must leave it to jq.
+import { loadJq } from 'jq-wasm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { forJq } from '../src/terminal/jq.js';
+import { followPath, plainPath } from '../src/terminal/jq-path.js';
+
+type Jq = Awaited<ReturnType<typeof loadJq>>;
+let jq: Jq;
+beforeAll(async () => {
+  jq = await loadJq();
+});
+
+/**
+ * What jq prints for the filter, exactly: jq-wasm trims its output, so the results are framed by
+ * two marker strings that jq prints around them.
+ */
+function jqPrints(json: string, filter: string, raw: boolean): { exitCode: number; output: string } {
+  const flags = raw ? ['-r', '-c'] : ['-c'];
+  // As the engine gets it: jq 1.8 refuses a document with a lone surrogate.
+  const { exitCode, stdout } = jq.raw(forJq(json), `"BEGIN", (${filter}), "END"`, flags);
+  const begin = raw ? 'BEGIN\n' : '"BEGIN"\n';
+  const end = raw ? 'END' : '"END"';
+  if (exitCode !== 0) return { exitCode, output: '' };
+  expect(stdout.startsWith(begin) && stdout.endsWith(end)).toBe(true);
+  return { exitCode, output: stdout.slice(begin.length, stdout.length - end.length) };
+}
+
+/** Compares the path with jq on one document; says whether the path answered. */
+function agree(json: string, filter: string, raw: boolean): boolean {
+  const steps = plainPath(filter);
+  expect(steps, filter).toBeDefined();
+  const fast = followPath(json, steps!, raw);
+  const real = jqPrints(json, filter, raw);
+  if (fast === undefined) return false;
+  expect({ filter, json, raw, exitCode: real.exitCode, output: fast }).toEqual({ filter, json, raw, exitCode: 0, output: real.output });
+  return true;
+}
+
+describe('plainPath', () => {
+  it.each([
+    ['.', []],
+    ['.keys', [{ field: 'keys' }]],
+    ['.keys[].id', [{ field: 'keys' }, { each: true }, { field: 'id' }]],
+    ['  .items[0] | .name ', [{ field: 'items' }, { index: 0 }, { field: 'name' }]],
+    ['.[-1]', [{ index: -1 }]],
+    ['.[]', [{ each: true }]],
+    ['.a.[2]', [{ field: 'a' }, { index: 2 }]],
+    ['._x9', [{ field: '_x9' }]],
+  ])('reads %j as a path', (filter, steps) => {
+    expect(plainPath(filter)).toEqual(steps);
+  });
+
+  it.each(['', '..', '.a?', '.a .b', '. a', '.["a"]', '.a[1:2]', '.end', '.a.if', '.a,.b', 'keys', '.a | keys', '[.a]', '.a[01]', '.[1e2]', '.a |', '| .a', '.a || .b', '.a # comment', '.a[ 0 ]', '$__loc__', '.é', '.a-1'])(
+    'leaves %j to the engine',
+    (filter) => {
+      expect(plainPath(filter)).toBeUndefined();
+    },
+  );
+});
+
+// JSON.stringify's text, as the terminal hands it to --jq; built from text so that "__proto__" is a key.
+const TRICKY = JSON.stringify(
+  JSON.parse(
+    String.raw`{"keys":[{"id":"key_1","n":1.5,"big":1e21,"bigger":123456789012345680000,"tiny":1e-7,"small":0.00000123,"sum":0.30000000000000004,"max":1.7976931348623157e308,"min":5e-324,"int":9007199254740994,"neg":-0,"del":"a\u007fb","lone":"\ud800x","pair":"\ud83d\ude00","ctrl":"\u0001\n\t\"\\/","nul":"a\u0000b","space":"  padded  ","2":"index-like","b":null,"t":true,"arr":[],"obj":{},"__proto__":{"x":1},"end":"keyword","nested":{"10":1,"a":2}},{"id":"key_2","n":2,"b":[1,"two",null,{"c":3}],"ctrl":"é ü 😀"}],"count":2,"name":"a\u001b[31mred"}`,
+  ),
+);
+
+const FIELDS = ['keys', 'id', 'n', 'big', 'bigger', 'tiny', 'small', 'sum', 'max', 'min', 'int', 'neg', 'del', 'lone', 'pair', 'ctrl', 'nul', 'space', 'b', 't', 'arr', 'obj', '__proto__', 'nested', 'count', 'name', 'missing', 'c', 'x', 'a'];
+
+describe('forJq', () => {
+  it('gives jq U+FFFD for a lone surrogate, which it would refuse the whole document for, and leaves everything else', () => {
+    const json = JSON.stringify({ lone: '\ud800x', low: 'y\udc00', pair: '\ud83d\ude00', text: '\\ud800', both: '\\\ud800' });
+    expect(jq.raw(json, '.pair', ['-r']).exitCode).toBe(5);
+    expect(forJq(json)).toBe(String.raw`{"lone":"\ufffdx","low":"y\ufffd","pair":"😀","text":"\\ud800","both":"\\\ufffd"}`);
+    expect(jq.raw(forJq(json), '.[]', ['-r'])).toMatchObject({ exitCode: 0, stdout: '\ufffdx\ny\ufffd\n😀\n\\ud800\n\\\ufffd' });
+  });
+});
+
+describe('followPath prints what jq prints', () => {
+  it('for hand-picked paths on a document made to tell them apart', () => {
+    const filters = ['.', '.keys', '.keys[]', '.keys[].id', '.keys[0]', '.keys[-1]', '.keys[5]', '.keys[-5]', '.count', '.name', '.keys | .[1] | .b', '.keys[1].b[]', '.keys[0].nested', '.keys[0].nested[]', '.keys[0].obj[]', '.keys[0].arr[]', '.missing', '.missing.deeper[3]', '.keys[0].__proto__', '.keys[0].__proto__.x', '.keys[1].b[3].c', '.count[]', '.name.x', '.keys.id', '.keys[0][0]', '.[]'];
+    let answered = 0;
+    for (const filter of filters) {
+      for (const field of FIELDS) {
+        for (const raw of [true, false]) {
+          if (agree(TRICKY, filter, raw)) answered++;
+          if (agree(TRICKY, `${filter === '.' ? '' : filter}.${field}`.replace(/^\./, '.'), raw)) answered++;
+        }
+      }
+    }
+    // Most of these are answered by the path itself: the test compares, it does not only defer.
+    expect(answered).toBeGreaterThan(filters.length * FIELDS.length);
+  });
+
+  it('answers the plain cases itself and leaves the ones jq prints otherwise, or fails on, to jq', () => {
+    const answer = (filter: string, raw = true) => followPath(TRICKY, plainPath(filter)!, raw);
+    expect(answer('.keys[].id')).toBe('key_1\nkey_2\n');
+    expect(answer('.keys[0].n')).toBe('1.5\n');
+    expect(answer('.keys[0].space')).toBe('  padded  \n');
+    expect(answer('.keys[0].ctrl', false)).toBe('"\\u0001\\n\\t\\"\\\\/"\n');
+    expect(answer('.missing')).toBe('null\n');
+    expect(answer('.keys[0].arr[]')).toBe('');
+    for (const filter of ['.keys[0].big', '.keys[0].tiny', '.keys[0].min', '.keys[0].lone', '.keys[0]', '.count[]', '.name.x', '.keys.id', '.missing[]']) expect(answer(filter), filter).toBeUndefined();
+    expect(answer('.keys[0].del')).toBe('a\x7fb\n');
+    expect(answer('.keys[0].del', false)).toBeUndefined();
+    expect(answer('.keys[0].nested', false)).toBe('{"10":1,"a":2}\n');
+  });
+
+  it('on random documents and paths', () => {
+    let seed = 20261125;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const UNITS = ['a', 'Z', ' ', '\n', '\t', '"', '\\', '/', '\x00', '\x1f', '\x7f', '\x80', '\u00e9', '\u2028', '\u202e', '\ud83d', '\ude00', '\ud83d\ude00', '0', 'end'];
+    const string = () => Array.from({ length: Math.floor(random() * 5) }, () => pick(UNITS)).join('');
+    const number = () => pick([0, -1, 42, 1.5, 0.1 + 0.2, 1e21, 1e-7, 123e-8, 2 ** 53 + 2, -2.5e-5, 1e300, 999999999999999900000]);
+    const value = (depth: number): unknown => {
+      const kind = depth > 3 ? Math.floor(random() * 4) : Math.floor(random() * 6);
+      if (kind === 0) return string();
+      if (kind === 1) return number();
+      if (kind === 2) return pick([null, true, false]);
+      if (kind === 3) return random() < 0.5 ? string() : number();
+      if (kind === 4) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [pick(FIELDS.slice(0, 8).concat(['0', '7', 'end', 'a'])), value(depth + 1)]));
+    };
+    const step = () => pick(['.a', '.keys', '.id', '.n', '.end_', '[]', '[0]', '[1]', '[-1]', '[]', '.missing']);
+    let answered = 0;
+    let compared = 0;
+    for (let doc = 0; doc < 60; doc++) {
+      const json = JSON.stringify({ a: value(0), keys: value(0), id: value(1), n: value(1) });
+      for (let path = 0; path < 12; path++) {
+        const steps = Array.from({ length: 1 + Math.floor(random() * 4) }, step);
+        const filter = steps.map((s, i) => (i === 0 && s.startsWith('[') ? `.${s}` : s)).join(random() < 0.3 ? ' | .' : '').replace(/\| \.\./g, '| .').replace(/\| \.\[/g, '| .[');
+        if (!plainPath(filter)) continue;
+        compared++;
+        if (agree(json, filter, random() < 0.5)) answered++;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+    expect(answered).toBeGreaterThan(compared / 4);
+  });
+});
