@@ -3,6 +3,8 @@
 // to a reader that stops, and a transcript of a million messages can be filtered. The built
 // bin/wsctl, on a sized terminal where it is about one.
 import { execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -66,6 +68,29 @@ print(json.dumps({"code": code, "output": out.decode("utf-8", "replace")}))
     );
   });
 }
+
+describe('--jq: a Ctrl-C while a filter runs on the main thread', () => {
+  // The Ctrl-C is sent from inside the run, by a preload, so it surely lands while this thread
+  // is busy: the run ends within its slice (or the path is read) and its output must not be printed.
+  const cases = [
+    ['a filter that ends within its time slice', '.keys | map(.id)', "const vm = require('node:vm'); const run = vm.Script.prototype.runInThisContext; vm.Script.prototype.runInThisContext = function (...a) { if (++globalThis.__runs === 2) process.kill(process.pid, 'SIGINT'); return run.apply(this, a); }; globalThis.__runs = 0;"],
+    ['a plain path', '.keys[].id', "const parse = JSON.parse; JSON.parse = function (...a) { if (/followPath/.test(new Error().stack)) process.kill(process.pid, 'SIGINT'); return parse.apply(this, a); };"],
+  ] as const;
+  it.each(cases)('%s: exit 130, the Interrupted document, nothing on stdout', async (_name, filter, hook) => {
+    const preload = join(tempDir(), 'sigint.cjs');
+    writeFileSync(preload, `${hook}\n`);
+    const sent = sb.requests.length;
+    // The tricks on, even in the suite's run without them: this is their path.
+    const r = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, WSCTL_NO_TRICKS: '0', NODE_OPTIONS: `--require ${preload}` } });
+    expect([r.code, r.stdout], r.stderr).toEqual([130, '']);
+    // The answer had come: the Ctrl-C landed in the filter's run, not before the request.
+    expect(sb.requests.length).toBe(sent + 1);
+    expect(r.stderr).toContain('"message": "Interrupted."');
+    // Without the preload, the same filter prints.
+    const plain = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, WSCTL_NO_TRICKS: '0' } });
+    expect([plain.code, plain.stdout === '']).toEqual([0, false]);
+  });
+});
 
 describe('--jq: a filter that never ends', () => {
   it.each([

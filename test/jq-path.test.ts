@@ -53,6 +53,15 @@ describe('plainPath', () => {
     expect(plainPath(filter)).toEqual(steps);
   });
 
+  it('skips only the whitespace jq skips: space, tab, CR and LF', () => {
+    expect(plainPath(' \t.a\r\n|\n.b ')).toEqual([{ field: 'a' }, { field: 'b' }]);
+    for (const space of ['\u00a0', '\v', '\f', '\ufeff', '\u2028', '\u3000']) {
+      expect(plainPath(`.a${space}`), JSON.stringify(space)).toBeUndefined();
+      expect(plainPath(`${space}.a`), JSON.stringify(space)).toBeUndefined();
+      expect(jq.raw('{}', `.a${space}`, []).exitCode, JSON.stringify(space)).toBe(3);
+    }
+  });
+
   it.each(['', '..', '.a?', '.a .b', '. a', '.["a"]', '.a[1:2]', '.end', '.a.if', '.a,.b', 'keys', '.a | keys', '[.a]', '.a[01]', '.[1e2]', '.a |', '| .a', '.a || .b', '.a # comment', '.a[ 0 ]', '$__loc__', '.é', '.a-1'])(
     'leaves %j to the engine',
     (filter) => {
@@ -93,6 +102,13 @@ describe('followPath prints what jq prints', () => {
     }
     // Most of these are answered by the path itself: the test compares, it does not only defer.
     expect(answered).toBeGreaterThan(filters.length * FIELDS.length);
+  });
+
+  it('leaves to jq the values of an object with keys that differ only in a lone surrogate, which jq reads as one', () => {
+    const json = JSON.stringify(JSON.parse(String.raw`{"a":{"\ud800":1,"\udbff":2,"b":3}}`));
+    expect(followPath(json, plainPath('.a[]')!, true)).toBeUndefined();
+    expect(jqPrints(json, '.a[]', true).output).toBe('2\n3\n');
+    expect(agree(json, '.a.b', true)).toBe(true);
   });
 
   it('answers the plain cases itself and leaves the ones jq prints otherwise, or fails on, to jq', () => {

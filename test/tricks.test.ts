@@ -21,9 +21,9 @@ const OFF = { WSCTL_NO_TRICKS: '1' };
 
 // Each trick in the registry has tests named after it: `trick(name, …)`.
 const tested = new Set<string>();
-function trick(names: string | string[], title: string, fn: () => unknown) {
+function trick(names: string | string[], title: string, fn: () => unknown, timeoutMs?: number) {
   for (const name of [names].flat()) tested.add(name);
-  it(`${[names].flat().join(', ')}: ${title}`, fn);
+  it(`${[names].flat().join(', ')}: ${title}`, fn, timeoutMs);
 }
 
 // A preload that records what a run of bin/wsctl did: the V8 flags it set, Node's internal
@@ -256,12 +256,13 @@ describe('each trick, on and off', () => {
     expect(engineLoaded(on)).toBe(true);
   });
 
-  trick('jq on the main thread', "a filter runs without the engine's thread; past its time slice, its memory or its output bound it moves to the thread, from the start, with the same result as the switch gives", async () => {
+  trick('jq on the main thread', "a filter runs without the engine's thread; past its time slice, its memory or its output bound it moves to the thread, from the start, and a second document goes to the thread, with the same result as the switch gives", async () => {
     const cases: [string, string[], boolean][] = [
       ['a small filter, here', ['keys', 'list', '--jq', '.keys | map(.id)'], false],
       ['a typo, here', ['keys', 'list', '--jq', '.keys | map(.id'], false],
       ['a failing filter, here', ['keys', 'list', '--jq', '.keys | error("no")'], false],
-      ['past the time slice', ['settings', '--jq', '[range(3e6)] | length'], true],
+      ['past the time slice', ['settings', '--jq', 'last(range(1e7))'], true],
+      ['many documents: the first here, the rest in the thread', ['convo', 'show', 'conv_demo', '--follow', '--jq', '.kind? // .state | ascii_downcase'], true],
       ['past the memory bound', ['settings', '--jq', '["x" * 1e8, "y" * 1e8, "z" * 1e8] | map(length) | add'], true],
       ['past the output bound', ['settings', '--jq', 'range(300000)'], true],
     ];
@@ -272,7 +273,7 @@ describe('each trick, on and off', () => {
       expect(on.stderr, name).toContain(off.stderr.trim());
       expect(workerStarted(on.stderr), name).toBe(moves);
     }
-  });
+  }, 120_000);
 
   trick(['Liftoff only', 'steady young generation'], 'the V8 flags are set once, in one place, before any WebAssembly: a request, --jq, a proxied request, a transcript; none with the switch', async () => {
     const proxy = await startConnectProxy();

@@ -2,8 +2,9 @@
 // and 12 MiB), a speed trick (src/tricks.ts lists them all). Here a filter gets SLICE_MS of time,
 // LOCAL_HEAP of memory and HOLD_BYTES of output; past any of them it is stopped, this engine is
 // dropped (a WebAssembly run stopped part-way cannot go on), and the worker thread runs the filter
-// from the start. The process's signal listeners are never touched: a Ctrl-C or SIGTERM that comes
-// during a slice is heard by them as soon as it ends, at most SLICE_MS later.
+// from the start. The process's signal listeners are never touched: SIGTERM ends the process at
+// once (it has no listener), and a Ctrl-C that comes during a slice is heard when it ends, at most
+// SLICE_MS later (jq.ts then throws it before any output is written).
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { CHUNK_BYTES, Tail, type CompiledWasm } from './jq-protocol.js';
@@ -22,8 +23,8 @@ export interface LocalEngine {
 
 /** The longest a filter runs here before it moves to the worker (and the longest a signal waits). */
 export const SLICE_MS = 200;
-/** jq's memory here; the worker has 1 GiB. */
-const LOCAL_HEAP = 256 << 20;
+/** jq's memory here (it starts with 16 MiB); the worker has 1 GiB. Kept small: what a filter took here is not given back until the next collection, while the worker runs it again. */
+const LOCAL_HEAP = 64 << 20;
 
 /** Thrown by the output sink past the output bound, through the glue (scripts/jq-wasm.cjs lets it pass). */
 const MOVE = Symbol('move to the worker');
@@ -95,13 +96,14 @@ export async function loadLocalEngine(file: URL, module: CompiledWasm, holdBytes
 
 const SLICE_ENDED = Symbol('the slice ended');
 const SLICE = Symbol.for('wsctl.jqSlice');
+let sliceScript: import('node:vm').Script | undefined;
 
-/** Runs `run` for at most SLICE_MS: V8 stops it there (node:vm's timeout, from its own thread). */
+/** Runs `run` for at most SLICE_MS: V8 stops it there (node:vm's timeout, from a thread of its own). */
 function inSlice<T>(run: () => T): T | typeof SLICE_ENDED {
-  const vm = process.getBuiltinModule('node:vm');
+  sliceScript ??= new (process.getBuiltinModule('node:vm').Script)('globalThis[Symbol.for("wsctl.jqSlice")]()');
   (globalThis as Record<symbol, unknown>)[SLICE] = run;
   try {
-    return vm.runInThisContext('globalThis[Symbol.for("wsctl.jqSlice")]()', { timeout: SLICE_MS }) as T;
+    return sliceScript.runInThisContext({ timeout: SLICE_MS }) as T;
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return SLICE_ENDED;
     throw error;

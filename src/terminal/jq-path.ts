@@ -14,7 +14,8 @@ const KEYWORDS = new Set(['__loc__', 'and', 'as', 'catch', 'def', 'elif', 'else'
 export function plainPath(expression: string): Step[] | undefined {
   const steps: Step[] = [];
   for (const part of expression.split('|')) {
-    const path = part.trim();
+    // Only what jq's lexer skips: a no-break space, say, is jq's syntax error.
+    const path = part.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
     if (!path.startsWith('.')) return undefined;
     // Whitespace inside a path, `..`, `?`, strings and the rest of the language: the engine's.
     const token = /\.([A-Za-z_][A-Za-z0-9_]*)|\.?\[(-?(?:0|[1-9][0-9]{0,8}))?\]/y;
@@ -77,7 +78,11 @@ export function followPath(json: string, steps: Step[], raw: boolean): string | 
       return;
     }
     if (!isObject(value)) throw ENGINE;
-    for (const item of Object.values(value)) walk(item, next);
+    // Keys that differ only in a lone surrogate are one key for jq (forJq gives each U+FFFD).
+    for (const [key, item] of Object.entries(value)) {
+      if (LONE_SURROGATE.test(key)) throw ENGINE;
+      walk(item, next);
+    }
   }
 }
 

@@ -25,6 +25,9 @@ export type FromWorker =
   | { kind: 'done'; exitCode: number; stderr: string }
   | { kind: 'fatal'; memory: boolean; message: string };
 
+/** The expression as jq's argument: a leading space keeps one such as "-1" from being read as a flag of jq's own. */
+export const asArgument = (expression: string) => ` ${expression}`;
+
 /** What jq or the glue says when jq could not allocate (past the engine's memory bound). */
 export const MEMORY_FAILURE = /cannot allocate memory|out of memory|Aborted\(/i;
 

@@ -1,6 +1,6 @@
 // The jq engine's worker thread (jq-worker.ts), seen from the main thread: started with the
-// engine's compiled WebAssembly, asked to check or run a filter, and terminated on Ctrl-C or
-// SIGTERM (the command's signal), so that any filter stops at once.
+// engine's compiled WebAssembly, asked to check or run a filter, and terminated on Ctrl-C (the
+// command's signal), so that any filter stops at once; SIGTERM ends the whole process.
 import type { Worker } from 'node:worker_threads';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { CompiledWasm, FromWorker, ToWorker, WorkerData } from './jq-protocol.js';

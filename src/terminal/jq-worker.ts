@@ -7,7 +7,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import type { FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
-import { CHUNK_BYTES, MAX_IN_FLIGHT, MEMORY_FAILURE, Tail } from './jq-protocol.js';
+import { asArgument, CHUNK_BYTES, MAX_IN_FLIGHT, MEMORY_FAILURE, Tail } from './jq-protocol.js';
 
 export { loadJq };
 
@@ -51,8 +51,6 @@ function serve(port: MessagePort, inFlight: Int32Array): void {
   const hooks: { stdout: Chunks; stderr: Tail; input?: Uint8Array } = { stdout, stderr };
   (globalThis as { __wsctlJq?: typeof hooks }).__wsctlJq = hooks;
 
-  // A leading space keeps an expression such as "-1" from being read as a flag of jq's own.
-  const asArgument = (expression: string) => ` ${expression}`;
 
   /** An engine that aborted (jq could not allocate) cannot run again: the main thread ends the command. */
   function fatal(error: unknown): FromWorker {

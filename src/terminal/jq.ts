@@ -11,7 +11,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { liftoffOnly, tricksOn } from '../tricks.js';
 import { loadLocalEngine, type LocalEngine } from './jq-local.js';
 import { followPath, plainPath } from './jq-path.js';
-import type { CompiledWasm } from './jq-protocol.js';
+import { asArgument, type CompiledWasm } from './jq-protocol.js';
 import { startThread, threadSession, type EngineThread, type Outcome, type ThreadSession } from './jq-thread.js';
 import type { Sink } from './pager.js';
 import { clean, escapeInvisible } from '../sanitize.js';
@@ -32,8 +32,24 @@ export interface JqFilter {
 // jq exits 3 for an expression that does not compile and 5 for an error at run time.
 const JQ_COMPILE_ERROR = 3;
 const HOLD_BYTES = 1 << 20;
-/** A larger document goes straight to the worker: jq alone would take most of a time slice to read it. */
+/** A larger document goes straight to the worker, on any path: reading it alone would hold this thread too long. */
 const LOCAL_INPUT_BYTES = 8 << 20;
+
+let lastTurn = 0;
+
+/**
+ * After a filter ran on this thread, before its output is written: a Ctrl-C that came meanwhile
+ * is an InterruptedError. The SIGINT listener runs once the event loop has read its signal pipe,
+ * which two turns make sure of; they are taken once 10 ms of such runs have gone by without one,
+ * so that a run of many small documents (--follow) does not pay for them each time.
+ */
+async function heardSignals(signal: AbortSignal): Promise<void> {
+  if (performance.now() - lastTurn > 10) {
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    lastTurn = performance.now();
+  }
+  if (signal.aborted) throw new InterruptedError();
+}
 
 // A lone surrogate is the one thing JSON.stringify escapes as \udXXX (a pair is written as it is);
 // an odd run of backslashes before it makes it an escape rather than text.
@@ -138,8 +154,9 @@ export async function compileJq(expression: string, signal: AbortSignal): Promis
   let engine: Promise<JqFilter> | undefined;
   return {
     async run(json, tty, sink) {
-      const output = followPath(json, steps, !tty);
+      const output = json.length <= LOCAL_INPUT_BYTES ? followPath(json, steps, !tty) : undefined;
       if (output === undefined) return (await (engine ??= compileInEngine(expression, signal))).run(json, tty, sink);
+      await heardSignals(signal);
       const text = tty ? forTerminal(output) : output;
       if (text !== '') await sink.write(text);
     },
@@ -149,13 +166,12 @@ export async function compileJq(expression: string, signal: AbortSignal): Promis
   };
 }
 
-// A leading space keeps an expression such as "-1" from being read as a flag of jq's own.
-const asArgument = (expression: string) => ` ${expression}`;
-
 async function compileInEngine(expression: string, signal: AbortSignal): Promise<JqFilter> {
   const engine = await startJq();
   started = undefined; // one engine per filter
-  const local = await engine.local;
+  // The check and the first document here; any later one (--follow prints many) in the thread,
+  // which works beside this one and which Ctrl-C stops at once.
+  let local = await engine.local;
   let session: ThreadSession | undefined;
   const thread = () => (session ??= threadSession(engine.thread ?? startThread(engine.file, engine.module), signal));
   if (engine.thread) thread();
@@ -164,7 +180,9 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
   if (!/^\s*(import|include|module)\b/.test(expression)) {
     if (signal.aborted) throw new InterruptedError();
     // Nothing is evaluated: jq -n with `empty | …` only compiles the expression.
-    const checked = local?.run(asArgument(`empty | ${expression}`), ['-n']) ?? (await thread().check(expression));
+    const here = local?.run(asArgument(`empty | ${expression}`), ['-n']);
+    if (here) await heardSignals(signal);
+    const checked = here ?? (await thread().check(expression));
     if (checked.exitCode === JQ_COMPILE_ERROR) {
       session?.close();
       throw new UsageError(`Invalid --jq expression: ${jqMessage(checked.stderr)}`);
@@ -185,6 +203,8 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
         } else await sink.write(bytes);
       };
       const here = local && input.length <= LOCAL_INPUT_BYTES ? local.run(asArgument(expression), flags, input) : undefined;
+      local = undefined;
+      if (here) await heardSignals(signal);
       const outcome: Outcome = here ?? (await thread().run(expression, input, flags, HOLD_BYTES, write));
       if (outcome.exitCode !== 0) {
         // Output already shown stays, as jq's would; held output of a failed filter is dropped.
