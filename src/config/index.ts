@@ -6,9 +6,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
-import { DEFAULT_PROFILE, normaliseDir, typedConfigDir, type ConfigData, type Env, type Profile } from './resolve.js';
+import { DEFAULT_PROFILE, normaliseDir, storedKey, typedConfigDir, type ConfigData, type Env, type Profile } from './resolve.js';
 
-export { DEFAULT_PROFILE };
+export { DEFAULT_PROFILE, storedKey };
 
 export type { ConfigData, Profile };
 

@@ -17,6 +17,11 @@ export interface Profile {
   key_storage?: 'keyring';
 }
 
+/** Where a profile keeps its key: in config.json (which wins, as for an older version's file), in the credential store, or nowhere. */
+export function storedKey(profile: Profile | undefined): 'file' | 'keyring' | undefined {
+  return profile?.api_key ? 'file' : profile?.key_storage === 'keyring' ? 'keyring' : undefined;
+}
+
 export interface ConfigData {
   current_profile?: string;
   profiles: Record<string, Profile>;
@@ -165,9 +170,10 @@ export function resolveTarget(input: ResolveInput, typedDir?: string): Resolutio
   const baseUrl = given ?? (stored?.base_url || undefined);
   const baseUrlSource = given ? givenSource : baseUrl ? 'profile' : undefined;
   let key: KeyPlace;
+  const place = storedKey(stored);
   if (envKey) key = { source: 'env', key: envKey };
-  else if (stored?.api_key) key = { source: 'file', key: stored.api_key };
-  else if (stored?.key_storage === 'keyring') key = { source: 'keyring' };
+  else if (place === 'file') key = { source: 'file', key: stored!.api_key! };
+  else if (place === 'keyring') key = { source: 'keyring' };
   else key = { source: 'none' };
   return { sandbox, profile, profileExists: !!stored, profileNamed: !!named, baseUrl, baseUrlSource, key, entry: entryOf(profile) };
 }

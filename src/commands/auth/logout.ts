@@ -1,5 +1,5 @@
 import { defineVerb, flag, wouldChange, type Ctx, type Result } from '../../command.js';
-import { profileOf } from '../../config/index.js';
+import { profileOf, storedKey } from '../../config/index.js';
 import { forgetKeys } from '../../config/keys.js';
 
 export const logout = defineVerb({
@@ -35,10 +35,7 @@ export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
 /** --dry-run: the profiles whose key would be forgotten; neither the file nor the credential store is touched. */
 function wouldForget(opts: { all: boolean }, ctx: Ctx, names: string[]): Result {
   const data = ctx.config.read();
-  const stored = names.filter((n) => {
-    const profile = profileOf(data, n);
-    return !!profile?.api_key || profile?.key_storage === 'keyring';
-  });
+  const stored = names.filter((n) => storedKey(profileOf(data, n)));
   const said =
     stored.length > 0
       ? `Would remove the stored key of ${stored.map((n) => `'${n}'`).join(', ')}.`

@@ -1,6 +1,6 @@
 import { arg, call, defineVerb, flag, nonEmpty, option, type Call, type Ctx, type Result } from '../../command.js';
 import type { Response } from '../../schemas.js';
-import { checkProfileName, profileOf } from '../../config/index.js';
+import { checkProfileName, profileOf, storedKey } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { request } from '../../service.js';
@@ -40,7 +40,7 @@ export const create = defineVerb({
 async function mayReplace(profile: string, force: boolean, ctx: Ctx): Promise<void> {
   const existing = profileOf(ctx.config.read(), profile);
   if (!existing || force) return;
-  const what = `profile '${profile}' (${existing.base_url ?? 'no base URL'}${existing.api_key || existing.key_storage ? ', with a stored key' : ''})`;
+  const what = `profile '${profile}' (${existing.base_url ?? 'no base URL'}${storedKey(existing) ? ', with a stored key' : ''})`;
   if (!ctx.term.canPrompt) throw new UsageError(`--save-as would replace ${what}: pass --force to replace it, or choose another name.`);
   if (!(await ctx.term.confirm(`Replace ${what}?`, 'pass --force'))) throw new CancelledError();
 }

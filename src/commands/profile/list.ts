@@ -1,4 +1,5 @@
 import { defineVerb, type Ctx, type Result } from '../../command.js';
+import { storedKey } from '../../config/index.js';
 
 export const list = defineVerb({
   name: 'list',
@@ -15,7 +16,7 @@ export async function run(ctx: Ctx): Promise<Result> {
   const active = ctx.profileName();
   const profiles = Object.entries(data.profiles)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, p]) => ({ name, base_url: p.base_url ?? null, has_key: !!(p.api_key || p.key_storage), current: name === active }));
+    .map(([name, p]) => ({ name, base_url: p.base_url ?? null, has_key: !!storedKey(p), current: name === active }));
   return {
     json: { current_profile: active, profiles },
     async human(out) {

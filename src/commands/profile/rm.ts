@@ -1,5 +1,5 @@
 import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
-import { profileOf } from '../../config/index.js';
+import { profileOf, storedKey } from '../../config/index.js';
 import { forgetKeys } from '../../config/keys.js';
 import { leftBehind } from '../auth/logout.js';
 import { requireProfile } from './shared.js';
@@ -26,7 +26,7 @@ export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
 
 /** --dry-run: the profile and its key stay where they are, in the file and in the credential store. */
 function wouldRemove(name: string, ctx: Ctx): Result {
-  const profile = profileOf(ctx.config.read(), name);
-  const key = profile?.key_storage === 'keyring' ? ' and its key in the credential store' : profile?.api_key ? ' and its stored key' : '';
+  const place = storedKey(profileOf(ctx.config.read(), name));
+  const key = place === 'keyring' ? ' and its key in the credential store' : place === 'file' ? ' and its stored key' : '';
   return wouldChange({ removed: name }, `Would delete profile '${name}'${key}.`);
 }
