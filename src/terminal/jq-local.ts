@@ -7,18 +7,11 @@
 // SLICE_MS later (jq.ts then throws it before any output is written).
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { CHUNK_BYTES, Tail, type CompiledWasm } from './jq-protocol.js';
-
-/** What a filter printed here: jq's exit code, its stderr and its output. */
-export interface LocalOutcome {
-  exitCode: number;
-  stderr: string;
-  chunks: Uint8Array[];
-}
+import { CHUNK_BYTES, Tail, type CompiledWasm, type Outcome } from './jq-protocol.js';
 
 export interface LocalEngine {
   /** Runs jq with input as its stdin; undefined when the filter must move to the worker (this engine is then spent). */
-  run(query: string, flags: string[], input?: Uint8Array): LocalOutcome | undefined;
+  run(query: string, flags: string[], input?: Uint8Array): Outcome | undefined;
 }
 
 /** The longest a filter runs here before it moves to the worker (and the longest a signal waits). */

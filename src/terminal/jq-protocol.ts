@@ -28,6 +28,16 @@ export type FromWorker =
 /** The expression as jq's argument: a leading space keeps one such as "-1" from being read as a flag of jq's own. */
 export const asArgument = (expression: string) => ` ${expression}`;
 
+/** What a filter printed, on either thread: jq's exit code and stderr, and the output not written yet. */
+export interface Outcome {
+  exitCode: number;
+  stderr: string;
+  /** Held output, for the caller to write once the filter has succeeded. */
+  chunks: Uint8Array[];
+  /** Whether output was written already (past the held first bytes). */
+  flowed?: boolean;
+}
+
 /** What jq or the glue says when jq could not allocate (past the engine's memory bound). */
 export const MEMORY_FAILURE = /cannot allocate memory|out of memory|Aborted\(/i;
 

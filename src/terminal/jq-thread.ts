@@ -3,19 +3,9 @@
 // command's signal), so that any filter stops at once; SIGTERM ends the whole process.
 import type { Worker } from 'node:worker_threads';
 import { InterruptedError, UsageError } from '../errors.js';
-import type { CompiledWasm, FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
+import type { CompiledWasm, FromWorker, Outcome, ToWorker, WorkerData } from './jq-protocol.js';
 
 export const MEMORY_MESSAGE = '--jq: the filter needs more than 1 GiB of memory.';
-
-/** What a filter printed: jq's exit code and stderr, and the output not written yet. */
-export interface Outcome {
-  exitCode: number;
-  stderr: string;
-  /** Held output, for the caller to write once the filter has succeeded. */
-  chunks: Uint8Array[];
-  /** Whether output was written already (past the held first bytes). */
-  flowed?: boolean;
-}
 
 export interface EngineThread {
   worker: Worker;

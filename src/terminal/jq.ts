@@ -11,8 +11,8 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { liftoffOnly, tricksOn } from '../tricks.js';
 import { loadLocalEngine, type LocalEngine } from './jq-local.js';
 import { followPath, plainPath } from './jq-path.js';
-import { asArgument, type CompiledWasm } from './jq-protocol.js';
-import { startThread, threadSession, type EngineThread, type Outcome, type ThreadSession } from './jq-thread.js';
+import { asArgument, type CompiledWasm, type Outcome } from './jq-protocol.js';
+import { startThread, threadSession, type EngineThread, type ThreadSession } from './jq-thread.js';
 import type { Sink } from './pager.js';
 import { clean, escapeInvisible } from '../sanitize.js';
 
