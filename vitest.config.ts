@@ -43,6 +43,6 @@ export default defineConfig({
     setupFiles: ['test/no-tricks-setup.ts'],
     // In-process runs must never reach a developer's own keyring: tests that want a Secret
     // Service start their own in dbus-run-session (test/config/keyring.test.ts).
-    env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/wsctl-tests' },
+    env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/wsctl-tests', WSCTL_TEST_RUN: `${process.pid}-${Date.now()}` },
   },
 });

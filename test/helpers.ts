@@ -1,7 +1,7 @@
 // Test harness: a real sandbox server on 127.0.0.1, wsctl run in-process with an injected
 // context, and the built bin/wsctl run as a child process.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -176,6 +176,45 @@ export async function startConnectProxy(): Promise<{ url: string; tunnels: strin
   });
   return { url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`, tunnels };
 }
+
+// A CPU storm (dozens of wsctl processes started at once, a soak) and a check that times a
+// reaction in milliseconds (Ctrl-C answered within a second) never run at the same time in two
+// test files: on two cores a storm holds every other process back by seconds. The workers of one
+// run (vitest.config.ts names it) share a folder; a storm yields to a waiting check.
+const SHARED = join(tmpdir(), `wsctl-tests-${process.env.WSCTL_TEST_RUN ?? process.ppid}`);
+mkdirSync(SHARED, { recursive: true });
+// The last worker out removes the folder (it is empty once every mark is gone).
+process.on('exit', () => {
+  try {
+    rmdirSync(SHARED);
+  } catch {}
+});
+const marked = (kind: string) => readdirSync(SHARED).some((name) => name.startsWith(kind));
+const pause = () => new Promise((resolve) => setTimeout(resolve, 25));
+let marks = 0;
+
+async function marking<T>(kind: 'storm' | 'quiet', work: () => Promise<T>): Promise<T> {
+  const mark = join(SHARED, `${kind}-${process.pid}-${marks++}`);
+  for (;;) {
+    if (kind === 'storm') while (marked('quiet')) await pause();
+    writeFileSync(mark, '');
+    // Both sides mark first and look second, so at least one sees the other; the storm gives way.
+    if (kind === 'quiet' || !marked('quiet')) break;
+    rmSync(mark, { force: true });
+  }
+  try {
+    if (kind === 'quiet') while (marked('storm')) await pause();
+    return await work();
+  } finally {
+    rmSync(mark, { force: true });
+  }
+}
+
+/** Starts a CPU storm (dozens of processes at once) when no timed check runs in another file. */
+export const storm = <T>(work: () => Promise<T>): Promise<T> => marking('storm', work);
+
+/** Runs a check that times a reaction when no storm runs in another file, and holds storms off meanwhile. */
+export const quiet = <T>(work: () => Promise<T>): Promise<T> => marking('quiet', work);
 
 /**
  * Runs work over items with at most `limit` at once, results in the items' order. For loops of

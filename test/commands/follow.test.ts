@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/conversation/clock.js';
-import { BIN, run, runBin, tempDir } from '../helpers.js';
+import { BIN, quiet, run, runBin, tempDir } from '../helpers.js';
 import { crashed, runPty, tooWide } from '../terminal/pty.js';
 
 const message = (i: number, text: string) => ({ kind: i % 2 ? 'response' : 'request', timestamp: `2026-01-01T00:00:0${i}Z`, parts: [{ part_kind: 'text', content: text }], extra_field: i });
@@ -214,19 +214,22 @@ describe('convo show --follow', () => {
   });
 
   it('Ctrl-C while waiting exits 130 within a second; piped output is flushed per message', async () => {
-    const s = await scripted([{ body: { conversation, state: 'running', messages: [message(0, 'first'), message(1, 'second')] } }]);
-    const child = spawn(process.execPath, [BIN, 'convo', 'show', 'c1', '--follow', '--interval', '5'], { env: { PATH: process.env.PATH, HOME: tempDir(), ...env(s.url) } });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    // The first message is complete (a later one exists) and must arrive while wsctl still runs.
-    for (let waited = 0; !out.includes('first') && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-    expect(out).toContain('first');
-    expect(out).not.toContain('second');
-    const interrupted = Date.now();
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect(Date.now() - interrupted).toBeLessThan(1000);
+    // Timed: not beside another file's storm of processes.
+    await quiet(async () => {
+      const s = await scripted([{ body: { conversation, state: 'running', messages: [message(0, 'first'), message(1, 'second')] } }]);
+      const child = spawn(process.execPath, [BIN, 'convo', 'show', 'c1', '--follow', '--interval', '5'], { env: { PATH: process.env.PATH, HOME: tempDir(), ...env(s.url) } });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      // The first message is complete (a later one exists) and must arrive while wsctl still runs.
+      for (let waited = 0; !out.includes('first') && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      expect(out).toContain('first');
+      expect(out).not.toContain('second');
+      const interrupted = Date.now();
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(Date.now() - interrupted).toBeLessThan(1000);
+    });
   });
 });
 

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { atOnce, BIN, REPEAT_RUN, ROOT, run, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { atOnce, BIN, REPEAT_RUN, ROOT, run, runBin, startSandbox, storm, tempDir, type TestSandbox } from '../helpers.js';
 
 /** Whether another user can run this Node and this clone's wsctl (every folder on the way searchable). */
 function reachableByOthers(): boolean {
@@ -30,7 +30,7 @@ describe('concurrent writers of config.json', () => {
 
   async function loginAll(dir: string) {
     const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
-    return Promise.all(names.map((p) => runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { env, stdin: `wsk_key_of_${p}_123`, timeoutMs: 60_000 })));
+    return storm(() => Promise.all(names.map((p) => runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { env, stdin: `wsk_key_of_${p}_123`, timeoutMs: 60_000 }))));
   }
 
   /** The same ${N} profiles, saved by wsctl in this process: set-up for the tests of other writers. */
@@ -54,7 +54,7 @@ describe('concurrent writers of config.json', () => {
     await loginAllHere(dir);
     const env = { WSCTL_CONFIG_DIR: dir };
     const half = names.slice(0, N / 2);
-    for (const r of await Promise.all(half.map((p) => runBin(['auth', 'logout', '--profile', p], { env, timeoutMs: 60_000 })))) expect(r.code, r.stderr).toBe(0);
+    for (const r of await storm(() => Promise.all(half.map((p) => runBin(['auth', 'logout', '--profile', p], { env, timeoutMs: 60_000 }))))) expect(r.code, r.stderr).toBe(0);
     const profiles = config(dir).profiles;
     for (const p of names) expect(!!profiles[p].api_key, p).toBe(!half.includes(p));
     expect(Object.keys(profiles)).toHaveLength(N);
@@ -66,13 +66,14 @@ describe('concurrent writers of config.json', () => {
     const env = { WSCTL_CONFIG_DIR: dir };
     const removed = names.filter((_, i) => i % 2 === 0);
     const used = names.filter((_, i) => i % 2 === 1);
-    const runs = [
-      ...removed.map((p) => runBin(['profile', 'rm', p], { env, timeoutMs: 60_000 })),
-      ...used.map((p) => runBin(['profile', 'use', p], { env, timeoutMs: 60_000 })),
-      // Use a profile that is being removed: either it wins before the rm, or it fails; never resurrects.
-      ...removed.map((p) => runBin(['profile', 'use', p], { env, timeoutMs: 60_000 })),
-    ];
-    const results = await Promise.all(runs);
+    const results = await storm(() =>
+      Promise.all([
+        ...removed.map((p) => runBin(['profile', 'rm', p], { env, timeoutMs: 60_000 })),
+        ...used.map((p) => runBin(['profile', 'use', p], { env, timeoutMs: 60_000 })),
+        // Use a profile that is being removed: either it wins before the rm, or it fails; never resurrects.
+        ...removed.map((p) => runBin(['profile', 'use', p], { env, timeoutMs: 60_000 })),
+      ]),
+    );
     for (const r of results.slice(0, N)) expect(r.code, r.stderr).toBe(0);
     const data = config(dir);
     expect(Object.keys(data.profiles).sort()).toEqual([...used].sort());
@@ -93,7 +94,7 @@ describe('concurrent writers of config.json', () => {
         await new Promise((r) => setTimeout(r, 2));
       }
     })();
-    const results = await Promise.all(names.map((p) => runBin(['keys', 'create', `k-${p}`, '--save-as', p, '--insecure-storage'], { env, timeoutMs: 60_000 })));
+    const results = await storm(() => Promise.all(names.map((p) => runBin(['keys', 'create', `k-${p}`, '--save-as', p, '--insecure-storage'], { env, timeoutMs: 60_000 }))));
     parsing = false;
     await reader;
     for (const r of results) expect(r.code, r.stderr).toBe(0);
@@ -120,11 +121,13 @@ describe('the config lock', () => {
       writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: 'kept0', profiles }), { mode: 0o600 });
       const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
       const opts = { env, timeoutMs: 120_000 };
-      const results = await Promise.all([
-        ...added.map((p) => runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { ...opts, stdin: `wsk_new_key_of_${p}` })),
-        ...removed.map((p) => runBin(['profile', 'rm', p], opts)),
-        ...used.map((p) => runBin(['profile', 'use', p], opts)),
-      ]);
+      const results = await storm(() =>
+        Promise.all([
+          ...added.map((p) => runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { ...opts, stdin: `wsk_new_key_of_${p}` })),
+          ...removed.map((p) => runBin(['profile', 'rm', p], opts)),
+          ...used.map((p) => runBin(['profile', 'use', p], opts)),
+        ]),
+      );
       for (const r of results) expect(r.code, `round ${round}: ${r.stderr}`).toBe(0);
       const data = config(dir);
       expect(Object.keys(data.profiles).sort(), `round ${round}`).toEqual([...added, ...used].sort());
