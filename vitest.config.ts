@@ -1,5 +1,5 @@
-import { availableParallelism } from 'node:os';
-import { relative } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -29,6 +29,9 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+// The folder the workers of one run share (test/helpers.ts: storms and timed checks).
+process.env.WSCTL_TEST_SHARED ??= join(tmpdir(), `wsctl-tests-${process.pid}-${Date.now()}`);
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -41,8 +44,9 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // WSCTL_NO_TRICKS=1 reaches every process a test starts (see the file).
     setupFiles: ['test/no-tricks-setup.ts'],
+    globalSetup: ['test/global-setup.ts'],
     // In-process runs must never reach a developer's own keyring: tests that want a Secret
     // Service start their own in dbus-run-session (test/config/keyring.test.ts).
-    env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/wsctl-tests', WSCTL_TEST_RUN: `${process.pid}-${Date.now()}` },
+    env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/wsctl-tests', WSCTL_TEST_SHARED: process.env.WSCTL_TEST_SHARED },
   },
 });

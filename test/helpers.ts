@@ -1,7 +1,7 @@
 // Test harness: a real sandbox server on 127.0.0.1, wsctl run in-process with an injected
 // context, and the built bin/wsctl run as a child process.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -180,15 +180,10 @@ export async function startConnectProxy(): Promise<{ url: string; tunnels: strin
 // A CPU storm (dozens of wsctl processes started at once, a soak) and a check that times a
 // reaction in milliseconds (Ctrl-C answered within a second) never run at the same time in two
 // test files: on two cores a storm holds every other process back by seconds. The workers of one
-// run (vitest.config.ts names it) share a folder; a storm yields to a waiting check.
-const SHARED = join(tmpdir(), `wsctl-tests-${process.env.WSCTL_TEST_RUN ?? process.ppid}`);
+// run share a folder (vitest.config.ts names it, test/global-setup.ts removes it); a storm yields
+// to a waiting check.
+const SHARED = process.env.WSCTL_TEST_SHARED ?? join(tmpdir(), `wsctl-tests-${process.ppid}`);
 mkdirSync(SHARED, { recursive: true });
-// The last worker out removes the folder (it is empty once every mark is gone).
-process.on('exit', () => {
-  try {
-    rmdirSync(SHARED);
-  } catch {}
-});
 const marked = (kind: string) => readdirSync(SHARED).some((name) => name.startsWith(kind));
 const pause = () => new Promise((resolve) => setTimeout(resolve, 25));
 let marks = 0;
