@@ -29,21 +29,35 @@ function split(text: string, cuts: number[], skip = 0): { value: Record<string, 
 }
 
 const tricky = fc.oneof(fc.string(), fc.constantFrom('"', '\\', '\\"', '}]', '{[', '\u2028', '😀', 'é', '\u0000', '\\\\\\"'));
-// Keys: not one character that JSON escapes. V8 in Node 24 and 26 (not 20) gets those wrong once
-// it has parsed an object with the key "\\" at the same place: JSON.parse('{"\\\\":1}') then
-// JSON.parse('{"\\"":1}') gives the key "\\" again. The splitter reads keys on their own and is
-// not affected; the JSON.parse it is compared with is.
-const key = tricky.filter((k) => k.length !== 1 || JSON.stringify(k).length === 3);
+// Keys inside values: none with a character JSON escapes, since only V8 reads those values (with
+// the bug asJson describes); the body's own keys, which the splitter reads, may have any.
+const innerKey = tricky.filter((k) => JSON.stringify(k) === `"${k}"`);
+
+/**
+ * What JSON.parse(JSON.stringify(value)) is, made without JSON.parse: V8 in Node 24 and 26 (not
+ * 20) misreads a key with escapes in it once it has parsed certain others at the same place
+ * (JSON.parse('{"\\\\":1}') then JSON.parse('{"\\"":1}') gives the key "\\" again; a body with
+ * the keys '" ' and '\\"' lost one of them). The splitter reads each key on its own and is not
+ * affected; a JSON.parse of the whole body to compare with was.
+ */
+function asJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asJson);
+  if (typeof value === 'number') return Object.is(value, -0) ? 0 : value;
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) Object.defineProperty(copy, k, { value: asJson(v), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
 const json = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tricky, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4 })),
+  value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tricky, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(innerKey, tie('value'), { maxKeys: 4 })),
 })).value;
 
 describe('ObjectSplitter', () => {
   it('gives JSON.parse’s fields and items, however the body is cut', () => {
     fc.assert(
-      fc.property(fc.dictionary(key, json, { maxKeys: 5 }), fc.array(json, { maxLength: 8 }), fc.constantFrom(0, 2, '\t'), fc.array(fc.nat(), { maxLength: 12 }), (fields, items, indent, cuts) => {
-        const text = JSON.stringify({ ...fields, messages: items }, null, indent);
-        expect(split(text, cuts).value).toEqual(JSON.parse(text));
+      fc.property(fc.dictionary(tricky, json, { maxKeys: 5 }), fc.array(json, { maxLength: 8 }), fc.constantFrom(0, 2, '\t'), fc.array(fc.nat(), { maxLength: 12 }), (fields, items, indent, cuts) => {
+        const body = { ...fields, messages: items };
+        expect(split(JSON.stringify(body, null, indent), cuts).value).toEqual(asJson(body));
       }),
       { numRuns: 1000 },
     );
