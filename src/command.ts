@@ -3,9 +3,10 @@
 // into commander commands whose actions build typed options and hand them to App.run. A verb that
 // sends returns its request as a Call: settle() plans it under --dry-run, else sends it.
 import type { Command, Option } from 'commander';
+import { enforcePolicy } from './agent-policy.js';
 import type { Ctx, Globals } from './context.js';
 import { UsageError } from './errors.js';
-import type { Api, ApiResponse, DryRunRequest, RequestSpec } from './http/index.js';
+import type { Api, ApiResponse, DryRunRequest, Method, RequestSpec } from './http/index.js';
 import type { Response, SchemaName } from './schemas.js';
 import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
@@ -233,6 +234,8 @@ export interface VerbSpec<A extends Params, F extends Params> {
   examples: string[];
   /** The endpoints of src/service.ts the verb calls; 'any' for `api`, which calls any path. */
   endpoints: EndpointName[] | 'any';
+  /** With 'any' endpoints: the method these options would send, known before the verb runs (agent policies judge by it). */
+  method?(opts: OptsOf<A, F>): Method;
   /** An argv that succeeds against the seeded sandbox (destructive verbs with --yes). */
   sample: string[];
   /** Other argvs that take another way through the verb (convo show --follow), for the same matrices. */
@@ -318,7 +321,11 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
         return root;
       },
     };
-    return app.run(cmd, parse, async (o, ctx) => settle(ctx, await verb.run(o, ctx, here)));
+    return app.run(cmd, parse, async (o, ctx) => {
+      // Under an AI agent, the profile's agent policy is asked before the verb asks or sends anything.
+      enforcePolicy(ctx, verb, o as Record<string, unknown>);
+      return settle(ctx, await verb.run(o, ctx, here));
+    });
   });
 }
 

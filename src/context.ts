@@ -1,5 +1,6 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // runner.ts builds the real one; tests build the same thing around their own streams.
+import { detectAgent } from './agent.js';
 import { Api } from './http/index.js';
 import { ConfigStore, configDir, typedDir } from './config/index.js';
 import { readKeyring, type KeyStorage } from './config/keys.js';
@@ -46,6 +47,8 @@ export interface Ctx extends BaseCtx {
   debug: boolean;
   dryRun: boolean;
   sandbox: boolean;
+  /** The AI agent running wsctl, by name (cli.md §11): no prompt, pager or spinner, and the profile's agent policy applies. */
+  agent?: string;
   /** The profile in effect: --profile, WSCTL_PROFILE, the current profile, or "default". */
   profileName(): string;
   /** Profile, base URL and where the key lives, by the precedence of cli.md §1 (resolve.ts); no key is read. */
@@ -72,8 +75,11 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const { env } = base;
   const json = !!globals.json || globals.jq !== undefined;
   // Every boolean variable is parsed one way, and a bad one is exit 2 before anything is sent.
-  const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT');
   const debug = !!globals.debug || envFlag(env, 'WSCTL_DEBUG');
+  const told = detectAgent(env);
+  const { agent } = told;
+  // An agent types commands but cannot answer a prompt: as with --no-input, it is told the flag instead.
+  const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT') || agent !== undefined;
   const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
   envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks-switch.ts; a value that is not a boolean is exit 2 here
   // Variables for tests, bounded so that none can lift a limit or upset a timer.
@@ -81,7 +87,9 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const maxResponseMb = envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB');
   // Compiled before anything is sent: a typo in --jq sends no request.
   const jq = globals.jq === undefined ? undefined : await (await import('./terminal/jq.js')).compileJq(globals.jq, base.signal);
-  const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, prompt: base.prompt, jq });
+  const agentSaid = agent === undefined ? undefined : `${agent}, from ${told.variable}`;
+  const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, agent: agentSaid, prompt: base.prompt, jq });
+  if (debug && told.variable) term.trace(agent === undefined ? `agent: none (${told.variable} says so)` : `agent: ${agentSaid}`);
   const config = new ConfigStore(configDir(env), (m) => term.warn(m));
   const typed = typedDir(env);
   // Usage before configuration: a bad --timeout is exit 2 whatever else is missing.
@@ -154,7 +162,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
       timeoutMs: attemptMs,
       debug,
       dryRun,
-      userAgent: `wsctl/${base.version}`,
+      userAgent: `wsctl/${base.version}${agent === undefined ? '' : ` agent/${agent}`}`,
       signal: base.signal,
       trace: (line) => term.trace(line),
       authHint: authHint(t),
@@ -179,6 +187,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     debug,
     dryRun,
     sandbox,
+    agent,
     profileName,
     resolution,
     storeEntry: (profile) => entryOf(config.dir, profile, typed),

@@ -42,6 +42,7 @@ export const api = defineNoun({
     examples: ["wsctl api /settings/ --jq '.timezone'", 'wsctl api -X GET /api-keys/ -f limit=10', 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'],
     // Any path: its sample reaches getSettings.
     endpoints: 'any',
+    method: methodOf,
     sample: ['api', '/settings/'],
     run,
   }),
@@ -100,9 +101,14 @@ async function readInputFile(file: string): Promise<string> {
   }
 }
 
+/** The method sent: -X, else GET, or POST when -f or --input gives a body. */
+export function methodOf(opts: Pick<ApiOptions, 'method' | 'fields' | 'input'>): Method {
+  return opts.method ?? (opts.fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET');
+}
+
 export async function run(opts: ApiOptions, ctx: Ctx): Promise<Call> {
   let path = opts.path;
-  const method = opts.method ?? (opts.fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET');
+  const method = methodOf(opts);
   let body: unknown;
   const { fields } = opts;
   if (QUERY_METHODS.includes(method)) path = withQuery(path, fields);

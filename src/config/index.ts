@@ -4,6 +4,7 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { AGENT_POLICIES, type AgentPolicy } from '../agent.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
 import { DEFAULT_PROFILE, normaliseDir, storedKey, typedConfigDir, type ConfigData, type Env, type Profile } from './resolve.js';
@@ -56,6 +57,7 @@ function parseConfig(text: string, path: string): ConfigData {
       if (profile[field] !== undefined && typeof profile[field] !== 'string') throw broken(`"${field}" of profile "${name}" is not a string`);
     }
     if (profile.key_storage !== undefined && profile.key_storage !== 'keyring') throw broken(`"key_storage" of profile "${name}" is not "keyring"`);
+    if (profile.agents !== undefined && !AGENT_POLICIES.includes(profile.agents as AgentPolicy)) throw broken(`"agents" of profile "${name}" is not one of ${AGENT_POLICIES.map((p) => `"${p}"`).join(', ')}`);
   }
   // Own keys only: a profile named "constructor" or "__proto__" is data, never Object.prototype.
   return { ...data, profiles: Object.fromEntries(Object.entries(profiles)) as Record<string, Profile> } as ConfigData;

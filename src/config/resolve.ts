@@ -3,6 +3,7 @@
 // agree. No I/O here: config.json is read through the thunk only when flags and environment
 // leave something open, and the credential store is only named, never asked.
 import { isAbsolute, resolve as resolvePath } from 'node:path';
+import type { AgentPolicy } from '../agent.js';
 import { UsageError } from '../errors.js';
 
 export const DEFAULT_PROFILE = 'default';
@@ -15,6 +16,8 @@ export interface Profile {
   api_key?: string;
   /** The key is in the OS credential store under this profile's entry. */
   key_storage?: 'keyring';
+  /** What an AI agent may do with this profile (cli.md §11); `full` when absent. */
+  agents?: AgentPolicy;
 }
 
 /** Where a profile keeps its key: in config.json (which wins, as for an older version's file), in the credential store, or nowhere. */

@@ -2,6 +2,7 @@
 // same rows print as help, become the man page's ENVIRONMENT, EXIT STATUS and FILES sections
 // and the README's tables, so none of them can say something the others do not.
 // Text may quote code in `backticks`: each rendering shows it its own way.
+import { AGENT_VARIABLES } from '../agent.js';
 
 export interface Setting {
   /** The flag, when there is one. */
@@ -50,6 +51,16 @@ export const SETTINGS: Setting[] = [
   { env: ['PATH'], meaning: 'where the pager is looked up before it is started, as the shell would (the shell\'s default when unset)' },
   { env: ['WSCTL_BYOK_API_KEY'], meaning: 'provider key for `byok add` when not piped with `--api-key-stdin`' },
   { env: ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'], meaning: 'proxies, honoured (lower-case forms too)' },
+  {
+    env: ['WSCTL_AGENT'],
+    meaning:
+      'wsctl runs under an AI agent of that name (`claude-code`); `0`, `false`, `no` or `off` says it does not, whatever else is set; `1`, `true`, `yes` or `on` says it does, named by the variables below or `unknown`. Under an agent: never a prompt (as `--no-input`), a pager or a spinner, `User-Agent: wsctl/<version> agent/<name>`, and the profile\'s agent policy applies (`wsctl profile agents`)',
+  },
+  { env: ['AI_AGENT'], meaning: 'the name of the AI agent running wsctl, when `WSCTL_AGENT` is unset (a name keeps `A-Z a-z 0-9 . _ -`, at most 32 characters)' },
+  {
+    env: AGENT_VARIABLES.map(([variable]) => variable),
+    meaning: `set (to anything but empty, \`0\` or \`false\`) by an AI agent for the commands it runs, naming it (${AGENT_VARIABLES.map(([variable, name]) => `\`${variable}\`: \`${name}\``).join(', ')}); read after \`WSCTL_AGENT\` and \`AI_AGENT\``,
+  },
   { env: ['CI'], meaning: 'when set, no spinners (colour is not changed by it)' },
   { env: ['TMPDIR'], meaning: 'where `convo show` spools a large transcript while it waits for the header (the file is deleted as soon as it is opened)' },
   { env: ['XDG_CACHE_HOME'], meaning: "on Node 22 and later, V8's compile cache is kept in `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`)" },
@@ -78,7 +89,7 @@ export const EXIT_CODES: [number, string][] = [
 
 /** The files wsctl reads and writes: the config topic and the man page's FILES. */
 export const FILES: [string, string][] = [
-  ['<config dir>/config.json', 'profiles: base URL, where the key is stored, the current profile (mode 0600, folder 0700); written under a lock by atomic rename'],
+  ['<config dir>/config.json', "profiles: base URL, where the key is stored, what AI agents may do (`agents`), the current profile (mode 0600, folder 0700); written under a lock by atomic rename"],
   ['<config dir>/sandbox.json', "the embedded sandbox's state (`wsctl sandbox reset` restores its seed)"],
   ['<config dir>/sandbox-serve.log', 'the log of `wsctl sandbox serve --detach`'],
   ['~/.cache/wsctl', "V8's compile cache on Node 22 and later (`$XDG_CACHE_HOME/wsctl`)"],

@@ -115,6 +115,8 @@ export interface TerminalOptions {
   json: boolean;
   noColor: boolean;
   noInput: boolean;
+  /** Under an AI agent ("claude-code, from CLAUDECODE"): never a prompt, a pager or a spinner, even on a TTY. */
+  agent?: string;
   prompt: Prompt;
   /** --jq: every JSON document printed goes through it. */
   jq?: JqFilter;
@@ -291,7 +293,7 @@ export class Terminal {
   /** Spinners and status lines: stderr is a terminal with a size (ora cannot draw without one) that moves its cursor, outside CI. */
   private get animated(): boolean {
     const width = (this.io.stderr as { columns?: number }).columns ?? 0;
-    return this.io.stderrIsTTY && this.env.CI === undefined && width > 0 && !dumbTerminal(this.env);
+    return this.io.stderrIsTTY && this.env.CI === undefined && width > 0 && !dumbTerminal(this.env) && this.options.agent === undefined;
   }
 
   /** The spinner's colour follows stderr's colour rules (ora's own would ignore CLICOLOR=0). */
@@ -339,7 +341,7 @@ export class Terminal {
     const named = this.env.WSCTL_PAGER ?? this.env.PAGER;
     if (named === undefined && dumbTerminal(this.env)) return bufferedSink(this.io.stdout);
     const command = (named ?? 'less -FRX').trim();
-    if (!wanted || !this.tty || command === '' || command === 'cat') return bufferedSink(this.io.stdout);
+    if (!wanted || !this.tty || command === '' || command === 'cat' || this.options.agent !== undefined) return bufferedSink(this.io.stdout);
     return openPager({ command, env: this.env, onStart: this.io.onPager, direct: () => bufferedSink(this.io.stdout), warn: (m) => this.warn(m) });
   }
 
@@ -389,7 +391,11 @@ export class Terminal {
   }
 
   private noPrompt(instead: string): string {
-    const why = this.options.noInput ? 'Prompts are off (--no-input or WSCTL_NO_INPUT=1)' : 'No terminal to ask on';
+    const why = this.options.agent
+      ? `Prompts are off under an AI agent (${this.options.agent})`
+      : this.options.noInput
+        ? 'Prompts are off (--no-input or WSCTL_NO_INPUT=1)'
+        : 'No terminal to ask on';
     return `${why}: ${instead}.`;
   }
 }

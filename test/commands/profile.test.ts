@@ -17,15 +17,15 @@ describe('profile', () => {
 
   it('list: piped, TTY and JSON, never any part of a key', async () => {
     const piped = await run(['profile', 'list'], { env: env() });
-    expect(piped.stdout).toBe('home\thttp://127.0.0.1:9\tfalse\tfalse\nwork\thttps://api.example.com\ttrue\ttrue\n');
+    expect(piped.stdout).toBe('home\thttp://127.0.0.1:9\tfalse\tfalse\tfull\nwork\thttps://api.example.com\ttrue\ttrue\tfull\n');
     const tty = await run(['profile', 'ls'], { env: env(), tty: true });
-    expect(strip(tty.stdout)).toMatch(/^work +https:\/\/api.example.com +stored +\*$/m);
+    expect(strip(tty.stdout)).toMatch(/^work +https:\/\/api.example.com +stored +\* +full$/m);
     const json = await run(['profile', 'list', '--json'], { env: env() });
     expect(JSON.parse(json.stdout)).toEqual({
       current_profile: 'work',
       profiles: [
-        { name: 'home', base_url: 'http://127.0.0.1:9', has_key: false, current: false },
-        { name: 'work', base_url: 'https://api.example.com', has_key: true, current: true },
+        { name: 'home', base_url: 'http://127.0.0.1:9', has_key: false, current: false, agents: 'full' },
+        { name: 'work', base_url: 'https://api.example.com', has_key: true, current: true, agents: 'full' },
       ],
     });
     for (const r of [piped, tty, json]) expect(r.stdout).not.toContain('wsk_');

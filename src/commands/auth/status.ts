@@ -1,4 +1,6 @@
+import { policyOf, type AgentPolicy } from '../../agent-policy.js';
 import { call, defineVerb, type Call, type Ctx, type Result } from '../../command.js';
+import { profileOf } from '../../config/index.js';
 import type { Target } from '../../context.js';
 import { AuthError, ExitCode } from '../../errors.js';
 import { request } from '../../service.js';
@@ -42,6 +44,7 @@ function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefin
     key_storage: t.keyStorage ?? null,
     key: t.apiKey ? mask(t.apiKey) : null,
     valid,
+    agents: agentPolicy(ctx, t.profile),
   };
   // Piped: the raw key_storage; on a TTY, where that is.
   const where = t.keyStorage === 'keyring' ? 'OS credential store' : t.keyStorage === 'file' ? `file ${ctx.config.path}` : envKey ? 'environment (WSCTL_API_KEY)' : undefined;
@@ -55,9 +58,19 @@ function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefin
         ['key_storage', status.key_storage, where],
         ['key', status.key],
         ['valid', valid, out.flag(valid)],
+        ['agents', status.agents],
       ]);
     },
     exitCode: valid ? undefined : ExitCode.auth,
     exitMessage: problem,
   };
+}
+
+/** What AI agents may do with the profile (cli.md §11); null when config.json cannot be read (a key and URL from the environment need none). */
+function agentPolicy(ctx: Ctx, profile: string): AgentPolicy | null {
+  try {
+    return policyOf(profileOf(ctx.config.read(), profile));
+  } catch {
+    return null;
+  }
 }

@@ -1,4 +1,5 @@
 import { defineNoun } from '../../command.js';
+import { agents } from './agents.js';
 import { list } from './list.js';
 import { rm } from './rm.js';
 import { use } from './use.js';
@@ -6,6 +7,6 @@ import { use } from './use.js';
 export const profile = defineNoun({
   name: 'profile',
   summary: 'List, switch and delete config profiles',
-  examples: ['wsctl profile list', 'wsctl profile use work'],
-  verbs: [list, use, rm],
+  examples: ['wsctl profile list', 'wsctl profile use work', 'wsctl profile agents work read-only'],
+  verbs: [list, use, agents, rm],
 });

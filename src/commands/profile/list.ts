@@ -1,10 +1,11 @@
 import { defineVerb, type Ctx, type Result } from '../../command.js';
+import { policyOf } from '../../agent-policy.js';
 import { storedKey } from '../../config/index.js';
 
 export const list = defineVerb({
   name: 'list',
   aliases: ['ls'],
-  summary: 'List profiles with their base URLs and whether a key is stored',
+  summary: 'List profiles with their base URLs, whether a key is stored, and what AI agents may do',
   examples: ['wsctl profile list', "wsctl profile list --jq '.profiles[] | select(.has_key) | .name'"],
   endpoints: [],
   sample: ['profile', 'list'],
@@ -16,7 +17,7 @@ export async function run(ctx: Ctx): Promise<Result> {
   const active = ctx.profileName();
   const profiles = Object.entries(data.profiles)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, p]) => ({ name, base_url: p.base_url ?? null, has_key: !!storedKey(p), current: name === active }));
+    .map(([name, p]) => ({ name, base_url: p.base_url ?? null, has_key: !!storedKey(p), current: name === active, agents: policyOf(p) }));
   return {
     json: { current_profile: active, profiles },
     async human(out) {
@@ -24,10 +25,16 @@ export async function run(ctx: Ctx): Promise<Result> {
         out.info('No profiles yet. Run `wsctl auth login --base-url <url>` to create one, or try `wsctl --sandbox keys list`.');
         return;
       }
-      // Piped: name, base URL, has key, current (true/false), one profile a line.
+      // Piped: name, base URL, has key, current (true/false), agent policy, one profile a line.
       out.table(
-        [{ header: 'NAME', fixed: true }, { header: 'BASE URL' }, { header: 'KEY', fixed: true, tty: (v) => (v ? 'stored' : '-') }, { header: 'CURRENT', fixed: true, tty: (v) => (v ? '*' : '') }],
-        profiles.map((p) => [p.name, p.base_url, p.has_key, p.current]),
+        [
+          { header: 'NAME', fixed: true },
+          { header: 'BASE URL' },
+          { header: 'KEY', fixed: true, tty: (v) => (v ? 'stored' : '-') },
+          { header: 'CURRENT', fixed: true, tty: (v) => (v ? '*' : '') },
+          { header: 'AGENTS', fixed: true },
+        ],
+        profiles.map((p) => [p.name, p.base_url, p.has_key, p.current, p.agents]),
       );
     },
   };

@@ -2,7 +2,8 @@ import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../comma
 import { profileOf, storedKey } from '../../config/index.js';
 import { forgetKeys } from '../../config/keys.js';
 import { leftBehind } from '../auth/logout.js';
-import { requireProfile } from './shared.js';
+import { policyOf } from '../../agent-policy.js';
+import { refuseWidening, requireProfile } from './shared.js';
 
 export const rm = defineVerb({
   name: 'rm',
@@ -17,6 +18,9 @@ export const rm = defineVerb({
 
 export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   requireProfile(ctx.config.read(), opts.name);
+  // The policy goes with the profile: for an agent, that would widen it.
+  const policy = policyOf(profileOf(ctx.config.read(), opts.name));
+  refuseWidening(ctx, opts.name, policy, 'full', `delete the profile and its ${policy} policy with it`);
   if (ctx.dryRun) return wouldRemove(opts.name, ctx);
   const trace = (line: string) => ctx.debug && ctx.term.trace(`credential store: ${line}`);
   const { leftInStore } = await forgetKeys(ctx.config, [ctx.storeEntry(opts.name)], true, trace);
