@@ -2,27 +2,33 @@
 // (the methods of the endpoints it calls, `api`'s method, a --force) before it runs, and whether
 // the policy lets an AI agent do it. A guard against an agent's mistakes, not an authorization
 // boundary: an agent that hides its variables is not seen.
-import type { Ctx, VerbDecl } from './command.js';
+import type { AgentPolicy } from './agent.js';
 import { profileOf } from './config/index.js';
+import type { Ctx } from './context.js';
 import { AuthError } from './errors.js';
 import type { Method } from './http/index.js';
-import { endpoints } from './service.js';
-import type { AgentPolicy } from './agent.js';
+import { endpoints, type EndpointName } from './service.js';
 
 export type { AgentPolicy } from './agent.js';
+
+/** What the policy reads of a verb's declaration (VerbSpec in src/command.ts). */
+export interface Declared {
+  endpoints: EndpointName[] | 'any';
+  method?(opts: Record<string, unknown>): Method;
+}
 
 /** reads send GET alone; writes send anything else; destructive ones delete (DELETE) or replace (--force). */
 export type Effect = 'read' | 'write' | 'destructive';
 
 /** The methods a verb would send with these options: its endpoints', or for `api` the one it would use. */
-export function methodsOf(verb: VerbDecl, opts: Record<string, unknown>): Method[] {
+export function methodsOf(verb: Declared, opts: Record<string, unknown>): Method[] {
   if (verb.endpoints !== 'any') return verb.endpoints.map((name) => endpoints[name].method);
   // A verb that may call anything and cannot say how is taken to change the workspace.
   return [verb.method?.(opts) ?? 'POST'];
 }
 
 /** What a verb would do with these options. */
-export function effectOf(verb: VerbDecl, opts: Record<string, unknown>): Effect {
+export function effectOf(verb: Declared, opts: Record<string, unknown>): Effect {
   const methods = methodsOf(verb, opts);
   if (methods.includes('DELETE') || opts.force === true) return 'destructive';
   return methods.every((m) => m === 'GET') ? 'read' : 'write';
@@ -37,7 +43,7 @@ export function policyOf(profile: { agents?: AgentPolicy } | undefined): AgentPo
  * Why the policy refuses this verb with these options, or undefined when it allows it. Pure: the
  * command line asks it before a verb runs (enforcePolicy), and `wsctl mcp` offers no tool it refuses.
  */
-export function policyRefusal(verb: VerbDecl, opts: Record<string, unknown>, policy: AgentPolicy, profile: string): string | undefined {
+export function policyRefusal(verb: Declared, opts: Record<string, unknown>, policy: AgentPolicy, profile: string): string | undefined {
   if (policy === 'full') return undefined;
   const effect = effectOf(verb, opts);
   const sends = [...new Set(methodsOf(verb, opts))].join(', ');
@@ -58,7 +64,7 @@ export function policyInEffect(ctx: Ctx): { profile: string; policy: AgentPolicy
 }
 
 /** Under an agent, stops a verb the profile's policy refuses (exit 4), before it asks or sends anything. */
-export function enforcePolicy(ctx: Ctx, verb: VerbDecl, opts: Record<string, unknown>): void {
+export function enforcePolicy(ctx: Ctx, verb: Declared, opts: Record<string, unknown>): void {
   // Reads are allowed by every policy: they need not even read the config.
   if (!ctx.agent || effectOf(verb, opts) === 'read') return;
   const { profile, policy } = policyInEffect(ctx);

@@ -44,7 +44,7 @@ export const SETTINGS: Setting[] = [
   },
   { flag: '--debug', env: ['WSCTL_DEBUG=1'], meaning: 'trace every HTTP exchange on stderr, secrets redacted' },
   { flag: '--timeout <seconds>', env: ['WSCTL_TIMEOUT'], meaning: 'the longest wait without progress in each attempt: for the answer to start (connecting included), then between two pieces of the body, so a large body that keeps arriving is never cut; any positive number of seconds up to 86400 (default 30)' },
-  { flag: '--dry-run', meaning: 'print the request (method, URL, headers, body; secrets redacted) and send nothing; a command that changes local state (`auth login`, `auth logout`, `profile use`, `profile rm`, `sandbox serve`, `sandbox stop`, `sandbox reset`) prints what it would change and changes nothing' },
+  { flag: '--dry-run', meaning: 'print the request (method, URL, headers, body; secrets redacted) and send nothing; a command that changes local state (`auth login`, `auth logout`, `profile use`, `profile agents`, `profile rm`, `sandbox serve`, `sandbox stop`, `sandbox reset`) prints what it would change and changes nothing' },
   { flag: '--sandbox', env: ['WSCTL_SANDBOX=1'], meaning: 'use the embedded sandbox instead of a remote service' },
   { env: ['WSCTL_PAGER', 'PAGER'], meaning: 'pager of `convo show` on a TTY (default `less -FRX`, with `LESS=FRX` unless `LESS` is set, and none when `TERM=dumb`; `--no-pager` turns it off). One that cannot be started (not installed) is skipped with one warning and the output printed directly; one that exits with a failure makes the command exit 1' },
   { env: ['COLUMNS'], meaning: "the width tables and help fit (default: the terminal's own)" },
