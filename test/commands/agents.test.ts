@@ -82,6 +82,17 @@ describe('the agent policy of a profile', () => {
     expect(sb.requests).toHaveLength(0);
   });
 
+  it('the built wsctl refuses the same way, and sends nothing', async () => {
+    expect((await runBin(['profile', 'agents', 'default', 'no-destructive'], { env: sb.env })).code).toBe(0);
+    const rm = await runBin(['device', 'rm', 'dev_phone', '--yes'], { env: { ...sb.env, CLAUDECODE: '1' } });
+    expect(rm.code).toBe(4);
+    expect(rm.stderr).toMatch(/^Error: The agent policy of profile 'default' is no-destructive: AI agents may not delete or replace, and this command deletes\. /);
+    const api = await runBin(['api', '-X', 'DELETE', '/devices/dev_phone'], { env: { ...sb.env, CLAUDECODE: '1' } });
+    expect(api.code).toBe(4);
+    expect(sb.requests).toHaveLength(0);
+    expect((await runBin(['keys', 'create', 'ci'], { env: { ...sb.env, CLAUDECODE: '1' } })).code).toBe(0);
+  });
+
   it('follows the profile in effect: --profile and WSCTL_PROFILE', async () => {
     await setPolicy('read-only', 'work');
     const named = await run(['--profile', 'work', 'keys', 'create', 'x'], { env: { ...sb.env, ...CLAUDE } });
