@@ -16,7 +16,7 @@ export const agents = defineVerb({
   summary: 'Set what AI agents may do with a profile: full, no-destructive or read-only',
   args: {
     name: arg('<profile>', 'profile name', checkProfileName),
-    policy: arg('<policy>', 'full (the default), no-destructive or read-only', AGENT_POLICIES),
+    policy: arg('<policy>', 'what AI agents may do (full when none is set)', AGENT_POLICIES),
   },
   notes: `
 Under an AI agent (see \`wsctl help environment\`: CLAUDECODE, CURSOR_AGENT,
