@@ -135,6 +135,7 @@ export const TOPICS: Topic[] = [
     summary: 'profiles, the config file, and where keys live',
     intro: [
       'A profile names a service (its base URL) and an API key. `wsctl auth login` stores them, `wsctl profile use` picks the current one, `--profile` or `WSCTL_PROFILE` another for one command.',
+      'A profile also says what an AI agent running wsctl may do with it: `wsctl profile agents <profile> <full|no-destructive|read-only>` (default `full`). It guards against an agent\'s mistakes; it is not an authorization boundary.',
       "Keys live in the operating system's credential store (macOS Keychain, Windows Credential Manager, the Secret Service on Linux), one entry per profile; where none can be reached, in `config.json` with a warning (`--insecure-storage` chooses the file on purpose). `WSCTL_API_KEY` overrides the stored key and is never written anywhere.",
       'The config dir is `WSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl` on Linux, `~/Library/Preferences/wsctl` on macOS, `%APPDATA%\\wsctl` on Windows. Files:',
     ],
