@@ -152,7 +152,15 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
   const temp = join(dir, `.${basename(file.target)}.wsctl-${process.pid}-${Math.random().toString(36).slice(2)}`);
   let backup: string | undefined;
   try {
-    if (file.text === undefined) mkdirSync(dir, { recursive: true });
+    if (file.text === undefined) {
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST' || code === 'ENOTDIR') throw new WsctlError(`Cannot write ${file.path}: part of the path to ${dir} is a file, not a folder. Nothing was written.`);
+        throw error;
+      }
+    }
     else {
       backup = `${file.target}.bak`;
       copyFileSync(file.target, temp);
@@ -168,7 +176,12 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
     }
     renameSync(temp, file.target);
   } catch (error) {
-    rmSync(temp, { force: true });
+    if (error instanceof WsctlError) throw error;
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // no folder to hold it: nothing was written
+    }
     throw new WsctlError(`Cannot write ${file.path}: ${reason(error)}. The file was not changed.`);
   }
   return backup;

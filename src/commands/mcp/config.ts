@@ -9,7 +9,7 @@ export const config = defineVerb({
   notes: '\n`wsctl mcp install` puts the same entry into the client\'s config file.\n',
   examples: ['wsctl mcp config', 'wsctl mcp config --client vscode --sandbox', 'wsctl mcp config --client cursor --profile work --read-only'],
   endpoints: [],
-  sample: ['mcp', 'config'],
+  sample: ['mcp', 'config', '--sandbox'],
   run,
 });
 

@@ -21,7 +21,7 @@ export const install = defineVerb({
     'Undo with `wsctl mcp uninstall --client <name>`.\n',
   examples: ['wsctl mcp install --client claude-desktop', 'wsctl mcp install --client vscode --profile work --read-only --dry-run', 'wsctl mcp install --client cursor --config ./.cursor/mcp.json --sandbox'],
   endpoints: [],
-  sample: ['mcp', 'install', '--client', 'cursor', '--dry-run'],
+  sample: ['mcp', 'install', '--client', 'cursor', '--dry-run', '--sandbox'],
   run,
 });
 
@@ -45,7 +45,7 @@ export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
       json: { ...doc, diff, dry_run: true },
       human(out) {
         out.write(diff);
-        ctx.term.info(changed ? 'Nothing was changed (--dry-run).' : `${path} already starts wsctl this way: nothing would change.`);
+        out.line(changed ? 'Nothing was changed (--dry-run).' : `${path} already starts wsctl's MCP server this way: nothing would change.`);
       },
     };
   }

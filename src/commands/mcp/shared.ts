@@ -5,7 +5,7 @@ import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { flag, option, type Ctx, type Globals, type Param } from '../../command.js';
-import { checkProfileName, configDir } from '../../config/index.js';
+import { checkProfileName, configDir, profileOf } from '../../config/index.js';
 import { timeoutMs } from '../../config/resolve.js';
 import { UsageError, WsctlError } from '../../errors.js';
 import { CLIENT_NAMES, type ClientName, type ServerEntry } from './clients.js';
@@ -21,7 +21,7 @@ const noConfirm: Param<boolean> = {
 
 export const serverFlags = {
   readOnly: flag('--read-only', 'offer only the tools that read'),
-  allowDestructive: flag('--allow-destructive', 'also offer the tools that remove (conn_rm, device_rm, pub_rm)'),
+  allowDestructive: flag('--allow-destructive', 'also offer the tools that remove (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)'),
   showSecrets: flag('--show-secrets', 'return the key made by keys_create in full, not masked'),
   noConfirm,
   uploadDir: option('--upload-dir <dir>', 'a folder persona_upload_avatar may read files from, besides the working folder'),
@@ -79,8 +79,7 @@ export function launcherScript(): string {
  * The entry that starts this wsctl's server: Node and the launcher by absolute path (a client may
  * start it without the user's PATH), then the options in effect, from flags or their variables.
  */
-// Never a key nor a base URL: the server reads the profile when it starts. A base URL given here
-// would be lost, so it is refused rather than dropped; under --sandbox it is ignored, as everywhere.
+// Never a key nor a base URL: the server reads the profile when it starts.
 export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()): ServerEntry {
   const g = ctx.globals;
   const env = ctx.env;
@@ -89,14 +88,7 @@ export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()
   const timeout = g.timeout ?? (env.WSCTL_TIMEOUT || undefined);
   if (profile !== undefined) checkProfileName(profile);
   if (timeout !== undefined) timeoutMs({ timeout }, env);
-  if (baseUrl !== undefined && !ctx.sandbox) {
-    const from = g.baseUrl ? '--base-url' : 'WSCTL_BASE_URL';
-    const name = profile ?? '<name>';
-    throw new UsageError(
-      `The server reads its base URL from its profile, so ${from} is not put in the entry. ` +
-        `Log in a profile for that URL (\`wsctl auth login --profile ${name} --base-url ${baseUrl}\`) and pass --profile ${name}${g.baseUrl ? '' : ', with WSCTL_BASE_URL unset'}.`,
-    );
-  }
+  if (baseUrl !== undefined && !ctx.sandbox) checkBaseUrlKept(baseUrl, profile, ctx);
   const args = [script, 'mcp'];
   if (ctx.sandbox) args.push('--sandbox');
   if (profile !== undefined) args.push('--profile', profile);
@@ -114,4 +106,21 @@ export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()
   if (folder !== configDir({ HOME: env.HOME, APPDATA: env.APPDATA, USERPROFILE: env.USERPROFILE })) entry.env = { WSCTL_CONFIG_DIR: folder };
   if (env.WSCTL_API_KEY) ctx.term.info("WSCTL_API_KEY is not put in the entry: the server takes its key from the profile, or from WSCTL_API_KEY in the client's env for it.");
   return entry;
+}
+
+/**
+ * A base URL given here (--base-url, WSCTL_BASE_URL) cannot reach the server, which reads its
+ * profile's: one that differs from the profile's is refused rather than silently lost (under
+ * --sandbox it is ignored, as everywhere).
+ */
+function checkBaseUrlKept(baseUrl: string, profile: string | undefined, ctx: Ctx): void {
+  const name = profile ?? ctx.profileName();
+  const stored = profileOf(ctx.config.read(), name)?.base_url;
+  const bare = (url: string) => url.trim().replace(/\/+$/, '');
+  if (stored !== undefined && bare(stored) === bare(baseUrl)) return;
+  const from = ctx.globals.baseUrl ? '--base-url' : 'WSCTL_BASE_URL';
+  throw new UsageError(
+    `The server reads its base URL from profile '${name}'${stored ? `, ${stored},` : ', which has none,'} not from ${from}. ` +
+      `Log in a profile for ${baseUrl} (\`wsctl auth login --profile <name> --base-url ${baseUrl}\`) and pass --profile <name>${ctx.globals.baseUrl ? ' instead' : ', with WSCTL_BASE_URL unset'}.`,
+  );
 }

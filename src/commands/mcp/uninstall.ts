@@ -29,7 +29,7 @@ export async function run(opts: { client: ClientName; config: string | undefined
       json: { ...doc, diff, dry_run: true },
       human(out) {
         out.write(diff);
-        ctx.term.info(changed ? 'Nothing was changed (--dry-run).' : none);
+        out.line(changed ? 'Nothing was changed (--dry-run).' : none);
       },
     };
   }
