@@ -258,6 +258,26 @@ describe('the built bin/wsctl', () => {
     expect(readFileSync(file, 'utf8')).not.toMatch(/wsk_|https?:/);
   }, 60_000);
 
+  it('a folder on a read-only mount is exit 1, with the file as it was and nothing written beside it', async () => {
+    const { dir, file } = setup('{\n  // mine\n  "mcpServers": {}\n}\n');
+    const home = tempDir();
+    // A read-only bind mount in a mount namespace of its own (chmod does not stop root).
+    const script = `mount --bind -o ro '${dir}' '${dir}' && exec '${process.execPath}' '${BIN}' mcp install --client cursor --config '${file}' --sandbox`;
+    const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn('unshare', ['-m', 'sh', '-c', script], { env: { PATH: process.env.PATH, HOME: home, WSCTL_CONFIG_DIR: join(home, 'cfg') } });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (err += c));
+      child.on('error', () => resolve({ code: null, out, err: 'no unshare' }));
+      child.on('close', (code) => resolve({ code, out, err }));
+    });
+    if (/unshare|mount/.test(r.err) && !r.err.startsWith('Error:')) return; // no mount namespaces here
+    expect([r.code, r.out, r.err]).toEqual([1, '', `Error: Cannot write ${file}: EROFS. The file was not changed.\n`]);
+    expect(readFileSync(file, 'utf8')).toBe('{\n  // mine\n  "mcpServers": {}\n}\n');
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  }, 30_000);
+
   it('a server that does not answer is exit 1, with the new entry written and the backup kept', async () => {
     // A copy of the package whose launcher fails when started as the server, and works for install.
     const pkg = tempDir();
