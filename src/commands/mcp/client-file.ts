@@ -2,7 +2,7 @@
 // jsonc-parser, so every other entry, comment and blank line stays byte for byte; the old file is
 // copied to <file>.bak first and the new one replaces it by rename, so a reader (or a crash) sees
 // the old file or the new one, never half of one.
-import { closeSync, copyFileSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { applyEdits, findNodeAtLocation, format, getNodeValue, modify, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { WsctlError } from '../../errors.js';
@@ -160,8 +160,7 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
         if (code === 'EEXIST' || code === 'ENOTDIR') throw new WsctlError(`Cannot write ${file.path}: part of the path to ${dir} is a file, not a folder. Nothing was written.`);
         throw error;
       }
-    }
-    else {
+    } else {
       backup = `${file.target}.bak`;
       copyFileSync(file.target, temp);
       renameSync(temp, backup);
@@ -174,14 +173,18 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
     } finally {
       closeSync(fd);
     }
+    // A client that rewrites its file while it runs (Claude Code does) must not lose its change to ours.
+    if (file.text !== (existsSync(file.target) ? readFileSync(file.target, 'utf8') : undefined)) {
+      throw new WsctlError(`Cannot write ${file.path}: it changed while wsctl was editing it (the client may be writing it). It was not changed; run the command again.`);
+    }
     renameSync(temp, file.target);
   } catch (error) {
-    if (error instanceof WsctlError) throw error;
     try {
       rmSync(temp, { force: true });
     } catch {
       // no folder to hold it: nothing was written
     }
+    if (error instanceof WsctlError) throw error;
     throw new WsctlError(`Cannot write ${file.path}: ${reason(error)}. The file was not changed.`);
   }
   return backup;
