@@ -299,3 +299,25 @@ describe('the built bin/wsctl', () => {
     expect(readFileSync(`${file}.bak`, 'utf8')).toBe('{\n  "mcpServers": {}\n}\n');
   }, 60_000);
 });
+
+describe('the dry run diff', () => {
+  it('is what diff -u prints, hunks and context included', async () => {
+    const { unifiedDiff } = await import('../../src/commands/mcp/diff.js');
+    const before = `${Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n')}\n`;
+    const after = before.replace('line 3\n', 'line 3\nnew a\n').replace('line 20\n', '').replace('line 35\n', 'changed 35\n');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a'), before);
+    writeFileSync(join(dir, 'b'), after);
+    const gnu = await new Promise<string>((resolve) => {
+      const child = spawn('diff', ['-u', join(dir, 'a'), join(dir, 'b')]);
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.on('close', () => resolve(out));
+    });
+    const ours = unifiedDiff(before, after, 'f');
+    expect(ours.split('\n').slice(2)).toEqual(gnu.split('\n').slice(2));
+    expect(ours.split('\n').filter((l) => l.startsWith('@@'))).toHaveLength(3);
+    expect(unifiedDiff('{}', '{"a": 1}', 'f')).toBe('--- f\n+++ f\n@@ -1 +1 @@\n-{}\n\\ No newline at end of file\n+{"a": 1}\n\\ No newline at end of file\n');
+    expect(unifiedDiff('same\n', 'same\n', 'f')).toBe('');
+  });
+});
