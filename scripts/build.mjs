@@ -50,7 +50,8 @@ const lazy = await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   // A speed trick (src/tricks.ts lists them all), with its own off path at run time.
-  alias: { 'node:http2': './scripts/no-http2.cjs' },
+  // jsonc-parser's main file is UMD, whose require() calls esbuild cannot follow: its ES module build instead.
+  alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
   plugins: [noHttpServers],

@@ -22,7 +22,7 @@ export { conn } from './commands/conn/index.js';
 export { convo } from './commands/convo/index.js';
 export { device } from './commands/device/index.js';
 export { keys } from './commands/keys/index.js';
-export { mcp } from './commands/mcp.js';
+export { mcp } from './commands/mcp/index.js';
 export { notes } from './commands/notes/index.js';
 export { persona } from './commands/persona/index.js';
 export { profile } from './commands/profile/index.js';

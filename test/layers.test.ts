@@ -40,7 +40,7 @@ const INJECTED_TYPES = 'context.ts';
 /** The two edges that cross a layer on purpose, each with its reason. */
 const CROSSINGS: Record<string, string> = {
   // The `mcp` verb starts the server, which serves the other verbs as tools (loaded on use only).
-  'commands/mcp.ts → mcp/mcp-server.ts': 'the mcp verb starts the MCP server',
+  'commands/mcp/index.ts → mcp/mcp-server.ts': 'the mcp verb starts the MCP server',
   // The server is a second runner beside main.ts: each tool call gets a context of its own.
   'mcp/mcp-server.ts → context.ts': 'the MCP server builds a context per tool call',
 };

@@ -63,6 +63,7 @@ export const SETTINGS: Setting[] = [
   },
   { env: ['CI'], meaning: 'when set, no spinners (colour is not changed by it)' },
   { env: ['TMPDIR'], meaning: 'where `convo show` spools a large transcript while it waits for the header (the file is deleted as soon as it is opened)' },
+  { env: ['APPDATA', 'USERPROFILE'], meaning: 'on Windows, where `mcp install` finds each MCP client\'s config file (`%APPDATA%`, the home folder)' },
   { env: ['XDG_CACHE_HOME'], meaning: "on Node 22 and later, V8's compile cache is kept in `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`)" },
   { env: ['WSCTL_NO_TRICKS=1'], meaning: 'turn every speed trick off (for tests and bug reports): slower, same behaviour' },
   { env: ['WSCTL_RETRY_BASE_MS', 'WSCTL_MAX_RESPONSE_MB'], meaning: 'for tests: the first retry delay, and the bound on a response body (default 256)' },

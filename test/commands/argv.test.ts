@@ -87,7 +87,11 @@ const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = 
   [['sandbox', 'reset'], 'sandbox reset', {}],
   [['mcp'], 'mcp', {}],
   [['mcp', '--read-only', '--show-secrets'], 'mcp', { readOnly: true, showSecrets: true }],
-  [['mcp', 'config', '--allow-destructive'], 'mcp config', { allowDestructive: true }],
+  [['mcp', 'config', '--allow-destructive'], 'mcp config', { allowDestructive: true, client: 'claude-desktop', noConfirm: false }],
+  [['mcp', '--no-confirm', '--upload-dir', 'pics'], 'mcp', { noConfirm: true, uploadDir: 'pics', readOnly: false }],
+  [['mcp', 'config', '--client', 'zed', '--read-only'], 'mcp config', { client: 'zed', readOnly: true, uploadDir: undefined }],
+  [['mcp', 'install', '--client', 'vscode', '--config', 'mcp.json', '--no-confirm'], 'mcp install', { client: 'vscode', config: 'mcp.json', noConfirm: true }],
+  [['mcp', 'uninstall', '--client', 'cursor'], 'mcp uninstall', { client: 'cursor', config: undefined }],
 ];
 
 describe('argv → options', () => {
@@ -200,6 +204,9 @@ const cases: [args: string[], message: string][] = [
   [['keys', 'create', 'k', '--insecure-storage'], 'Error: --insecure-storage goes with --save-as <profile>: without it no key is saved.'],
   [['keys', 'create', 'k', '--insecure-storage', '--force'], 'Error: --force and --insecure-storage go with --save-as <profile>: without it no key is saved.'],
   [['site', 'create', ''], 'Error: The site name must not be empty.'],
+  [['mcp', 'install'], 'Error: Missing required option --client. Run `wsctl mcp install --help` for usage.'],
+  [['mcp', 'uninstall', '--client', 'notepad'], "Error: option '--client <name>' argument 'notepad' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp uninstall --help` for usage."],
+  [['mcp', 'config', '--read-only', '--allow-destructive'], 'Error: --read-only and --allow-destructive cannot be used together.'],
   [['--timeout', '5', '--profile'], "Error: option '--profile <name>' argument missing. Run `wsctl --help` for usage."],
   [['profile', 'use', 'constructor'], "Error: No profile 'constructor'. There are no profiles yet. Create one with `wsctl auth login --profile constructor`."],
 ];

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { realpathSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -277,31 +278,60 @@ describe('stdout carries protocol messages only', () => {
 });
 
 describe('wsctl mcp config', () => {
-  it('prints the mcpServers entry with the absolute path of this wsctl and the flags given', async () => {
+  const script = realpathSync(BIN);
+
+  it('prints the mcpServers entry: Node and this wsctl by absolute path, then the flags given', async () => {
     const plain = await runBin(['mcp', 'config']);
     expect(plain.code).toBe(0);
-    expect(JSON.parse(plain.stdout)).toEqual({ mcpServers: { wsctl: { command: BIN, args: ['mcp'] } } });
-    const flags = await runBin(['--profile', 'work', 'mcp', 'config', '--read-only', '--sandbox', '--timeout', '10', '--debug']);
-    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual(['mcp', '--sandbox', '--profile', 'work', '--timeout', '10', '--debug', '--read-only']);
+    expect(JSON.parse(plain.stdout)).toEqual({ mcpServers: { wsctl: { command: process.execPath, args: [script, 'mcp'] } } });
+    const flags = await runBin(['--profile', 'work', 'mcp', 'config', '--read-only', '--sandbox', '--timeout', '10', '--debug', '--no-confirm', '--upload-dir', '/tmp']);
+    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual([script, 'mcp', '--sandbox', '--profile', 'work', '--timeout', '10', '--debug', '--read-only', '--no-confirm', '--upload-dir', '/tmp']);
     expect((await runBin(['--help'])).stdout).toMatch(/^ {2}mcp {2,}Serve the workspace to AI agents/m);
     const both = await runBin(['mcp', '--read-only', '--allow-destructive']);
     expect([both.code, both.stderr]).toEqual([2, 'Error: --read-only and --allow-destructive cannot be used together.\n']);
   });
 
-  it('carries the WSCTL_* settings of its environment into the entry, checked, and never the API key', async () => {
+  it("prints each client's shape", async () => {
+    const shapes = { 'claude-desktop': 'mcpServers', 'claude-code': 'mcpServers', cursor: 'mcpServers', windsurf: 'mcpServers', vscode: 'servers', zed: 'context_servers' };
+    for (const [client, key] of Object.entries(shapes)) {
+      const r = await runBin(['mcp', 'config', '--client', client, '--allow-destructive']);
+      const entry = { command: process.execPath, args: [script, 'mcp', '--allow-destructive'] };
+      expect(JSON.parse(r.stdout), client).toEqual({ [key]: { wsctl: client === 'vscode' ? { type: 'stdio', ...entry } : entry } });
+    }
+    const json = await runBin(['mcp', 'config', '--client', 'zed', '--json'], { env: { HOME: '/home/someone' } });
+    expect(JSON.parse(json.stdout)).toEqual({ client: 'zed', file: '/home/someone/.config/zed/settings.json', snippet: { context_servers: { wsctl: { command: process.execPath, args: [script, 'mcp'] } } } });
+    const bad = await runBin(['mcp', 'config', '--client', 'emacs']);
+    expect([bad.code, bad.stderr]).toEqual([2, "Error: option '--client <name>' argument 'emacs' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp config --help` for usage.\n"]);
+  });
+
+  it('carries the WSCTL_* settings of its environment into the entry, checked, and never the API key nor a base URL', async () => {
     const config = tempDir();
-    const env = { WSCTL_PROFILE: 'work', WSCTL_BASE_URL: 'https://api.example.com', WSCTL_SANDBOX: '1', WSCTL_TIMEOUT: '12', WSCTL_CONFIG_DIR: config, WSCTL_API_KEY: 'wsk_secret_never_in_the_snippet' };
+    const env = { WSCTL_PROFILE: 'work', WSCTL_BASE_URL: 'https://api.example.com', WSCTL_SANDBOX: ' True ', WSCTL_TIMEOUT: '12', WSCTL_CONFIG_DIR: config, WSCTL_API_KEY: 'wsk_secret_never_in_the_snippet' };
     const r = await runBin(['mcp', 'config', '--read-only'], { env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { wsctl: { command: BIN, args: ['mcp', '--sandbox', '--profile', 'work', '--base-url', 'https://api.example.com', '--timeout', '12', '--read-only'], env: { WSCTL_CONFIG_DIR: config } } } });
+    // Under the sandbox the base URL is ignored, as everywhere.
+    expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { wsctl: { command: process.execPath, args: [script, 'mcp', '--sandbox', '--profile', 'work', '--timeout', '12', '--read-only'], env: { WSCTL_CONFIG_DIR: config } } } });
     expect(r.stdout + r.stderr).not.toContain('wsk_secret');
     expect(r.stderr).toMatch(/WSCTL_API_KEY is not put in the entry/);
+    const off = await runBin(['mcp', 'config'], { env: { WSCTL_SANDBOX: 'off', WSCTL_DEBUG: 'yes' } });
+    expect(JSON.parse(off.stdout).mcpServers.wsctl.args).toEqual([script, 'mcp', '--debug']);
+    const wrong = await runBin(['mcp', 'config'], { env: { WSCTL_SANDBOX: 'sure' } });
+    expect([wrong.code, wrong.stdout]).toEqual([2, '']);
+    expect(wrong.stderr).toMatch(/^Error: Invalid WSCTL_SANDBOX 'sure'/);
     // Flags win over the environment.
     const flags = await runBin(['--profile', 'ci', 'mcp', 'config'], { env: { WSCTL_PROFILE: 'work' } });
-    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual(['mcp', '--profile', 'ci']);
-    // Checked as a request checks them.
-    const url = await runBin(['mcp', 'config'], { env: { WSCTL_BASE_URL: 'http://example.com' } });
-    expect([url.code, url.stdout, url.stderr]).toEqual([2, '', 'Error: Refusing plain http:// to example.com: use https://, or http:// only to a loopback host.\n']);
+    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual([script, 'mcp', '--profile', 'ci']);
+    // A base URL the server would not read is refused, not dropped; the profile's own is fine.
+    const url = await runBin(['mcp', 'config'], { env: { WSCTL_BASE_URL: 'https://other.example.com' } });
+    expect([url.code, url.stdout]).toEqual([2, '']);
+    expect(url.stderr).toBe("Error: The server reads its base URL from profile 'default', which has none, not from WSCTL_BASE_URL. Log in a profile for https://other.example.com (`wsctl auth login --profile <name> --base-url https://other.example.com`) and pass --profile <name>, with WSCTL_BASE_URL unset.\n");
+    const flag = await runBin(['mcp', 'install', '--client', 'cursor', '--base-url', 'https://other.example.com']);
+    expect([flag.code, flag.stderr]).toEqual([2, expect.stringMatching(/^Error: The server reads its base URL from profile 'default', which has none, not from --base-url\. .* and pass --profile <name> instead\.\n$/)]);
+    const profiles = tempDir();
+    const login = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'work', '--base-url', 'https://api.example.com'], { env: { WSCTL_CONFIG_DIR: profiles }, stdin: 'wsk_0123456789abcdef\n' });
+    expect(login.code, login.stderr).toBe(0);
+    const same = await runBin(['mcp', 'config', '--profile', 'work'], { env: { WSCTL_CONFIG_DIR: profiles, WSCTL_BASE_URL: 'https://api.example.com/' } });
+    expect(JSON.parse(same.stdout).mcpServers.wsctl.args).toEqual([script, 'mcp', '--profile', 'work']);
     const name = await runBin(['mcp', 'config'], { env: { WSCTL_PROFILE: 'no/such' } });
     expect([name.code, name.stdout]).toEqual([2, '']);
     expect(name.stderr).toMatch(/^Error: Invalid profile name 'no\/such'/);

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Command } from 'commander';
 import type { App } from '../../src/command.js';
-import { describe as describeCommand } from '../../src/commands/mcp.js';
+import { describe as describeCommand } from '../../src/commands/mcp/index.js';
 import { createCtx, type Globals } from '../../src/context.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { buildProgram, loadCommands } from '../../src/program.js';

@@ -2,7 +2,7 @@
 // (those that are not say why), and each tool takes its command's arguments and options.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { snake } from '../../src/commands/mcp.js';
+import { snake } from '../../src/commands/mcp/index.js';
 import { jsonSchema } from '../../src/mcp/mcp-server.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { commandTree } from './harness.js';

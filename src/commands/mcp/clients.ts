@@ -1,0 +1,91 @@
+// The MCP clients wsctl knows: the shape each one's config file gives a stdio server, and where
+// that file usually lives on each platform (README.md, "Serving AI agents", says the same).
+import { homedir } from 'node:os';
+import { posix, win32 } from 'node:path';
+import type { Env } from '../../config/resolve.js';
+
+export const CLIENT_NAMES = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'zed'] as const;
+export type ClientName = (typeof CLIENT_NAMES)[number];
+
+/** What starts the server: the same three fields in every client. */
+export interface ServerEntry {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+interface Client {
+  label: string;
+  /** The top-level object that holds the servers, by name. */
+  key: 'mcpServers' | 'servers' | 'context_servers';
+  /** VS Code wants the transport named. */
+  typed?: boolean;
+  file(at: Place): string;
+}
+
+interface Place {
+  platform: NodeJS.Platform;
+  home: string;
+  env: Env;
+  join(...parts: string[]): string;
+}
+
+/** The per-user settings folder of an app: Application Support, %APPDATA%, or $XDG_CONFIG_HOME. */
+function appFolder(at: Place, name: { mac: string; windows: string; linux: string }): string {
+  if (at.platform === 'darwin') return at.join(at.home, 'Library', 'Application Support', name.mac);
+  if (at.platform === 'win32') return at.join(at.env.APPDATA || at.join(at.home, 'AppData', 'Roaming'), name.windows);
+  return at.join(at.env.XDG_CONFIG_HOME || at.join(at.home, '.config'), name.linux);
+}
+
+const CLIENTS: Record<ClientName, Client> = {
+  'claude-desktop': {
+    label: 'Claude Desktop',
+    key: 'mcpServers',
+    file: (at) => at.join(appFolder(at, { mac: 'Claude', windows: 'Claude', linux: 'Claude' }), 'claude_desktop_config.json'),
+  },
+  // User scope: the servers of every project. Claude Code rewrites this file itself; the edit keeps the rest.
+  'claude-code': { label: 'Claude Code', key: 'mcpServers', file: (at) => at.join(at.home, '.claude.json') },
+  cursor: { label: 'Cursor', key: 'mcpServers', file: (at) => at.join(at.home, '.cursor', 'mcp.json') },
+  vscode: {
+    label: 'VS Code',
+    key: 'servers',
+    typed: true,
+    file: (at) => at.join(appFolder(at, { mac: 'Code', windows: 'Code', linux: 'Code' }), 'User', 'mcp.json'),
+  },
+  windsurf: { label: 'Windsurf', key: 'mcpServers', file: (at) => at.join(at.home, '.codeium', 'windsurf', 'mcp_config.json') },
+  // Zed keeps ~/.config/zed on macOS too; on Windows it is %APPDATA%\Zed.
+  zed: {
+    label: 'Zed',
+    key: 'context_servers',
+    file: (at) =>
+      at.platform === 'win32'
+        ? at.join(at.env.APPDATA || at.join(at.home, 'AppData', 'Roaming'), 'Zed', 'settings.json')
+        : at.join(at.env.XDG_CONFIG_HOME || at.join(at.home, '.config'), 'zed', 'settings.json'),
+  },
+};
+
+export function clientLabel(name: ClientName): string {
+  return CLIENTS[name].label;
+}
+
+/** The path inside the client's file where wsctl's entry lives. */
+export function entryPath(name: ClientName): [string, string] {
+  return [CLIENTS[name].key, 'wsctl'];
+}
+
+/** The entry as the client's file holds it. */
+export function clientEntry(name: ClientName, entry: ServerEntry): Record<string, unknown> {
+  return CLIENTS[name].typed ? { type: 'stdio', ...entry } : { ...entry };
+}
+
+/** The whole snippet `wsctl mcp config` prints. */
+export function snippet(name: ClientName, entry: ServerEntry): Record<string, unknown> {
+  return { [CLIENTS[name].key]: { wsctl: clientEntry(name, entry) } };
+}
+
+/** The client's usual config file for this user on this platform. */
+export function clientFile(name: ClientName, env: Env, platform: NodeJS.Platform = process.platform): string {
+  const windows = platform === 'win32';
+  const home = (windows ? env.USERPROFILE : env.HOME) || homedir();
+  return CLIENTS[name].file({ platform, home, env, join: windows ? win32.join : posix.join });
+}

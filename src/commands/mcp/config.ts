@@ -1,0 +1,22 @@
+import { defineVerb, type Ctx, type Result } from '../../command.js';
+import { clientFile, snippet, type ClientName } from './clients.js';
+import { check, clientFlag, serverEntry, serverFlags, type McpFlags } from './shared.js';
+
+export const config = defineVerb({
+  name: 'config',
+  summary: "Print the JSON an MCP client needs to start wsctl mcp, in that client's shape",
+  flags: { ...clientFlag, ...serverFlags },
+  notes: '\n`wsctl mcp install` puts the same entry into the client\'s config file.\n',
+  examples: ['wsctl mcp config', 'wsctl mcp config --client vscode --sandbox', 'wsctl mcp config --client cursor --profile work --read-only'],
+  endpoints: [],
+  sample: ['mcp', 'config', '--sandbox'],
+  run,
+});
+
+/** The snippet; with --json, also which client and the file it usually goes in. */
+export async function run(opts: McpFlags & { client: ClientName }, ctx: Ctx): Promise<Result> {
+  check(opts, ctx.globals, 'wsctl mcp config');
+  const json = snippet(opts.client, serverEntry(opts, ctx));
+  const file = clientFile(opts.client, ctx.env);
+  return { json: { client: opts.client, file, snippet: json }, human: (out) => out.printJson(json) };
+}

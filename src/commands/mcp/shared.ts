@@ -1,0 +1,126 @@
+// What the mcp verbs share: the server's flags (declared once for `mcp`, `mcp config` and
+// `mcp install`), their rules, and the entry that starts this wsctl's server from a client.
+import { realpathSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { flag, option, type Ctx, type Globals, type Param } from '../../command.js';
+import { checkProfileName, configDir, profileOf } from '../../config/index.js';
+import { timeoutMs } from '../../config/resolve.js';
+import { UsageError, WsctlError } from '../../errors.js';
+import { CLIENT_NAMES, type ClientName, type ServerEntry } from './clients.js';
+
+/** `--no-confirm`, read as what it asks for: true when given (a `--no-x` flag() would be false then). */
+const noConfirm: Param<boolean> = {
+  syntax: '--no-confirm',
+  help:
+    'run the calls a person must otherwise confirm without asking anyone: removals, widening access, replacing, ' +
+    'sending a provider key away (byok_add) and uploading a local file (persona_upload_avatar); for an unattended agent set up on purpose',
+  read: (given) => given === false,
+};
+
+export const serverFlags = {
+  readOnly: flag('--read-only', 'offer only the tools that read'),
+  allowDestructive: flag('--allow-destructive', 'also offer the tools that remove (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)'),
+  showSecrets: flag('--show-secrets', 'return the key made by keys_create in full, not masked'),
+  noConfirm,
+  uploadDir: option('--upload-dir <dir>', 'a folder persona_upload_avatar may read files from, besides the working folder'),
+};
+
+export interface McpFlags {
+  readOnly: boolean;
+  allowDestructive: boolean;
+  showSecrets: boolean;
+  noConfirm: boolean;
+  uploadDir: string | undefined;
+}
+
+export const clientFlag = {
+  client: option('--client <name>', 'the MCP client', CLIENT_NAMES, 'claude-desktop' as ClientName),
+};
+
+/** The rules between the server's options and the global ones, for the server and its entry alike. */
+export function check(flags: McpFlags, globals: Globals, verb = 'wsctl mcp'): void {
+  if (flags.readOnly && flags.allowDestructive) throw new UsageError('--read-only and --allow-destructive cannot be used together.');
+  if (flags.uploadDir !== undefined && flags.uploadDir.trim() === '') throw new UsageError('--upload-dir needs a folder.');
+  if (globals.jq !== undefined && verb === 'wsctl mcp') throw new UsageError('wsctl mcp does not take --jq: tool results are JSON documents already.');
+  if (globals.dryRun && verb !== 'wsctl mcp install') throw new UsageError(`${verb} does not take --dry-run.`);
+}
+
+/** snake_case of an option's or argument's name, as tools name their parameters. */
+export function snake(name: string): string {
+  return name.replace(/-/g, '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** A command's description and what each argument and option means, by its tool name. */
+export function describe(root: Command, path: string[]): { description: string; params: Record<string, string> } | undefined {
+  let command: Command | undefined = root;
+  for (const word of path) command = command?.commands.find((c) => c.name() === word);
+  if (!command) return undefined;
+  const params: Record<string, string> = {};
+  for (const argument of command.registeredArguments) params[snake(argument.name())] = argument.description;
+  for (const option of command.options) params[snake(option.attributeName())] = option.description;
+  return { description: command.description(), params };
+}
+
+/** bin/wsctl of the package this code runs from (dist/lazy/… when built, src/commands/mcp/ in tests), symlinks resolved. */
+export function launcherScript(): string {
+  const here = fileURLToPath(import.meta.url);
+  const built = here.lastIndexOf(`${sep}dist${sep}lazy${sep}`);
+  const root = built >= 0 ? here.slice(0, built) : resolve(here, '..', '..', '..', '..');
+  try {
+    return realpathSync(resolve(root, 'bin', 'wsctl'));
+  } catch {
+    throw new WsctlError(`Cannot find wsctl's launcher in ${root}: reinstall wsctl.`);
+  }
+}
+
+/**
+ * The entry that starts this wsctl's server: Node and the launcher by absolute path (a client may
+ * start it without the user's PATH), then the options in effect, from flags or their variables.
+ */
+// Never a key nor a base URL: the server reads the profile when it starts.
+export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()): ServerEntry {
+  const g = ctx.globals;
+  const env = ctx.env;
+  const profile = g.profile || env.WSCTL_PROFILE || undefined;
+  const baseUrl = g.baseUrl || env.WSCTL_BASE_URL || undefined;
+  const timeout = g.timeout ?? (env.WSCTL_TIMEOUT || undefined);
+  if (profile !== undefined) checkProfileName(profile);
+  if (timeout !== undefined) timeoutMs({ timeout }, env);
+  if (baseUrl !== undefined && !ctx.sandbox) checkBaseUrlKept(baseUrl, profile, ctx);
+  const args = [script, 'mcp'];
+  if (ctx.sandbox) args.push('--sandbox');
+  if (profile !== undefined) args.push('--profile', profile);
+  if (timeout !== undefined) args.push('--timeout', timeout.trim());
+  if (ctx.debug) args.push('--debug');
+  if (flags.readOnly) args.push('--read-only');
+  if (flags.allowDestructive) args.push('--allow-destructive');
+  if (flags.showSecrets) args.push('--show-secrets');
+  if (flags.noConfirm) args.push('--no-confirm');
+  if (flags.uploadDir !== undefined) args.push('--upload-dir', resolve(flags.uploadDir));
+  const entry: ServerEntry = { command: process.execPath, args };
+  // A client's environment may lack what chose the config folder here (WSCTL_CONFIG_DIR, XDG_CONFIG_HOME):
+  // the folder goes into the entry whenever a bare environment would find another one.
+  const folder = configDir(env);
+  if (folder !== configDir({ HOME: env.HOME, APPDATA: env.APPDATA, USERPROFILE: env.USERPROFILE })) entry.env = { WSCTL_CONFIG_DIR: folder };
+  if (env.WSCTL_API_KEY) ctx.term.info("WSCTL_API_KEY is not put in the entry: the server takes its key from the profile, or from WSCTL_API_KEY in the client's env for it.");
+  return entry;
+}
+
+/**
+ * A base URL given here (--base-url, WSCTL_BASE_URL) cannot reach the server, which reads its
+ * profile's: one that differs from the profile's is refused rather than silently lost (under
+ * --sandbox it is ignored, as everywhere).
+ */
+function checkBaseUrlKept(baseUrl: string, profile: string | undefined, ctx: Ctx): void {
+  const name = profile ?? ctx.profileName();
+  const stored = profileOf(ctx.config.read(), name)?.base_url;
+  const bare = (url: string) => url.trim().replace(/\/+$/, '');
+  if (stored !== undefined && bare(stored) === bare(baseUrl)) return;
+  const from = ctx.globals.baseUrl ? '--base-url' : 'WSCTL_BASE_URL';
+  throw new UsageError(
+    `The server reads its base URL from profile '${name}'${stored ? `, ${stored},` : ', which has none,'} not from ${from}. ` +
+      `Log in a profile for ${baseUrl} (\`wsctl auth login --profile <name> --base-url ${baseUrl}\`) and pass --profile <name>${ctx.globals.baseUrl ? ' instead' : ', with WSCTL_BASE_URL unset'}.`,
+  );
+}

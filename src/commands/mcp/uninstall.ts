@@ -1,0 +1,41 @@
+import { resolve } from 'node:path';
+import { defineVerb, type Ctx, type Result } from '../../command.js';
+import { clientFile, clientLabel, entryPath, type ClientName } from './clients.js';
+import { fileFlags } from './install.js';
+
+export const uninstall = defineVerb({
+  name: 'uninstall',
+  summary: "Remove wsctl's MCP server from a client's config file, keeping everything else",
+  flags: fileFlags,
+  notes: '\nThe old file is kept as <file>.bak. --dry-run prints the change as a diff.\n',
+  examples: ['wsctl mcp uninstall --client claude-desktop', 'wsctl mcp uninstall --client vscode --dry-run'],
+  endpoints: [],
+  sample: ['mcp', 'uninstall', '--client', 'cursor', '--dry-run'],
+  run,
+});
+
+export async function run(opts: { client: ClientName; config: string | undefined }, ctx: Ctx): Promise<Result> {
+  const path = opts.config !== undefined ? resolve(opts.config) : clientFile(opts.client, ctx.env);
+  // jsonc-parser loads with these two verbs only.
+  const [{ edited, readClientFile, replaceFile, valueAt }, { unifiedDiff }] = await Promise.all([import('./client-file.js'), import('./diff.js')]);
+  const file = readClientFile(path);
+  const where = entryPath(opts.client);
+  const changed = valueAt(file, where) !== undefined;
+  const doc = { client: opts.client, file: path, changed, backup: null as string | null };
+  const none = `${path} has no wsctl entry for ${clientLabel(opts.client)}: nothing to remove.`;
+  if (ctx.dryRun) {
+    const diff = changed ? unifiedDiff(file.text, edited(file, where, undefined), path) : '';
+    return {
+      json: { ...doc, diff, dry_run: true },
+      human(out) {
+        out.write(diff);
+        out.line(changed ? 'Nothing was changed (--dry-run).' : none);
+      },
+    };
+  }
+  if (changed) doc.backup = replaceFile(file, edited(file, where, undefined)) ?? null;
+  return {
+    json: doc,
+    human: (out) => out.done(changed ? `Removed wsctl's MCP server from ${path} (the previous file is kept in ${doc.backup}). Restart ${clientLabel(opts.client)} to unload it.` : none),
+  };
+}
