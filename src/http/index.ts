@@ -6,7 +6,8 @@ import { InterruptedError, NetworkError, WsctlError } from '../errors.js';
 import type { Response, SchemaName } from '../schemas.js';
 import { decode, errorInfo, type DecodeOptions } from './decode.js';
 import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, worthRepeating, type Hop } from './policy.js';
-import { maskUrlPassword, redact, REDACTED } from './redact.js';
+import { maskSecrets, rememberSecret } from '../secrets.js';
+import { maskUrlPassword, redact, REDACTED, secretValues } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
 import { checkBaseUrl, joinUrl } from './url.js';
 
@@ -99,11 +100,13 @@ export class Api {
 
   constructor(private readonly settings: ApiSettings) {
     this.base = checkBaseUrl(settings.baseUrl);
+    rememberSecret(settings.apiKey);
     this.transport = new Transport({
       timeoutMs: settings.timeoutMs,
       signal: settings.signal,
       maxBodyBytes: settings.maxBodyBytes ?? 256 * 1024 * 1024,
-      trace: settings.debug ? settings.trace : undefined,
+      // A response body, a header or a redirect may echo the key: the trace masks what was sent.
+      trace: settings.debug ? (line) => settings.trace(maskSecrets(line)) : undefined,
       proxy: settings.proxy,
     });
   }
@@ -169,6 +172,8 @@ export class Api {
     const s = this.settings;
     // A verb returns its request as a Call, which --dry-run plans: reaching here is a bug, and sends nothing.
     if (s.dryRun) throw new Error(`${spec.method} ${spec.path} was about to be sent under --dry-run`);
+    // A provider key in the body (byok add's api_key) is masked in every error and trace from now on.
+    for (const secret of secretValues(spec.body)) rememberSecret(secret);
     const { headers, json } = this.headersFor(spec);
     let hop: Hop = { method: spec.method, target: joinUrl(this.base, spec.path), body: spec.upload ?? json, headers };
 
