@@ -123,7 +123,7 @@ complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l show-secret -d 'show
 complete -c wsctl -n '__wsctl_at '\''wsctl device'\''' -a 'rm' -d 'Remove a registered device; asks to confirm on a terminal, else needs --yes'
 complete -c wsctl -n '__wsctl_in '\''wsctl device rm'\''' -s y -l yes -d 'do not ask for confirmation'
 complete -c wsctl -n '__wsctl_at '\''wsctl persona'\''' -a 'versions' -d 'List the published versions of a persona'
-complete -c wsctl -n '__wsctl_at '\''wsctl persona'\''' -a 'upload-avatar' -d 'Upload a PNG, JPEG, GIF or WebP image as a persona avatar; prints its URL'
+complete -c wsctl -n '__wsctl_at '\''wsctl persona'\''' -a 'upload-avatar' -d 'Upload a PNG, JPEG, GIF or WebP image (at most 10 MiB) as a persona avatar; prints its URL'
 complete -c wsctl -n '__wsctl_at '\''wsctl persona upload-avatar'\''' -r -F
 complete -c wsctl -n '__wsctl_at '\''wsctl pub'\''' -a 'rm' -d 'Unpublish a published conversation; asks to confirm on a terminal, else needs --yes'
 complete -c wsctl -n '__wsctl_in '\''wsctl pub rm'\''' -s y -l yes -d 'do not ask for confirmation'
