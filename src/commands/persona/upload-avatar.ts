@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { filePart } from '../../http/index.js';
 import { arg, call, defineVerb, type Call, type Ctx } from '../../command.js';
-import { readImage } from '../../images.js';
+import { readImage, type Image } from '../../images.js';
 import { request } from '../../service.js';
 
 export const uploadAvatar = defineVerb({
@@ -16,13 +16,17 @@ export const uploadAvatar = defineVerb({
 
 export async function run(opts: { file: string }, _ctx: Ctx): Promise<Call> {
   // Opened once: the bytes checked are the bytes sent, whatever happens to the file meanwhile.
-  const { bytes, type, size } = await readImage(opts.file);
-  const filename = basename(opts.file);
-  const upload = await filePart('file', { bytes, path: opts.file, filename, contentType: type });
+  return upload(await readImage(opts.file), opts.file);
+}
+
+/** The upload of an image already read and checked (readImage): the MCP tool checks where it lies first. */
+export async function upload(image: Image, path: string): Promise<Call> {
+  const filename = basename(path);
+  const part = await filePart('file', { bytes: image.bytes, path, filename, contentType: image.type });
   return call({
-    request: request('uploadPersonaImage', { upload }),
+    request: request('uploadPersonaImage', { upload: part }),
     spinner: `Uploading ${filename}`,
-    progress: () => (size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((upload.sent() / size) * 100))}%` : undefined),
+    progress: () => (image.size > 0 ? `Uploading ${filename} ${Math.min(100, Math.round((part.sent() / image.size) * 100))}%` : undefined),
     answer: ({ body }) => ({ json: body, human: (out) => out.tsv([[body.url]]) }),
   });
 }
