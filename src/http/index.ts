@@ -6,7 +6,7 @@ import { InterruptedError, NetworkError, WsctlError } from '../errors.js';
 import type { Response, SchemaName } from '../schemas.js';
 import { decode, errorInfo, type DecodeOptions } from './decode.js';
 import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, worthRepeating, type Hop } from './policy.js';
-import { maskSecrets, rememberSecret } from '../secrets.js';
+import { mask, maskSecrets, rememberSecret } from '../secrets.js';
 import { maskUrlPassword, redact, REDACTED, secretValues } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
 import { checkBaseUrl, joinUrl } from './url.js';
@@ -117,6 +117,11 @@ export class Api {
 
   async request<N extends SchemaName | undefined = undefined>(spec: RequestSpec<N>): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
     const attempt = await this.exchange(spec, false, { tries: 0 });
+    // A body that quotes the key in use back (a debugging echo, a gateway) prints it masked; the
+    // text is changed only inside the key, so every other byte is the service's. Not a provider
+    // key: byok add --show-secret shows the one the service stored.
+    const key = this.settings.apiKey;
+    if (key && key.length >= 6 && attempt.text.includes(key)) attempt.text = attempt.text.replaceAll(key, mask(key));
     const { body, isJson } = decode(attempt, this.decodeOptions(spec));
     return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, requestId: errorInfo(attempt).requestId };
   }

@@ -35,6 +35,9 @@ beforeAll(async () => {
     } else if (url.startsWith('/settings')) {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`internal error: upstream said key=${sent} is unknown`);
+    } else if (url.startsWith('/whoami')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ authenticated_with: sent, header: `Bearer ${sent}` }));
     } else if (url.startsWith('/signed')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ code: '482913', otp: '111222', pin: '4321', sig: 'sigvalue', signature: 'signaturevalue', status_code: 200, note: 'paste wsk_other0123456789xyz into the form', link: 'https://s3.example/o?X-Amz-Signature=amzsigvalue&code=oauthcode&part=1' }));
@@ -99,6 +102,13 @@ describe('a key the service echoes back', () => {
     expect(r.stderr).toContain('Error: The service answered HTTP 500: provider rejected prov…ECHO');
     expect(r.stderr).not.toContain(PROVIDER_KEY);
     expect(r.stderr).not.toContain(KEY);
+  });
+
+  it('is masked in a 2xx body that quotes it', async () => {
+    const r = await runBin(['api', '/whoami'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain(KEY);
+    expect(JSON.parse(r.stdout)).toEqual({ authenticated_with: MASKED_KEY, header: `Bearer ${MASKED_KEY}` });
   });
 
   it('is masked in the result of an MCP tool call', async () => {
