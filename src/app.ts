@@ -6,6 +6,7 @@ export { createCtx } from './context.js';
 export { CancelledError, InterruptedError, UsageError, WsctlError } from './errors.js';
 export { clean } from './terminal/index.js';
 export { cleanErrorMessage } from './sanitize.js';
+export { maskSecrets, maskSecretsIn } from './secrets.js';
 export { terminalPrompt } from './terminal/prompt.js';
 export { commandReference, replaceReference } from './reference.js';
 export { answerHelp, suggestCommand } from './help/index.js';

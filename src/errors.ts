@@ -1,4 +1,5 @@
 // Typed errors: each carries the exit code of cli.md §4, so report.ts maps them in one place.
+import { maskSecrets, maskSecretsIn } from './secrets.js';
 
 export const ExitCode = {
   ok: 0,
@@ -23,11 +24,13 @@ export class WsctlError extends Error {
   readonly details?: unknown;
 
   constructor(message: string, info: ErrorInfo = {}) {
-    super(message);
+    // Masked before Error captures the stack: a key the service echoed never reaches a message,
+    // a --json error's details, an MCP result or a --debug stack.
+    super(maskSecrets(message));
     this.name = new.target.name;
     this.status = info.status;
-    this.requestId = info.requestId;
-    this.details = info.details;
+    this.requestId = info.requestId === undefined ? undefined : maskSecrets(info.requestId);
+    this.details = maskSecretsIn(info.details);
   }
 }
 

@@ -27,27 +27,28 @@ export function debugFromEnv(env: Record<string, string | undefined>): boolean {
 }
 
 export async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {
-  const { WsctlError, CancelledError, InterruptedError, cleanErrorMessage } = await import('./app.js');
+  const { WsctlError, CancelledError, InterruptedError, cleanErrorMessage, maskSecrets, maskSecretsIn } = await import('./app.js');
   const { stderr } = base.io;
   const known = error instanceof WsctlError;
   const code = known ? error.exitCode : EXIT_FAILURE;
   if (code === EXIT_OK) return code;
   // Messages quote ids and service text: keep them from driving the terminal or forging lines.
-  const message = cleanErrorMessage(known ? error.message : unexpected(error));
+  // The last door: a secret wsctl sent is masked even in an error made before it was known.
+  const message = cleanErrorMessage(maskSecrets(known ? error.message : unexpected(error)));
   if (outcome.json) {
     const doc: Record<string, unknown> = { message, exit_code: code };
     if (known && error.status !== undefined) doc.status = error.status;
-    if (known && error.requestId) doc.request_id = error.requestId;
-    if (known && error.details !== undefined) doc.details = error.details;
+    if (known && error.requestId) doc.request_id = maskSecrets(error.requestId);
+    if (known && error.details !== undefined) doc.details = maskSecretsIn(error.details);
     stderr.write(`${JSON.stringify({ error: doc }, null, 2)}\n`);
   } else if (error instanceof CancelledError || error instanceof InterruptedError) {
     // Not errors of the tool: the person said no, or pressed Ctrl-C.
     stderr.write(`${message}\n`);
   } else {
-    const requestId = known && error.requestId ? ` (request id ${cleanErrorMessage(error.requestId)})` : '';
+    const requestId = known && error.requestId ? ` (request id ${cleanErrorMessage(maskSecrets(error.requestId))})` : '';
     stderr.write(`Error: ${message}${requestId}\n`);
   }
-  if (outcome.debug && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+  if (outcome.debug && error instanceof Error && error.stack) stderr.write(`${maskSecrets(error.stack)}\n`);
   return code;
 }
 

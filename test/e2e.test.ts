@@ -2,6 +2,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { visibleSubcommands } from '../src/visible.js';
@@ -57,6 +59,26 @@ describe('bin/wsctl against a sandbox server', () => {
     expect(r.stdout).not.toContain('sk-e2e-0123456789abcdef');
   });
 
+  it('byok add refuses a plain http:// provider URL to a remote host (exit 2, nothing sent), and takes loopback', async () => {
+    const before = sb.requests.length;
+    const add = (url: string) => runBin(['byok', 'add', '--name', 'e2e', '--provider-url', url, '--format', 'openai', '--model', 'm'], { env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-e2e-0123456789abcdef' } });
+    for (const url of ['http://llm.example.com/v1', 'http://10.0.0.5:8000/v1', 'http://[fd00::1]/v1']) {
+      const r = await add(url);
+      expect(r.code, url).toBe(2);
+      expect(r.stderr, url).toContain('Refusing plain http://');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(sb.requests.length).toBe(before);
+    for (const url of ['http://127.0.0.1:11434/v1', 'http://localhost:8000/v1', 'http://[::1]:8000']) expect((await add(url)).code, url).toBe(0);
+  });
+
+  it('conn set-permission refused: the message claims no set of permissions the interface does not give', async () => {
+    const r = await runBin(['conn', 'set-permission', 'gmail', 'pdc_gmail', 'owner'], { env: sb.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("did not change the permission of gmail/pdc_gmail to 'owner'");
+    expect(r.stderr).not.toMatch(/Permissions it knows|read, write, full/);
+  });
+
   it('--json on every read command is one parseable document', async () => {
     for (const args of [['keys', 'list'], ['settings'], ['caps'], ['convo', 'show', 'conv_demo'], ['persona', 'versions', 'persona_demo']]) {
       const r = await runBin([...args, '--json'], { env: sb.env });
@@ -77,6 +99,26 @@ describe('bin/wsctl against a sandbox server', () => {
     expect((await runBin(['auth', 'logout'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
     expect((await runBin(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(4);
     expect((await runBin(['profile', 'rm', 'e2e'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
+  });
+
+  it('auth status with the service down shows the profile, URL and storage, says why, and exits 3 ("valid": null)', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const env = { WSCTL_CONFIG_DIR: tempDir(), WSCTL_TIMEOUT: '2' };
+    const login = await runBin(['auth', 'login', '--profile', 'down', '--base-url', url, '--with-key', '--no-verify', '--insecure-storage'], { env, stdin: 'wsk_down_0123456789abcdef\n' });
+    expect(login.code, login.stderr).toBe(0);
+    const piped = await runBin(['auth', 'status', '--profile', 'down'], { env });
+    expect(piped.code).toBe(3);
+    expect(piped.stdout).toContain('profile\tdown\n');
+    expect(piped.stdout).toContain(`base_url\t${url}\n`);
+    expect(piped.stdout).toContain('key_storage\tfile\n');
+    expect(piped.stdout).toContain('key\twsk_…cdef\n');
+    expect(piped.stderr).toMatch(/Could not check the key: Cannot reach/);
+    const json = await runBin(['auth', 'status', '--profile', 'down', '--json'], { env });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ profile: 'down', base_url: url, key_source: 'profile', key_storage: 'file', key: 'wsk_…cdef', valid: null });
   });
 
   it('usage errors exit 2 with one short line and no stack trace; with --json as a JSON document', async () => {

@@ -4,6 +4,7 @@ import { ApiError, AuthError, NetworkError, NotFoundError, UsageError, type Erro
 import type * as z from 'zod/mini';
 import { responseSchemas, type SchemaName } from '../schemas.js';
 import { cleanLine } from '../sanitize.js';
+import { maskUrlPassword } from './redact.js';
 import { quickCheck } from '../tricks.js';
 import type { Attempt } from './transport.js';
 
@@ -97,7 +98,7 @@ function statusError(options: DecodeOptions, attempt: Attempt, body: unknown): E
   }
   if (status === 401 || status === 403) return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). ${options.authHint}`, errorInfo(attempt));
   if (status === 404) {
-    const what = options.what ? `${options.what.charAt(0).toUpperCase()}${options.what.slice(1)} not found` : `Not found: ${options.method} ${options.path}`;
+    const what = options.what ? `${options.what.charAt(0).toUpperCase()}${options.what.slice(1)} not found` : `Not found: ${options.method} ${cleanLine(maskUrlPassword(options.path))}`;
     return new NotFoundError(`${what} (HTTP 404${suffix}).`, errorInfo(attempt));
   }
   if (status === 422) {

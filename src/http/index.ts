@@ -6,7 +6,8 @@ import { InterruptedError, NetworkError, WsctlError } from '../errors.js';
 import type { Response, SchemaName } from '../schemas.js';
 import { decode, errorInfo, type DecodeOptions } from './decode.js';
 import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, worthRepeating, type Hop } from './policy.js';
-import { maskUrlPassword, redact, REDACTED } from './redact.js';
+import { mask, maskSecrets, rememberSecret } from '../secrets.js';
+import { maskUrlPassword, redact, REDACTED, secretValues } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
 import { checkBaseUrl, joinUrl } from './url.js';
 
@@ -99,11 +100,13 @@ export class Api {
 
   constructor(private readonly settings: ApiSettings) {
     this.base = checkBaseUrl(settings.baseUrl);
+    rememberSecret(settings.apiKey);
     this.transport = new Transport({
       timeoutMs: settings.timeoutMs,
       signal: settings.signal,
       maxBodyBytes: settings.maxBodyBytes ?? 256 * 1024 * 1024,
-      trace: settings.debug ? settings.trace : undefined,
+      // A response body, a header or a redirect may echo the key: the trace masks what was sent.
+      trace: settings.debug ? (line) => settings.trace(maskSecrets(line)) : undefined,
       proxy: settings.proxy,
     });
   }
@@ -114,6 +117,11 @@ export class Api {
 
   async request<N extends SchemaName | undefined = undefined>(spec: RequestSpec<N>): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
     const attempt = await this.exchange(spec, false, { tries: 0 });
+    // A body that quotes the key in use back (a debugging echo, a gateway) prints it masked; the
+    // text is changed only inside the key, so every other byte is the service's. Not a provider
+    // key: byok add --show-secret shows the one the service stored.
+    const key = this.settings.apiKey;
+    if (key && key.length >= 6 && attempt.text.includes(key)) attempt.text = attempt.text.replaceAll(key, mask(key));
     const { body, isJson } = decode(attempt, this.decodeOptions(spec));
     return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, requestId: errorInfo(attempt).requestId };
   }
@@ -169,6 +177,8 @@ export class Api {
     const s = this.settings;
     // A verb returns its request as a Call, which --dry-run plans: reaching here is a bug, and sends nothing.
     if (s.dryRun) throw new Error(`${spec.method} ${spec.path} was about to be sent under --dry-run`);
+    // A provider key in the body (byok add's api_key) is masked in every error and trace from now on.
+    for (const secret of secretValues(spec.body)) rememberSecret(secret);
     const { headers, json } = this.headersFor(spec);
     let hop: Hop = { method: spec.method, target: joinUrl(this.base, spec.path), body: spec.upload ?? json, headers };
 

@@ -1,7 +1,7 @@
-// Multipart bodies: one file part, streamed from disk, built afresh for each attempt, with a
-// count of the bytes sent for progress.
-import { createReadStream } from 'node:fs';
-import { PassThrough, Transform } from 'node:stream';
+// Multipart bodies: one file part, from the bytes that were read and checked (never the file
+// again: what was checked is what is sent), streamed in pieces for each attempt, with a count of
+// the bytes sent for progress.
+import { PassThrough, Readable, Transform } from 'node:stream';
 import type { Upload } from './transport.js';
 
 export interface FileUpload extends Upload {
@@ -9,16 +9,24 @@ export interface FileUpload extends Upload {
   sent(): number;
 }
 
-export async function filePart(field: string, file: { path: string; filename: string; contentType: string; size: number }): Promise<FileUpload> {
+const PIECE = 64 * 1024;
+
+function* pieces(bytes: Buffer): Generator<Buffer> {
+  for (let at = 0; at < bytes.length; at += PIECE) yield bytes.subarray(at, at + PIECE);
+}
+
+/** A part named field holding bytes; `path` only names the file in --dry-run. */
+export async function filePart(field: string, file: { bytes: Buffer; path: string; filename: string; contentType: string }): Promise<FileUpload> {
   const { default: FormData } = await import('form-data');
   let sent = 0;
+  const size = file.bytes.length;
   return {
-    describe: { [field]: `${file.path} (${file.contentType}, ${file.size} bytes)` },
+    describe: { [field]: `${file.path} (${file.contentType}, ${size} bytes)` },
     sent: () => sent,
     open() {
       sent = 0;
       const form = new FormData();
-      form.append(field, createReadStream(file.path), { filename: file.filename, contentType: file.contentType, knownLength: file.size });
+      form.append(field, Readable.from(pieces(file.bytes), { objectMode: false }), { filename: file.filename, contentType: file.contentType, knownLength: size });
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           sent += chunk.length;

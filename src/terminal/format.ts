@@ -4,12 +4,7 @@ import { displayWidth, graphemes, prefixLength, truncate } from './width.js';
 
 export { displayWidth, truncate } from './width.js';
 
-/** cli.md §2: first 4 and last 4 characters around an ellipsis, or **** when short. */
-export function mask(secret: string | null | undefined): string {
-  if (!secret) return '';
-  return secret.length >= 12 ? `${secret.slice(0, 4)}…${secret.slice(-4)}` : '****';
-}
-
+export { mask } from '../secrets.js';
 
 export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '';

@@ -21,6 +21,9 @@ describe('conn', () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual({ success: false });
     expect(r.stderr).toContain('did not change the permission of gmail/pdc_gmail');
+    // The interface names no set of permissions: the message must not claim one.
+    expect(r.stderr).not.toMatch(/Permissions it knows|read, write/);
+    expect(r.stderr).toContain('`wsctl caps` shows the permission each connected app has now');
   });
 
   it('set-permission is retried after a 503 (a repeat is safe)', async () => {

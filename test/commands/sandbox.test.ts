@@ -191,3 +191,47 @@ describe('a damaged state file', () => {
     expect(r.stderr).not.toMatch(/Cannot read|properties of|TypeError|undefined/);
   });
 });
+
+describe('sandbox serve without --port takes the previous server\'s port', () => {
+  it('a restarted detached server keeps its URL, so a profile logged in to it keeps working', async () => {
+    const dir = tempDir();
+    const env = detachedIn(dir);
+    const first = await runBin(['sandbox', 'serve', '--detach'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const url = first.stdout.split('\n')[0]!.replace('WSCTL_BASE_URL=', '');
+    const key = first.stdout.split('\n')[1]!.replace('WSCTL_API_KEY=', '');
+    const login = await runBin(['auth', 'login', '--base-url', url, '--with-key', '--insecure-storage'], { env, stdin: `${key}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    expect((await runBin(['sandbox', 'stop'], { env })).code).toBe(0);
+    const again = await runBin(['sandbox', 'serve', '--detach'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.split('\n')[0]).toBe(`WSCTL_BASE_URL=${url}`);
+    const status = await runBin(['auth', 'status', '--json'], { env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ base_url: url, valid: true });
+  });
+
+  it('a foreground server does too; when that port is taken, any free one', async () => {
+    const dir = tempDir();
+    const env = { WSCTL_CONFIG_DIR: dir, HOME: dir };
+    const first = await serveInForeground([], env);
+    first.child.kill('SIGINT');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    const second = await serveInForeground([], env);
+    expect(second.url).toBe(first.url);
+    // While it still runs, a third server for the folder cannot have that port: it takes another.
+    const third = await serveInForeground([], env);
+    expect(third.url).not.toBe(first.url);
+    expect(third.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('an explicit --port that is taken is exit 2 with one line, not a crash', async () => {
+    const dir = tempDir();
+    const env = { WSCTL_CONFIG_DIR: dir, HOME: dir };
+    const running = await serveInForeground(['--port', '0'], env);
+    const port = new URL(running.url).port;
+    const r = await runBin(['sandbox', 'serve', '--port', port, '--state', join(dir, 'other.json')], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is in use`);
+  });
+});

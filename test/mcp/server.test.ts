@@ -31,7 +31,7 @@ const DESTRUCTIVE = ['conn_rm', 'device_rm', 'pub_rm'];
 const READS = ['keys_list', 'convo_show', 'caps', 'settings', 'persona_versions'];
 /** Calling again changes nothing more: the reads, the deletions, and setting a permission. */
 const IDEMPOTENT = [...READS, ...DESTRUCTIVE, 'conn_set_permission'];
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2e7a3a20000000049454e44ae426082', 'hex');
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f000500020127efa3d50000000049454e44ae426082', 'hex');
 
 let sb: TestSandbox;
 const open: Connected[] = [];

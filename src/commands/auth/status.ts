@@ -2,7 +2,7 @@ import { policyOf, type AgentPolicy } from '../../agent-policy.js';
 import { call, defineVerb, type Call, type Ctx, type Result } from '../../command.js';
 import { profileOf } from '../../config/index.js';
 import type { Target } from '../../context.js';
-import { AuthError, ExitCode } from '../../errors.js';
+import { AuthError, ExitCode, NetworkError } from '../../errors.js';
 import { request } from '../../service.js';
 import { mask } from '../../terminal/index.js';
 
@@ -24,6 +24,8 @@ export async function run(ctx: Ctx): Promise<Result | Call> {
     spinner: 'Checking the key',
     answer: () => statusOf(ctx, t, true, undefined),
     otherwise(error) {
+      // Unreachable (or not answering as the service does): everything else is still worth showing (cli.md §2).
+      if (error instanceof NetworkError) return statusOf(ctx, t, null, `Could not check the key: ${error.message}`);
       if (!(error instanceof AuthError)) throw error;
       // A login cannot fix a key that comes from the environment.
       const rejected =
@@ -35,7 +37,8 @@ export async function run(ctx: Ctx): Promise<Result | Call> {
   });
 }
 
-function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefined): Result {
+/** valid: null when the service could not be asked (exit 3). */
+function statusOf(ctx: Ctx, t: Target, valid: boolean | null, problem: string | undefined): Result {
   const envKey = t.keySource === 'env';
   const status = {
     profile: t.profile,
@@ -57,11 +60,11 @@ function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefin
         ['key_source', status.key_source],
         ['key_storage', status.key_storage, where],
         ['key', status.key],
-        ['valid', valid, out.flag(valid)],
+        ['valid', valid, valid === null ? 'unknown (the service could not be reached)' : out.flag(valid)],
         ['agents', status.agents],
       ]);
     },
-    exitCode: valid ? undefined : ExitCode.auth,
+    exitCode: valid ? undefined : valid === null ? ExitCode.network : ExitCode.auth,
     exitMessage: problem,
   };
 }

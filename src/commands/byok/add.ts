@@ -3,7 +3,7 @@ import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import type { ByokBody, Response } from '../../schemas.js';
 import { request } from '../../service.js';
-import { maskUrlPassword } from '../../http/index.js';
+import { isLoopback, maskUrlPassword } from '../../http/index.js';
 import { mask, relativeTime } from '../../terminal/index.js';
 import { readFirstLine } from '../../terminal/prompt.js';
 
@@ -67,6 +67,10 @@ export function checkProviderUrl(raw: string): string {
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
     throw new UsageError(`Invalid --provider-url '${maskUrlPassword(raw)}': give an http:// or https:// URL.`);
+  }
+  // The provider key would cross the network in clear, as the API key would (cli.md §5, §7).
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new UsageError(`Refusing plain http:// to ${url.hostname} for --provider-url: the provider key would cross the network in clear. Use https://, or http:// only to a loopback host.`);
   }
   return raw;
 }

@@ -1,6 +1,5 @@
 import { arg, call, defineVerb, parseId, type Call, type Ctx, type Result } from '../../command.js';
 import type { Response } from '../../schemas.js';
-import { connectionPermissions } from '../../enums.js';
 import { request } from '../../service.js';
 
 export interface SetPermissionOptions {
@@ -42,8 +41,9 @@ function changed(opts: SetPermissionOptions, body: Response<'Success'>): Result 
     human: (out) => {
       if (body.success) out.done(`Set the permission of ${target} to '${opts.permission}'.`);
     },
+    // The interface does not list the permissions a connection takes (service-interface.md §2.9): name none.
     failure: body.success
       ? undefined
-      : `The service did not change the permission of ${target} to '${opts.permission}' (success: false). Permissions it knows: ${connectionPermissions.join(', ')}.`,
+      : `The service did not change the permission of ${target} to '${opts.permission}' (success: false). Check the value: \`wsctl caps\` shows the permission each connected app has now.`,
   };
 }

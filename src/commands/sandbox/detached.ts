@@ -102,12 +102,14 @@ async function proven(record: Partial<Detached> | undefined): Promise<Detached |
   return said && said.pid === server.pid && said.nonce === server.nonce ? { ...server, state: said.state ?? server.state } : undefined;
 }
 
-async function start(ctx: Ctx, opts: { port: number; host: string; statePath: string }): Promise<Detached> {
+async function start(ctx: Ctx, opts: { port?: number; host: string; statePath: string }): Promise<Detached> {
   ctx.config.secureDir();
   const log = join(ctx.config.dir, 'sandbox-serve.log');
   const logFd = openSync(log, 'a', 0o600);
   const bin = process.argv[1] ?? '';
-  const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--port', String(opts.port), '--host', opts.host, '--state', opts.statePath], {
+  // Without --port the server takes this config folder's previous port itself, when free.
+  const port = opts.port === undefined ? [] : ['--port', String(opts.port)];
+  const child = spawn(process.execPath, [bin, 'sandbox', 'serve', ...port, '--host', opts.host, '--state', opts.statePath], {
     detached: true,
     stdio: ['ignore', 'pipe', logFd],
     env: { ...ctx.env, WSCTL_CONFIG_DIR: ctx.config.dir } as NodeJS.ProcessEnv,
@@ -151,7 +153,7 @@ async function start(ctx: Ctx, opts: { port: number; host: string; statePath: st
 }
 
 /** The server for this config folder: the one running (same state file), else a new one. */
-export async function detach(ctx: Ctx, opts: { port: number; host: string; statePath: string }): Promise<Detached> {
+export async function detach(ctx: Ctx, opts: { port?: number; host: string; statePath: string }): Promise<Detached> {
   return withLock(serverFile(ctx.config.dir), async () => {
     const running = await proven(readRecord(ctx.config.dir));
     if (!running) return start(ctx, opts);

@@ -1,11 +1,14 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { isLoopback } from '../../http/index.js';
 import { defineVerb, flag, option, wouldChange, type Ctx, type Result } from '../../command.js';
+import { writeFileAtomic } from '../../config/atomic.js';
 import { UsageError } from '../../errors.js';
 import { sandboxStatePath } from '../../sandbox/embedded.js';
 
 export interface ServeOptions {
-  port: number;
+  /** Undefined: the port this config folder's previous server had, when it is free, else a free one. */
+  port?: number;
   host: string;
   state?: string;
   detach: boolean;
@@ -15,7 +18,7 @@ export const serve = defineVerb({
   name: 'serve',
   summary: 'Run the sandbox as a server until interrupted; prints its URL and key first',
   flags: {
-    port: option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, 0),
+    port: option('--port <n>', "port to listen on (0 picks a free one; default: the previous server's port when free, so logged-in profiles keep working)", parsePort),
     host: option('--host <address>', 'loopback address to listen on', parseHost, '127.0.0.1'),
     state: option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)'),
     detach: flag('--detach', 'leave the server running in the background and exit at once; one per config folder (stop it with `wsctl sandbox stop`)'),
@@ -37,6 +40,21 @@ function parseHost(raw: string): string {
   return raw;
 }
 
+/** Where a config folder remembers the port its last sandbox server listened on. */
+export function portFile(configDir: string): string {
+  return join(configDir, 'sandbox-serve-port.json');
+}
+
+/** The port the config folder's previous server had, or undefined. */
+function rememberedPort(configDir: string): number | undefined {
+  try {
+    const { port } = JSON.parse(readFileSync(portFile(configDir), 'utf8')) as { port?: unknown };
+    return typeof port === 'number' && Number.isInteger(port) && port > 0 && port <= 65535 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The two lines cli.md names, then an export, so that `eval "$(…)"` reaches the commands after it. */
 function printEnv(ctx: Ctx, url: string, key: string): void {
   ctx.term.line(`WSCTL_BASE_URL=${url}`);
@@ -45,12 +63,13 @@ function printEnv(ctx: Ctx, url: string, key: string): void {
 }
 
 export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> {
-  const { port } = opts;
+  const remembered = opts.port === undefined ? rememberedPort(ctx.config.dir) : undefined;
+  const port = opts.port ?? remembered ?? 0;
   const defaultState = resolve(sandboxStatePath(ctx.config.dir));
   const statePath = opts.state ? resolve(opts.state) : defaultState;
   // Neither a server nor a seeded state file for a dry run: what it would start.
   if (ctx.dryRun) {
-    const where = port === 0 ? `${opts.host}, on a free port,` : `${opts.host}:${port}`;
+    const where = port === 0 ? `${opts.host}, on a free port,` : remembered ? `${opts.host}:${port} (the previous server's port, if free)` : `${opts.host}:${port}`;
     return wouldChange({ host: opts.host, port, state: statePath, detach: opts.detach }, `Would start the sandbox server on ${where} with state ${statePath}${opts.detach ? ', in the background' : ''}.`);
   }
   // The sandbox loads only for the sandbox commands and --sandbox.
@@ -61,17 +80,33 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
   const state = await store.read();
   if (opts.detach) {
     const { detach } = await import('./detached.js');
-    const server = await detach(ctx, { port, host: opts.host, statePath });
+    // The background server chooses its port itself, as a foreground one does (below).
+    const server = await detach(ctx, { port: opts.port, host: opts.host, statePath });
     printEnv(ctx, server.url, server.key);
     ctx.term.info(`Sandbox running in the background on ${server.url} (pid ${server.pid}, log ${server.log}). Stop it with \`wsctl sandbox stop\`.`);
     return;
   }
-  const server = await startSandboxServer({
-    store,
-    host: opts.host,
-    port,
-    log: (line) => ctx.io.stderr.write(`${new Date().toISOString()} ${line}\n`),
-  });
+  const log = (line: string) => ctx.io.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const listen = (on: number) => startSandboxServer({ store, host: opts.host, port: on, log });
+  let server: Awaited<ReturnType<typeof listen>>;
+  try {
+    server = await listen(port);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    // The previous server's port is taken now: any free one will do.
+    if (remembered === undefined) throw new UsageError(`Port ${port} on ${opts.host} is in use: choose another with --port, or --port 0 for a free one.`);
+    server = await listen(0);
+  }
+  // Remembered for the next server of this config folder: profiles logged in to this URL keep working after a restart.
+  const listening = Number(new URL(server.url).port);
+  if (listening !== remembered) {
+    try {
+      ctx.config.secureDir();
+      writeFileAtomic(portFile(ctx.config.dir), `${JSON.stringify({ port: listening })}\n`);
+    } catch (error) {
+      ctx.term.warn(`Could not remember the port in ${portFile(ctx.config.dir)}: ${(error as Error).message}`);
+    }
+  }
   printEnv(ctx, server.url, state.bootstrap_key);
   ctx.term.info(`Sandbox listening on ${server.url} (state ${statePath}). Ctrl-C stops it.`);
   await new Promise<void>((done) => {
