@@ -3,6 +3,7 @@
 // agree. No I/O here: config.json is read through the thunk only when flags and environment
 // leave something open, and the credential store is only named, never asked.
 import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { notABoolean, parseBoolean } from '../../bin/booleans.cjs';
 import { UsageError } from '../errors.js';
 
 export const DEFAULT_PROFILE = 'default';
@@ -70,23 +71,11 @@ export interface ResolveInput {
   config: () => ConfigData;
 }
 
-/** `1/true/yes/on` and `0/false/no/off/empty`, in any case; anything else is exit 2 naming the variable. */
+/** A boolean variable, read as every reader reads it (bin/booleans.cjs); a value that is not a boolean is exit 2 naming the variable. */
 export function envFlag(env: Env, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined) return false;
-  const value = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
-  throw new UsageError(`Invalid ${name} '${raw}': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.`);
-}
-
-/** A boolean variable that must not fail (error reporting before anything runs): on only when clearly on. */
-export function envFlagLenient(env: Env, name: string): boolean {
-  try {
-    return envFlag(env, name);
-  } catch {
-    return false;
-  }
+  const on = parseBoolean(env[name]);
+  if (on === undefined) throw new UsageError(notABoolean(name, env[name] ?? ''));
+  return on;
 }
 
 /** A whole number from a test-only variable, within bounds, else exit 2 naming it; undefined when unset. */
