@@ -93,7 +93,7 @@ export async function configRun(flags: McpFlags, ctx: Ctx, command: string): Pro
   if (baseUrl !== undefined) checkBaseUrl(baseUrl);
   if (timeout !== undefined) timeoutMs({ timeout }, env);
   const args = ['mcp'];
-  if (g.sandbox || env.WSCTL_SANDBOX === '1') args.push('--sandbox');
+  if (ctx.sandbox) args.push('--sandbox');
   if (profile !== undefined) args.push('--profile', profile);
   if (baseUrl !== undefined) args.push('--base-url', baseUrl);
   if (timeout !== undefined) args.push('--timeout', timeout);
