@@ -3,17 +3,18 @@
 // start-up would cost every invocation. The real module comes from process.getBuiltinModule,
 // not require(), which the build's alias would send back to this file. WSCTL_NO_TRICKS=1: the
 // real module at once.
+const { tricksOn } = require('../bin/booleans.cjs');
+
 const load = () => process.getBuiltinModule('node:child_process');
 let real;
-module.exports =
-  process.env.WSCTL_NO_TRICKS === '1'
-    ? load()
-    : new Proxy(
-        {},
-        {
-          get(_target, name) {
-            real ??= load();
-            return real[name];
-          },
+module.exports = tricksOn()
+  ? new Proxy(
+      {},
+      {
+        get(_target, name) {
+          real ??= load();
+          return real[name];
         },
-      );
+      },
+    )
+  : load();

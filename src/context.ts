@@ -2,7 +2,7 @@
 // runner.ts builds the real one; tests build the same thing around their own streams.
 import { detectAgent } from './agent.js';
 import { Api } from './http/index.js';
-import { ConfigStore, configDir, typedDir } from './config/index.js';
+import { ConfigStore, configFolder } from './config/index.js';
 import { readKeyring, type KeyStorage } from './config/keys.js';
 import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
@@ -37,6 +37,8 @@ export interface Target {
   keyStorage?: KeyStorage | null;
   /** The profile's entry in the credential store. */
   entry?: StoreEntry;
+  /** The base URL the profile's stored key belongs to, when another origin is in effect: the key is then neither read nor sent. */
+  keyBaseUrl?: string;
 }
 
 export interface Ctx extends BaseCtx {
@@ -90,8 +92,8 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const agentSaid = agent === undefined ? undefined : `${agent}, from ${told.variable}`;
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, agent: agentSaid, prompt: base.prompt, jq });
   if (debug && told.variable) term.trace(agent === undefined ? `agent: none (${told.variable} says so)` : `agent: ${agentSaid}`);
-  const config = new ConfigStore(configDir(env), (m) => term.warn(m));
-  const typed = typedDir(env);
+  const folder = configFolder(env);
+  const config = new ConfigStore(folder.path, (m) => term.warn(m));
   // Usage before configuration: a bad --timeout is exit 2 whatever else is missing.
   const attemptMs = timeoutMs(globals, env);
   const dryRun = !!globals.dryRun;
@@ -99,9 +101,9 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   let embedded: { url: string; apiKey: string; close(): Promise<void> } | undefined;
 
   const flags = { profile: globals.profile, baseUrl: globals.baseUrl, sandbox };
-  const input = { flags, env, configDir: config.dir, config: () => config.read() };
+  const input = { flags, env, folder, config: () => config.read() };
   let resolved: Resolution | undefined;
-  const resolution = () => (resolved ??= resolveTarget(input, typed));
+  const resolution = () => (resolved ??= resolveTarget(input));
   const profileName = () => resolveProfile(input);
   let cachedKey: Promise<string> | undefined;
 
@@ -119,6 +121,8 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
         return { ...t, apiKey: r.key.key, keySource: 'env', keyStorage: r.profileExists === undefined ? undefined : null };
       case 'file':
         return { ...t, apiKey: r.key.key, keySource: 'profile', keyStorage: 'file' };
+      case 'elsewhere':
+        return { ...t, keySource: 'profile', keyStorage: r.key.storage, keyBaseUrl: r.key.baseUrl };
       case 'keyring':
         if (options.key === false) return { ...t, keySource: 'profile', keyStorage: 'keyring' };
         cachedKey ??= readKeyring(r.entry, (line) => debug && term.trace(`credential store: ${line}`));
@@ -143,7 +147,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
 
   function missing(t: Target, needsKey = true): string | undefined {
     if (!t.baseUrl) return missingBaseUrl(t.profile);
-    if (!t.apiKey && needsKey) return noKey(t.profile);
+    if (!t.apiKey && needsKey) return noKey(t.profile, t);
     return undefined;
   }
 
@@ -152,8 +156,9 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     const keyWanted = options.apiKey === undefined && !dryRun && options.needsKey !== false;
     const t = await target({ key: keyWanted });
     const baseUrl = options.baseUrl ?? t.baseUrl;
-    // A stored key shows as redacted in a dry run without being read.
-    const apiKey = options.apiKey ?? t.apiKey ?? (dryRun && t.keyStorage === 'keyring' ? 'stored-key' : undefined);
+    // A stored key shows as redacted in a dry run without being read; one stored for another origin would not be sent.
+    const apiKey = options.apiKey ?? t.apiKey ?? (dryRun && t.keyStorage === 'keyring' && !t.keyBaseUrl ? 'stored-key' : undefined);
+    if (dryRun && options.apiKey === undefined && t.keyBaseUrl) term.warn(`Without --dry-run this is exit 4. ${noKey(t.profile, t)}`);
     const problem = missing({ ...t, baseUrl, apiKey }, !dryRun && options.needsKey !== false);
     if (problem || !baseUrl) throw new AuthError(problem ?? missingBaseUrl(t.profile));
     const client = new Api({
@@ -190,7 +195,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     agent,
     profileName,
     resolution,
-    storeEntry: (profile) => entryOf(config.dir, profile, typed),
+    storeEntry: (profile) => entryOf(folder, profile),
     target,
     missing,
     api,

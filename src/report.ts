@@ -1,6 +1,7 @@
 // The reporter: an error (ours, commander's or one nobody expected) → its exit code and the one
 // line, or under --json the document, that says what went wrong. Exit codes come from errors.ts.
 import type { Command } from 'commander';
+import { parseBoolean } from '../bin/booleans.cjs';
 import type { BaseCtx } from './context.js';
 import { VALUE_OPTIONS } from './program.js';
 
@@ -21,9 +22,9 @@ export function unexpected(error: unknown): string {
   return `Unexpected error: ${said.split('\n')[0]?.slice(0, 300) ?? ''}. Run with --debug for details.`;
 }
 
-/** WSCTL_DEBUG as config/resolve.ts's envFlag reads it (inlined: start-up loads no more modules); a bad value is exit 2 there. */
+/** WSCTL_DEBUG on, as every boolean variable is read; a bad value is exit 2 in the context, and no trace here. */
 export function debugFromEnv(env: Record<string, string | undefined>): boolean {
-  return /^(?:1|true|yes|on)$/i.test((env.WSCTL_DEBUG ?? '').trim());
+  return parseBoolean(env.WSCTL_DEBUG) === true;
 }
 
 export async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {

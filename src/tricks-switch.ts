@@ -1,8 +1,10 @@
 // The switch of every speed trick (WSCTL_NO_TRICKS=1 turns them all off) and the V8 flags set
-// at run time: the part of src/tricks.ts that start-up loads, so it imports nothing.
+// at run time: the part of src/tricks.ts that start-up loads, so it imports nothing but the one
+// reader of boolean variables.
+import { tricksOn as readSwitch } from '../bin/booleans.cjs';
 
-/** False with WSCTL_NO_TRICKS on (1, true, yes or on, as every boolean variable; context.ts refuses other values). */
-export const tricksOn = !/^(1|true|yes|on)$/i.test(process.env.WSCTL_NO_TRICKS ?? '');
+/** False with WSCTL_NO_TRICKS on, as the launcher and the build's stand-ins read it (once per process); context.ts refuses a value that is not a boolean. */
+export const tricksOn = readSwitch();
 
 /**
  * The V8 flags wsctl sets at run time, all here and set only here (by runner.ts once a command

@@ -45,7 +45,11 @@ const CROSSINGS: Record<string, string> = {
   'mcp/mcp-server.ts → context.ts': 'the MCP server builds a context per tool call',
 };
 
+/** The one reader of boolean variables: outside src/, since the launcher and the build's stand-ins share it. */
+const SHARED_LEAVES = ['../bin/booleans.cjs'];
+
 function layerOf(file: string): Layer | undefined {
+  if (SHARED_LEAVES.includes(file)) return 'leaf';
   const [top, ...rest] = file.split('/');
   if (rest.length === 0) {
     if (LEAVES.includes(top as string)) return 'leaf';

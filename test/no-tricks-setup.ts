@@ -2,8 +2,9 @@
 // switch too, even those given an environment of their own: the run then proves that the speed
 // tricks change nothing users see. A test that sets WSCTL_NO_TRICKS itself keeps its own value.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { tricksOn } from '../bin/booleans.cjs';
 
-if (process.env.WSCTL_NO_TRICKS === '1') {
+if (!tricksOn()) {
   const childProcess = createRequire(import.meta.url)('node:child_process') as Record<string, (...args: unknown[]) => unknown>;
   const withSwitch = (options: unknown) => {
     if (!options || typeof options !== 'object' || !('env' in options) || !options.env) return options;

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
+import { parseBoolean } from '../bin/booleans.cjs';
 import { quickCheck, RUNTIME_FLAGS, TRICKS, tricksOn } from '../src/tricks.js';
 import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
@@ -94,8 +95,58 @@ describe('the registry', () => {
     for (const name of ['undici', 'commander', 'jq-wasm', 'zod']) expect({ ...pkg.dependencies, ...pkg.devDependencies }[name], name).toMatch(/^\d+\.\d+\.\d+(-[\w.-]+)?$/);
   });
 
-  it('the switch is read once, from WSCTL_NO_TRICKS', () => {
-    expect(tricksOn).toBe(process.env.WSCTL_NO_TRICKS !== '1');
+  it('the switch is read once per process, by the one reader of boolean variables: a later copy of the reader keeps the first answer', () => {
+    expect(tricksOn).toBe(parseBoolean(process.env.WSCTL_NO_TRICKS) === false);
+    const script = `const file = process.argv[1];
+      const first = require(file).tricksOn();
+      process.env.WSCTL_NO_TRICKS = first ? '1' : '0';
+      delete require.cache[require.resolve(file)];
+      console.log(first, require(file).tricksOn());`;
+    for (const [value, on] of [['true', false], ['0', true]] as const) {
+      const r = spawnSync(process.execPath, ['-e', script, join(ROOT, 'bin/booleans.cjs')], { encoding: 'utf8', env: { PATH: process.env.PATH, WSCTL_NO_TRICKS: value } });
+      expect(r.stdout.trim(), r.stderr).toBe(`${on} ${on}`);
+    }
+  });
+
+  // Each reader of the switch (the launcher, tricks-switch.ts, the two stand-ins of the build, the
+  // context's check) reads a value as every boolean variable is read: all tricks off, or all on.
+  it.each([
+    ['true', false],
+    [' 1', false],
+    ['yes', false],
+    ['On\t', false],
+    ['0', true],
+    [' false ', true],
+    ['NO', true],
+    ['', true],
+  ])('WSCTL_NO_TRICKS=%j: every reader agrees (tricks on: %s)', async (value, on) => {
+    const env = { WSCTL_NO_TRICKS: value };
+    const bundleLoaded = (r: Recorded) => r.files.some((f) => f.endsWith('wsctl.cjs'));
+    // The launcher: --version and the root help without the bundle, and the compile cache.
+    const version = await recorded(['--version'], env);
+    expect([version.code, bundleLoaded(version)]).toEqual([0, !on]);
+    const help = await recorded(['--help'], env);
+    expect([help.code, bundleLoaded(help)]).toEqual([0, !on]);
+    const cache = tempDir();
+    const nounHelp = await recorded(['keys', '--help'], { ...env, XDG_CACHE_HOME: cache });
+    expect(nounHelp.code).toBe(0);
+    if (typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+      expect(existsSync(join(cache, 'wsctl')) && readdirSync(join(cache, 'wsctl')).length > 0).toBe(on);
+    }
+    // The node:child_process stand-in (the entry bundle).
+    expect(builtin(nounHelp, 'child_process')).toBe(!on);
+    // The node:http2 stand-in (a lazy chunk), tricks-switch.ts (the V8 flags) and tricks.ts (WebCrypto), and the context accepts the value.
+    const list = await recorded(['keys', 'list'], { ...sb.env, ...env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(builtin(list, 'http2')).toBe(!on);
+    expect(list.flags).toEqual(on ? [...RUNTIME_FLAGS] : []);
+    expect(builtin(list, 'internal/crypto/webcrypto')).toBe(!on);
+  });
+
+  it('WSCTL_NO_TRICKS that is not a boolean is exit 2 naming it, as every boolean variable', async () => {
+    const r = await runBin(['keys', 'list'], { env: { ...sb.env, WSCTL_NO_TRICKS: 'maybe' } });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe("Error: Invalid WSCTL_NO_TRICKS 'maybe': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.\n");
   });
 
   it('every trick has tests below, named after it', () => {

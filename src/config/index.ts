@@ -1,26 +1,39 @@
 // Profiles in <config dir>/config.json. Reads take the cheap path (one readFileSync); every change
 // is made under the config's lock on a fresh read and written by atomic rename (./atomic.ts), so
 // concurrent invocations lose nothing. A file that does not parse is reported, never rewritten.
-import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { AGENT_POLICIES, type AgentPolicy } from '../agent.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
-import { DEFAULT_PROFILE, normaliseDir, storedKey, typedConfigDir, type ConfigData, type Env, type Profile } from './resolve.js';
+import { DEFAULT_PROFILE, normaliseDir, storedKey, typedConfigDir, type ConfigData, type ConfigFolder, type Env, type Profile } from './resolve.js';
 
 export { DEFAULT_PROFILE, storedKey };
 
-export type { ConfigData, Profile };
+export type { ConfigData, ConfigFolder, Profile };
 
-/** The config folder as typed: WSCTL_CONFIG_DIR, else the platform's config folder. */
-export function typedDir(env: Env, platform = process.platform): string {
-  return typedConfigDir(env, platform, env.HOME || homedir());
+/**
+ * The config folder (WSCTL_CONFIG_DIR, else the platform's): as typed, absolute and normalised
+ * (`cfg`, `cfg/` and `./cfg` are one folder), and its real path (a symbolic link to it too).
+ */
+export function configFolder(env: Env, platform = process.platform): ConfigFolder {
+  const typed = typedConfigDir(env, platform, env.HOME || homedir());
+  const path = normaliseDir(typed, process.cwd());
+  return { typed, path, real: realPath(path) };
 }
 
-/** The config folder, absolute and normalised: `cfg`, `cfg/` and `./cfg` are one folder. */
-export function configDir(env: Env, platform = process.platform): string {
-  return normaliseDir(typedDir(env, platform), process.cwd());
+/** The real path of a folder that may not exist yet: its nearest existing parent's real path, and the rest as it is. */
+function realPath(path: string): string {
+  const rest: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return join(realpathSync(at), ...rest);
+    } catch {
+      if (dirname(at) === at) return path;
+      rest.unshift(basename(at));
+    }
+  }
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -27,7 +27,8 @@ function credentialStore(): Promise<CredentialStore> {
 
 /**
  * The key in the profile's store entry. An entry written by an earlier version under another
- * spelling of the folder is found and moved to the entry's name.
+ * absolute spelling of the folder is found and moved to the entry's name (resolve.ts's storeEntry
+ * never offers a relative one).
  */
 export async function readKeyring(entry: StoreEntry, trace: Trace = () => {}): Promise<string> {
   const profile = entry.account;

@@ -4,6 +4,7 @@
 // leave something open, and the credential store is only named, never asked.
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { AgentPolicy } from '../agent.js';
+import { notABoolean, parseBoolean } from '../../bin/booleans.cjs';
 import { UsageError } from '../errors.js';
 
 export const DEFAULT_PROFILE = 'default';
@@ -30,13 +31,23 @@ export interface ConfigData {
   profiles: Record<string, Profile>;
 }
 
+/** The config folder three ways: as typed, absolute and normalised, and its real path. */
+export interface ConfigFolder {
+  /** WSCTL_CONFIG_DIR as given, or the platform's folder. */
+  typed: string;
+  /** Absolute and normalised: `cfg`, `cfg/` and `./cfg` are one path. */
+  path: string;
+  /** The absolute, normalised real path (symbolic links resolved): what names its store entries. */
+  real: string;
+}
+
 /** The credential-store entry of one profile of one config folder. */
 export interface StoreEntry {
-  /** `wsctl:<absolute, normalised config folder>`. */
+  /** `wsctl:<absolute, normalised real path of the config folder>`. */
   service: string;
   /** The profile name. */
   account: string;
-  /** Service names an earlier version may have written for the same folder (the folder as typed). */
+  /** Absolute names an earlier version may have written for the same folder, found and moved to service. */
   legacy: string[];
 }
 
@@ -47,6 +58,8 @@ export type KeyPlace =
   | { source: 'file'; key: string }
   /** In the credential store, under entry. */
   | { source: 'keyring' }
+  /** Stored (in the file or the store) with another origin than the base URL in effect: never read nor sent. */
+  | { source: 'elsewhere'; storage: 'file' | 'keyring'; baseUrl: string }
   | { source: 'sandbox' }
   | { source: 'none' };
 
@@ -67,29 +80,17 @@ export interface Resolution {
 export interface ResolveInput {
   flags: { profile?: string; baseUrl?: string; sandbox?: boolean };
   env: Env;
-  /** The config folder, absolute and normalised (configDir()). */
-  configDir: string;
+  /** The config folder (configFolder()): its real path names the store entries. */
+  folder: ConfigFolder;
   /** config.json, read only when needed. */
   config: () => ConfigData;
 }
 
-/** `1/true/yes/on` and `0/false/no/off/empty`, in any case; anything else is exit 2 naming the variable. */
+/** A boolean variable, read as every reader reads it (bin/booleans.cjs); a value that is not a boolean is exit 2 naming the variable. */
 export function envFlag(env: Env, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined) return false;
-  const value = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
-  throw new UsageError(`Invalid ${name} '${raw}': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.`);
-}
-
-/** A boolean variable that must not fail (error reporting before anything runs): on only when clearly on. */
-export function envFlagLenient(env: Env, name: string): boolean {
-  try {
-    return envFlag(env, name);
-  } catch {
-    return false;
-  }
+  const on = parseBoolean(env[name]);
+  if (on === undefined) throw new UsageError(notABoolean(name, env[name] ?? ''));
+  return on;
 }
 
 /** A whole number from a test-only variable, within bounds, else exit 2 naming it; undefined when unset. */
@@ -103,7 +104,13 @@ export function envNumber(env: Env, name: string, min: number, max: number, unit
 
 /** The config folder as typed (WSCTL_CONFIG_DIR) or the platform default; not yet made absolute. */
 export function typedConfigDir(env: Env, platform: NodeJS.Platform, home: string): string {
-  if (env.WSCTL_CONFIG_DIR) return env.WSCTL_CONFIG_DIR;
+  const given = env.WSCTL_CONFIG_DIR;
+  if (given?.startsWith('~')) {
+    // No shell expanded it: a folder named `~` would be made in the current folder.
+    const example = /^~(?:[/\\]|$)/.test(given) ? ` such as "$HOME${given.slice(1)}"` : '';
+    throw new UsageError(`Invalid WSCTL_CONFIG_DIR '${given}': a leading ~ is not expanded (no shell did it); give the folder's full path${example}.`);
+  }
+  if (given) return given;
   const join = (...parts: string[]) => parts.join(platform === 'win32' ? '\\' : '/');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'wsctl');
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'wsctl');
@@ -116,27 +123,42 @@ export function normaliseDir(typed: string, cwd: string): string {
 }
 
 /**
- * The entry of a profile of a config folder. Earlier versions named it from the folder as typed,
- * so the spellings of that folder someone may have typed are kept as legacy names to find and move.
+ * The entry of a profile of a config folder, named from the folder's real path: a symbolic link to
+ * the folder names the same entry. Earlier versions named it from the folder as typed or from its
+ * absolute path: those absolute spellings are legacy names to find and move. A relative name
+ * (`wsctl:.wsctl`) may belong to any project's folder of that name, so it is never one of them:
+ * never read, moved, sent or deleted.
  */
-export function storeEntry(dir: string, profile: string, typed?: string): StoreEntry {
-  const service = `wsctl:${dir}`;
+export function storeEntry(folder: ConfigFolder, profile: string): StoreEntry {
+  const service = `wsctl:${folder.real}`;
   const spellings = new Set<string>();
-  if (typed !== undefined) {
-    spellings.add(typed);
-    const bare = typed.replace(/[/\\]+$/, '');
-    if (bare) {
-      spellings.add(bare);
-      spellings.add(`${bare}/`);
-      if (!isAbsolute(bare)) {
-        const plain = bare.replace(/^(?:\.[/\\])+/, '');
-        for (const s of [plain, `${plain}/`, `./${plain}`, `./${plain}/`]) spellings.add(s);
-      }
-    }
+  for (const dir of [folder.typed, folder.path, folder.real]) {
+    if (!isAbsolute(dir)) continue;
+    spellings.add(dir);
+    const bare = dir.replace(/[/\\]+$/, '');
+    if (bare) for (const s of [bare, `${bare}/`]) spellings.add(s);
   }
-  spellings.add(`${dir}/`);
   const legacy = [...spellings].map((s) => `wsctl:${s}`).filter((s) => s !== service);
   return { service, account: profile, legacy };
+}
+
+/** `scheme://host[:port]` of a URL, the port only when not the scheme's default; undefined when it does not parse. */
+function originOf(url: string): string | undefined {
+  try {
+    const { protocol, host } = new URL(url);
+    return `${protocol}//${host}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a stored key may go to the base URL given by flag or environment: only to the origin it
+ * was stored with (cli.md §2). A given URL that does not parse is refused later, as a bad URL.
+ */
+export function keyBelongsTo(storedBaseUrl: string, given: string): boolean {
+  const target = originOf(given);
+  return target === undefined || originOf(storedBaseUrl) === target;
 }
 
 function ownProfile(data: ConfigData, name: string): Profile | undefined {
@@ -149,11 +171,11 @@ export function resolveProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'conf
 }
 
 /** Flag, then environment, then profile, then built-in default (cli.md §1). */
-export function resolveTarget(input: ResolveInput, typedDir?: string): Resolution {
+export function resolveTarget(input: ResolveInput): Resolution {
   const { flags, env } = input;
   const sandbox = !!flags.sandbox || envFlag(env, 'WSCTL_SANDBOX');
   const named = flags.profile || env.WSCTL_PROFILE || undefined;
-  const entryOf = (profile: string) => storeEntry(input.configDir, profile, typedDir);
+  const entryOf = (profile: string) => storeEntry(input.folder, profile);
   // The sandbox has its own URL and key: nothing configured is read (cli.md §6).
   if (sandbox) return { sandbox, profile: 'sandbox', profileNamed: false, key: { source: 'sandbox' }, entry: entryOf('sandbox') };
   const envKey = env.WSCTL_API_KEY || undefined;
@@ -175,6 +197,8 @@ export function resolveTarget(input: ResolveInput, typedDir?: string): Resolutio
   let key: KeyPlace;
   const place = storedKey(stored);
   if (envKey) key = { source: 'env', key: envKey };
+  // A key stored for one service is never sent to another named by flag or environment.
+  else if (place && given && stored?.base_url && !keyBelongsTo(stored.base_url, given)) key = { source: 'elsewhere', storage: place, baseUrl: stored.base_url };
   else if (place === 'file') key = { source: 'file', key: stored!.api_key! };
   else if (place === 'keyring') key = { source: 'keyring' };
   else key = { source: 'none' };
@@ -193,8 +217,15 @@ function checkEnvKey(key: string): void {
   if (bad) throw new UsageError(`WSCTL_API_KEY contains ${bad}; set it to the key alone.`);
 }
 
-/** What to do when a profile has no key. */
-export function noKey(profile: string): string {
+/** What to do when a profile has no key (for the base URL in effect: keyBaseUrl is where its stored key belongs). */
+export function noKey(profile: string, elsewhere?: { baseUrl?: string; keyBaseUrl?: string }): string {
+  if (elsewhere?.keyBaseUrl && elsewhere.baseUrl) {
+    const { baseUrl, keyBaseUrl } = elsewhere;
+    return (
+      `The key stored in profile '${profile}' belongs to ${keyBaseUrl}, not to ${baseUrl}: it is not sent there. ` +
+      `Log in for that URL (\`wsctl auth login --profile <name> --base-url ${baseUrl}\`), or set WSCTL_API_KEY to a key for it.`
+    );
+  }
   return `No API key for profile '${profile}'. Run \`wsctl auth login --profile ${profile}\` or set WSCTL_API_KEY.`;
 }
 

@@ -27,11 +27,16 @@ export interface Topic {
 /** Every flag and variable that sets something, in the README's order: the README's configuration table. */
 export const SETTINGS: Setting[] = [
   { flag: '--profile <name>', env: ['WSCTL_PROFILE'], meaning: 'config profile (default: the current profile, else `default`)' },
-  { flag: '--base-url <url>', env: ['WSCTL_BASE_URL'], meaning: "service base URL; overrides the profile's" },
-  { env: ['WSCTL_API_KEY'], meaning: "API key; overrides the profile's stored key (for CI); never written to disk" },
+  {
+    flag: '--base-url <url>',
+    env: ['WSCTL_BASE_URL'],
+    meaning: "service base URL; overrides the profile's. A stored key goes only to the origin (scheme, host, port) it was stored with: another is exit 4, nothing sent",
+  },
+  { env: ['WSCTL_API_KEY'], meaning: "API key; overrides the profile's stored key (for CI) and goes to whatever base URL is in effect; never written to disk" },
   {
     env: ['WSCTL_CONFIG_DIR'],
-    meaning: 'folder of `config.json` (default: Linux `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl`; macOS `~/Library/Preferences/wsctl`; Windows `%APPDATA%\\wsctl`)',
+    meaning:
+      'folder of `config.json` (default: Linux `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl`; macOS `~/Library/Preferences/wsctl`; Windows `%APPDATA%\\wsctl`); a value starting with a literal `~` (no shell expanded it) is exit 2',
   },
   { flag: '--json', meaning: 'machine output: one JSON document on stdout' },
   { flag: '--jq <expression>', meaning: 'filter the JSON output with the jq language (jq 1.8, built in; no `jq` needed); implies `--json`' },
@@ -70,7 +75,7 @@ export const SETTINGS: Setting[] = [
 ];
 
 /** Boolean variables take these values, in any case. */
-export const BOOLEAN_VALUES = 'on for `1`, `true`, `yes` or `on`, off for `0`, `false`, `no`, `off` or empty (any case); any other value is exit 2';
+export const BOOLEAN_VALUES = 'on for `1`, `true`, `yes` or `on`, off for `0`, `false`, `no`, `off` or empty (any case, white space around ignored); any other value is exit 2';
 
 export const EXIT_CODES: [number, string][] = [
   [0, 'success'],
@@ -138,6 +143,8 @@ export const TOPICS: Topic[] = [
       'A profile names a service (its base URL) and an API key. `wsctl auth login` stores them, `wsctl profile use` picks the current one, `--profile` or `WSCTL_PROFILE` another for one command.',
       'A profile also says what an AI agent running wsctl may do with it: `wsctl profile agents <profile> <full|no-destructive|read-only>` (default `full`). It guards against an agent\'s mistakes; it is not an authorization boundary.',
       "Keys live in the operating system's credential store (macOS Keychain, Windows Credential Manager, the Secret Service on Linux), one entry per profile; where none can be reached, in `config.json` with a warning (`--insecure-storage` chooses the file on purpose). `WSCTL_API_KEY` overrides the stored key and is never written anywhere.",
+      "A store entry is named from the config folder's real path (`wsctl:<folder>`): a symbolic link to the folder is the same folder. An entry an earlier version named from a relative folder (`wsctl:.wsctl`) may be any project's: it is never read, moved, sent or deleted, and such a profile asks for `wsctl auth login` again.",
+      'A stored key belongs to the base URL stored with it: with `--base-url` or `WSCTL_BASE_URL` naming another origin (scheme, host, port), it is not sent and the command exits 4; log in for that URL, or set `WSCTL_API_KEY`.',
       'The config dir is `WSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl` on Linux, `~/Library/Preferences/wsctl` on macOS, `%APPDATA%\\wsctl` on Windows. Files:',
     ],
     rows: FILES,

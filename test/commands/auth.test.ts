@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { run, runBin, startSandbox, strip, tempDir, type TestSandbox } from '../helpers.js';
+import { BIN, run, runBin, startSandbox, strip, tempDir, type TestSandbox } from '../helpers.js';
 import { runPty } from '../terminal/pty.js';
 
 describe('auth', () => {
@@ -163,5 +163,74 @@ describe('auth', () => {
       expect(r.stderr).toBe(`Error: Config file ${join(folder, 'config.json')} is not valid (${why}). Fix or remove it; wsctl leaves it untouched.\n`);
     }
     expect(readFileSync(join(folder, 'config.json'), 'utf8')).toBe(text);
+  });
+
+  describe('a stored key belongs to the base URL stored with it', () => {
+    let other: TestSandbox;
+    beforeEach(async () => {
+      other = await startSandbox();
+      await run(['auth', 'login', '--with-key', '--profile', 'prod', '--insecure-storage'], { env, stdin: sb.key });
+      sb.requests.length = 0;
+    });
+    const refused = (profile: string, keyUrl: string, url: string) =>
+      `Error: The key stored in profile '${profile}' belongs to ${keyUrl}, not to ${url}: it is not sent there. ` +
+      `Log in for that URL (\`wsctl auth login --profile <name> --base-url ${url}\`), or set WSCTL_API_KEY to a key for it.\n`;
+
+    it('WSCTL_BASE_URL or --base-url of another origin: nothing is sent, exit 4 naming both URLs and the ways on', async () => {
+      const cases: [string[], Record<string, string>][] = [
+        [['keys', 'list', '--profile', 'prod'], { WSCTL_BASE_URL: other.url }],
+        [['keys', 'list', '--profile', 'prod', '--base-url', other.url], {}],
+        [['device', 'rm', 'dev_phone', '--yes', '--profile', 'prod'], { WSCTL_BASE_URL: other.url }],
+        [['auth', 'token', '--profile', 'prod'], { WSCTL_BASE_URL: other.url }],
+      ];
+      for (const [args, extra] of cases) {
+        const r = await runBin(args, { env: { WSCTL_CONFIG_DIR: dir, ...extra } });
+        expect([r.code, r.stdout, r.stderr], args.join(' ')).toEqual([4, '', refused('prod', sb.url, other.url)]);
+      }
+      // Another port or scheme of the same host is another origin too.
+      const port = new URL(other.url).port;
+      const https = await runBin(['keys', 'list', '--profile', 'prod'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: `https://127.0.0.1:${port}` } });
+      expect(https.code).toBe(4);
+      expect([...other.requests, ...sb.requests]).toEqual([]);
+    });
+
+    it('status says why, with the key unread (exit 4)', async () => {
+      const r = await runBin(['auth', 'status', '--profile', 'prod', '--json'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: other.url } });
+      expect(r.code).toBe(4);
+      expect(JSON.parse(r.stdout)).toEqual({ profile: 'prod', base_url: other.url, key_source: 'profile', key_storage: 'file', key: null, valid: false });
+      expect(r.stderr).toContain(`belongs to ${sb.url}, not to ${other.url}`);
+      expect([...other.requests, ...sb.requests]).toEqual([]);
+    });
+
+    it('--dry-run shows the request without the key, and says a real run stops', async () => {
+      const r = await runBin(['--dry-run', 'keys', 'list', '--profile', 'prod'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: other.url } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.split('\n')[0]).toBe(`GET ${other.url}/api-keys/`);
+      expect(r.stdout).not.toMatch(/authorization/i);
+      expect(r.stderr).toContain(`belongs to ${sb.url}, not to ${other.url}`);
+      expect(r.stderr).toContain('exit 4');
+    });
+
+    it('the same origin (another path, a trailing slash) gets the key; a key from WSCTL_API_KEY goes to any base URL', async () => {
+      const same = await runBin(['keys', 'list', '--profile', 'prod', '--base-url', `${sb.url}/`], { env: { WSCTL_CONFIG_DIR: dir } });
+      expect(same.code, same.stderr).toBe(0);
+      expect(sb.requests.at(-1)!.headers.authorization).toBe(`Bearer ${sb.key}`);
+      const envKey = await runBin(['keys', 'list', '--profile', 'prod'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: other.url, WSCTL_API_KEY: other.key } });
+      expect(envKey.code, envKey.stderr).toBe(0);
+      expect(other.requests.map((q) => q.headers.authorization)).toEqual([`Bearer ${other.key}`]);
+    });
+  });
+
+  it.each(['~/.wsctl', '~', '~someone/cfg'])('WSCTL_CONFIG_DIR=%s (no shell expanded the ~) is exit 2 naming the variable; no folder named ~ is made', async (value) => {
+    const cwd = tempDir();
+    const { spawnSync } = await import('node:child_process');
+    const { readdirSync } = await import('node:fs');
+    for (const args of [['auth', 'login', '--with-key', '--no-verify', '--base-url', sb.url], ['profile', 'list'], ['--sandbox', 'keys', 'list']]) {
+      const r = spawnSync(process.execPath, [BIN, ...args], { cwd, input: sb.key, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: cwd, WSCTL_CONFIG_DIR: value } });
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`^Error: Invalid WSCTL_CONFIG_DIR '${value}': a leading ~ is not expanded`));
+    }
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });

@@ -47,6 +47,20 @@ describe('boolean variables', () => {
     expect(hits).toBe(0);
   });
 
+  it.each([
+    ['true', true],
+    ['yes', true],
+    [' 1', true],
+    ['ON', true],
+    ['1', true],
+    ['off', false],
+    ['', false],
+  ])('WSCTL_SANDBOX=%j: the entry `mcp config` prints drives the sandbox too (%s)', async (value, sandbox) => {
+    const r = await runBin(['mcp', 'config'], { env: { WSCTL_CONFIG_DIR: tempDir(), WSCTL_SANDBOX: value } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).mcpServers.wsctl.args.includes('--sandbox')).toBe(sandbox);
+  });
+
   it('WSCTL_NO_INPUT=true turns prompts off on a terminal', async () => {
     const r = await run(['device', 'rm', 'dev_phone'], { tty: true, stdinTTY: true, env: { WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: real, WSCTL_API_KEY: 'wsk_real_service_key', WSCTL_NO_INPUT: 'true' } });
     expect(r.code).toBe(2);

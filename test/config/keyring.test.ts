@@ -76,7 +76,7 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gn
     expect(out).toContain('list=0');
     expect(out).toContain('"key_source":"profile","key_storage":"keyring"');
     expect(out).toContain('"valid":true');
-    expect(out).toMatch(/^work\thttp:\/\/127\.0\.0\.1:\d+\ttrue\ttrue$/m);
+    expect(out).toMatch(/^work\thttp:\/\/127\.0\.0\.1:\d+\ttrue\ttrue\tfull$/m);
     expect(out).toContain('logout=0');
     expect(out).toContain('store-after-logout=none');
     expect(out).toContain('token-after-logout=4');
@@ -133,6 +133,25 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gn
     expect(out).toContain('config-unchanged=yes\n');
   });
 
+  it('a key in the store is neither read nor sent when another origin is in effect; WSCTL_API_KEY goes there', async () => {
+    const other = await startSandbox();
+    const r = await withSecretService(
+      `wsctl auth login --with-key --profile prod <<<"$KEY" >/dev/null; echo "login=$?"
+      NODE_DEBUG=module WSCTL_BASE_URL="$OTHER" wsctl keys list --profile prod 2>trace >/dev/null; echo "list=$?"
+      echo "list-loads-keyring=$(grep -c 'napi-rs/keyring' trace || true)"
+      grep '^Error' trace
+      wsctl keys list --profile prod --base-url "$OTHER" >/dev/null; echo "flag=$?"
+      WSCTL_BASE_URL="$OTHER" wsctl --dry-run keys list --profile prod 2>/dev/null >dry.out; echo "dry=$?"
+      echo "dry-authorization=$(grep -ci authorization dry.out || true)"
+      WSCTL_BASE_URL="$OTHER" WSCTL_API_KEY="$OTHER_KEY" wsctl keys list --profile prod >/dev/null; echo "env-key=$?"
+      wsctl keys list --profile prod >/dev/null; echo "own=$?"`,
+      { KEY: sb.key, WSCTL_BASE_URL: sb.url, OTHER: other.url, OTHER_KEY: other.key },
+    );
+    const refused = `Error: The key stored in profile 'prod' belongs to ${sb.url}, not to ${other.url}: it is not sent there. Log in for that URL (\`wsctl auth login --profile <name> --base-url ${other.url}\`), or set WSCTL_API_KEY to a key for it.`;
+    expect(r.stdout).toContain(`login=0\nlist=4\nlist-loads-keyring=0\n${refused}\nflag=4\ndry=0\ndry-authorization=0\nenv-key=0\nown=0\n`);
+    expect(other.requests.map((q) => q.headers.authorization)).toEqual([`Bearer ${other.key}`]);
+  });
+
   it('WSCTL_API_KEY runs and --sandbox never touch the store', async () => {
     const r = await withSecretService(
       `wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null
@@ -182,22 +201,67 @@ describe.skipIf(!hasSecretService && !process.env.CI)('the store entry of a conf
     expect(r.stdout).toContain('others=2');
   });
 
-  it('an entry written under an older spelling of the folder is still found, and moved', async () => {
+  it("an entry an earlier version named from a relative folder (wsctl:.wsctl) is never read, moved, sent or deleted: another project's config claiming it asks for a login", async () => {
+    // Project B, a cloned repository, claims that its key is in the store, for its own server.
+    const b = await startSandbox();
     const r = await withSecretService(
-      `unset WSCTL_CONFIG_DIR; mkdir -m 700 .wsctl
-      printf '{"profiles":{"default":{"base_url":"%s","key_storage":"keyring"}}}' "$WSCTL_BASE_URL" > .wsctl/config.json; chmod 600 .wsctl/config.json
-      legacy_entry wsctl:.wsctl default wsk_written_earlier_4
-      echo "token=$(WSCTL_CONFIG_DIR=.wsctl wsctl auth token)"
-      echo "new=$(secret-tool lookup service "wsctl:$PWD/.wsctl" username default)"
-      echo "old=$(secret-tool lookup service wsctl:.wsctl username default || echo gone)"
-      echo "again=$(WSCTL_CONFIG_DIR=./.wsctl/ wsctl auth token)"`,
+      `unset WSCTL_CONFIG_DIR; mkdir a; mkdir -m 700 b b/.wsctl
+      legacy_entry wsctl:.wsctl default wsk_project_a_key_5
+      printf '{"profiles":{"default":{"base_url":"%s","key_storage":"keyring"}}}' "$B_URL" > b/.wsctl/config.json; chmod 600 b/.wsctl/config.json
+      (cd b && WSCTL_CONFIG_DIR=.wsctl wsctl keys list); echo "b-list=$?"
+      (cd b && WSCTL_CONFIG_DIR=./.wsctl/ wsctl auth token); echo "b-token=$?"
+      (cd b && WSCTL_CONFIG_DIR=.wsctl wsctl auth logout >/dev/null); echo "b-logout=$?"
+      (cd a && WSCTL_CONFIG_DIR=.wsctl wsctl auth token 2>/dev/null); echo "a-token=$?"
+      echo "a-entry=$(secret-tool lookup service wsctl:.wsctl username default || echo gone)"
+      echo "entries=$(secret-tool search --all username default 2>/dev/null | grep -c '^secret = ' || true)"`,
+      { B_URL: b.url },
+    );
+    const asks = "Error: Profile 'default' keeps its key in the credential store, but the store has no entry for it. Run `wsctl auth login --profile default`.";
+    expect(r.stderr).toBe(`${asks}\n${asks}`);
+    expect(r.stdout).toContain('b-list=4\nb-token=4\nb-logout=0\na-token=4\n');
+    expect(r.stdout).toContain('a-entry=wsk_project_a_key_5\nentries=1\n');
+    expect(b.requests).toEqual([]);
+  });
+
+  it("an entry an earlier version named from the folder's absolute path (through a link, with a slash) is found and moved", async () => {
+    const r = await withSecretService(
+      `unset WSCTL_CONFIG_DIR; mkdir -m 700 cfg; ln -s cfg link; here=$(pwd -P)
+      printf '{"profiles":{"default":{"base_url":"%s","key_storage":"keyring"},"work":{"base_url":"%s","key_storage":"keyring"}}}' "$WSCTL_BASE_URL" "$WSCTL_BASE_URL" > cfg/config.json; chmod 600 cfg/config.json
+      legacy_entry "wsctl:$here/link" default wsk_written_earlier_4
+      legacy_entry "wsctl:$here/cfg/" work wsk_written_earlier_5
+      echo "token=$(WSCTL_CONFIG_DIR=link wsctl auth token)"
+      echo "work=$(WSCTL_CONFIG_DIR=cfg wsctl auth token --profile work)"
+      echo "new=$(secret-tool lookup service "wsctl:$here/cfg" username default)"
+      echo "new-work=$(secret-tool lookup service "wsctl:$here/cfg" username work)"
+      echo "old=$(secret-tool lookup service "wsctl:$here/link" username default || echo gone)"
+      echo "old-work=$(secret-tool lookup service "wsctl:$here/cfg/" username work || echo gone)"
+      echo "again=$(WSCTL_CONFIG_DIR=./cfg/ wsctl auth token)"`,
       { WSCTL_BASE_URL: sb.url },
     );
     expect(r.stderr).toBe('');
-    expect(r.stdout).toContain('token=wsk_written_earlier_4\n');
-    expect(r.stdout).toContain('new=wsk_written_earlier_4\n');
-    expect(r.stdout).toContain('old=gone\n');
+    expect(r.stdout).toContain('token=wsk_written_earlier_4\nwork=wsk_written_earlier_5\n');
+    expect(r.stdout).toContain('new=wsk_written_earlier_4\nnew-work=wsk_written_earlier_5\nold=gone\nold-work=gone\n');
     expect(r.stdout).toContain('again=wsk_written_earlier_4\n');
+  });
+
+  it('a symbolic link to the folder is the same folder: logged in through the link, out through the real path; a folder not made yet under a linked parent', async () => {
+    const r = await withSecretService(
+      `unset WSCTL_CONFIG_DIR; mkdir -m 700 cfg; ln -s cfg link; here=$(pwd -P)
+      WSCTL_CONFIG_DIR=link wsctl auth login --with-key --no-verify <<<wsk_linked_key_6 >/dev/null; echo "login=$?"
+      echo "entry=$(secret-tool lookup service "wsctl:$here/cfg" username default)"
+      echo "token=$(WSCTL_CONFIG_DIR=cfg wsctl auth token)"
+      WSCTL_CONFIG_DIR="$here/cfg" wsctl auth logout; echo "logout=$?"
+      echo "left=$(secret-tool search --all username default 2>/dev/null | grep -c wsk_linked || true)"
+      mkdir real; ln -s real parent
+      WSCTL_CONFIG_DIR=parent/new/cfg wsctl auth login --with-key --no-verify <<<wsk_new_folder_key_7 >/dev/null; echo "new-login=$?"
+      echo "new-entry=$(secret-tool lookup service "wsctl:$here/real/new/cfg" username default)"
+      echo "new-token=$(WSCTL_CONFIG_DIR=real/new/cfg wsctl auth token)"`,
+      { WSCTL_BASE_URL: sb.url },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('login=0\nentry=wsk_linked_key_6\ntoken=wsk_linked_key_6\n');
+    expect(r.stdout).toContain("Removed the stored key of 'default'.\nlogout=0\nleft=0\n");
+    expect(r.stdout).toContain('new-login=0\nnew-entry=wsk_new_folder_key_7\nnew-token=wsk_new_folder_key_7\n');
   });
 });
 

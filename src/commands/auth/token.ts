@@ -14,6 +14,6 @@ export const token = defineVerb({
 /** The key alone on stdout: no JSON document, no decoration, whatever --json says. */
 export async function run(ctx: Ctx): Promise<void> {
   const t = await ctx.target();
-  if (!t.apiKey) throw new AuthError(noKey(t.profile));
+  if (!t.apiKey) throw new AuthError(noKey(t.profile, t));
   ctx.term.line(t.apiKey);
 }

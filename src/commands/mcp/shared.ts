@@ -5,7 +5,7 @@ import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { flag, option, type Ctx, type Globals, type Param } from '../../command.js';
-import { checkProfileName, configDir, profileOf } from '../../config/index.js';
+import { checkProfileName, configFolder, profileOf } from '../../config/index.js';
 import { timeoutMs } from '../../config/resolve.js';
 import { UsageError, WsctlError } from '../../errors.js';
 import { CLIENT_NAMES, type ClientName, type ServerEntry } from './clients.js';
@@ -102,8 +102,8 @@ export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()
   const entry: ServerEntry = { command: process.execPath, args };
   // A client's environment may lack what chose the config folder here (WSCTL_CONFIG_DIR, XDG_CONFIG_HOME):
   // the folder goes into the entry whenever a bare environment would find another one.
-  const folder = configDir(env);
-  if (folder !== configDir({ HOME: env.HOME, APPDATA: env.APPDATA, USERPROFILE: env.USERPROFILE })) entry.env = { WSCTL_CONFIG_DIR: folder };
+  const folder = configFolder(env).path;
+  if (folder !== configFolder({ HOME: env.HOME, APPDATA: env.APPDATA, USERPROFILE: env.USERPROFILE }).path) entry.env = { WSCTL_CONFIG_DIR: folder };
   if (env.WSCTL_API_KEY) ctx.term.info("WSCTL_API_KEY is not put in the entry: the server takes its key from the profile, or from WSCTL_API_KEY in the client's env for it.");
   return entry;
 }
