@@ -7,8 +7,9 @@
 // colons, commas, whitespace) is checked here.
 
 export type SplitEvent =
-  | { kind: 'field'; key: string; text: string }
-  | { kind: 'items'; key: string }
+  /** keyText: the key as the body wrote it, quotes and escapes included. */
+  | { kind: 'field'; key: string; keyText: string; text: string }
+  | { kind: 'items'; key: string; keyText: string }
   /** text is undefined for items below skipItems. */
   | { kind: 'item'; index: number; text: string | undefined }
   | { kind: 'itemsEnd'; count: number };
@@ -60,6 +61,7 @@ export class ObjectSplitter {
   private bomSeen = 0;
   private readonly seen = new Set<string>();
   private key = '';
+  private keyText = '';
   private items = 0;
 
   // The value being captured: what it is, its bytes from earlier chunks, where it began in this one.
@@ -128,7 +130,7 @@ export class ObjectSplitter {
           if (this.seen.has(this.key)) throw new SplitError(`the field '${this.key}' appears twice`);
           this.seen.add(this.key);
           if (this.key === this.arrayKey && b === OPEN_BRACKET) {
-            events.push({ kind: 'items', key: this.key });
+            events.push({ kind: 'items', key: this.key, keyText: this.keyText });
             this.at = At.FirstItem;
             i++;
           } else this.begin(Capture.Value, chunk, i, true);
@@ -260,6 +262,7 @@ export class ObjectSplitter {
     }
     this.pieces = [];
     if (this.capture === Capture.Key) {
+      this.keyText = text as string;
       try {
         this.key = JSON.parse(text as string) as string;
       } catch {
@@ -267,7 +270,7 @@ export class ObjectSplitter {
       }
       this.at = At.Colon;
     } else if (this.capture === Capture.Value) {
-      events.push({ kind: 'field', key: this.key, text: text as string });
+      events.push({ kind: 'field', key: this.key, keyText: this.keyText, text: text as string });
       this.at = At.AfterValue;
     } else {
       events.push({ kind: 'item', index: this.items++, text });

@@ -38,6 +38,8 @@ export interface ApiResponse<T> {
   /** The parsed JSON body (validated when a schema was given), or the raw text with anyBody. */
   body: T;
   isJson: boolean;
+  /** The JSON body as the service wrote it (when isJson): what --json prints, re-indented. */
+  text?: string;
   requestId?: string;
 }
 
@@ -114,8 +116,8 @@ export class Api {
 
   async request<N extends SchemaName | undefined = undefined>(spec: RequestSpec<N>): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
     const attempt = await this.exchange(spec, false, { tries: 0 });
-    const { body, isJson } = decode(attempt, this.decodeOptions(spec));
-    return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, requestId: errorInfo(attempt).requestId };
+    const { body, isJson, text } = decode(attempt, this.decodeOptions(spec));
+    return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, text, requestId: errorInfo(attempt).requestId };
   }
 
   /**
