@@ -25,7 +25,7 @@ const ACTIVE = new Set(['running', 'stopping']);
 /** A message read in a poll, its text as sent, and its digest, worked out when it is needed. */
 interface Read {
   message: Message;
-  text: string;
+  bytes: Uint8Array;
   digest: () => string;
 }
 
@@ -108,7 +108,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
   const show = {
     header: (head: Head, texts: HeadTexts) => (renderer ? renderer.header(head) : term.jsonLine({ conversation: head.conversation, state: head.state ?? 'idle' }, headerText(head, texts))),
     // The message as the service sent it (its bytes, on one line).
-    message: (read: Read) => (renderer ? renderer.message(read.message) : term.jsonLine(read.message, read.text)),
+    message: (read: Read) => (renderer ? renderer.message(read.message) : term.jsonLine(read.message, read.bytes)),
     end: (shown: number, total: number) => (renderer ? renderer.end(shown, opts.tail === undefined ? undefined : total) : term.jsonLine({ state: 'idle' })),
   };
 
@@ -160,9 +160,9 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
               return gate.field(key, value, tailing, text);
             },
             messagesStart() {},
-            message(index, message, text) {
+            message(index, message, text, bytes) {
               if (!message) return;
-              const read = { message, text: text as string, digest: () => reading.digest(index, text as string) };
+              const read = { message, bytes: bytes as Uint8Array, digest: () => reading.digest(index, text as string) };
               // The messages --tail leaves out count as printed: their digests are needed at the end.
               if (tailing) read.digest();
               if (!kept.add(read)) return next(read);

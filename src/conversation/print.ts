@@ -50,15 +50,15 @@ export async function printConversation(api: Api, spec: RequestSpec<'Conversatio
  */
 function jsonPrinter(out: Sink, tail: number | undefined): ConversationVisitor & { done(): Promise<void> } {
   const writer = new JsonObjectWriter(out);
-  const kept = lastOf<string>(tail);
+  const kept = lastOf<Uint8Array>(tail);
   return {
-    field: (_key, _value, text, keyText) => writer.field(keyText, text),
-    messagesStart: (keyText) => writer.arrayStart(keyText),
-    message(_index, _message, text) {
-      if (!kept.add(text as string)) return writer.item(text as string);
+    field: (_key, _value, _text, bytes, keyBytes) => writer.field(keyBytes, bytes),
+    messagesStart: (keyBytes) => writer.arrayStart(keyBytes),
+    message(_index, _message, _text, bytes) {
+      if (!kept.add(bytes as Uint8Array)) return writer.item(bytes as Uint8Array);
     },
     async messagesEnd() {
-      for (const text of kept.items()) await writer.item(text);
+      for (const bytes of kept.items()) await writer.item(bytes);
       await writer.arrayEnd();
     },
     done: async () => writer.end(),

@@ -13,11 +13,11 @@ import type { Head } from './transcript.js';
 /** What a reader is told, in body order. */
 export interface ConversationVisitor {
   /** A top-level field: `conversation` and `state` checked; others (kept by --json) as they came. Its key and value as the body wrote them too. */
-  field(key: string, value: unknown, text: string, keyText: string): void | Promise<void>;
-  /** The messages begin; keyText is their key as the body wrote it. */
-  messagesStart(keyText: string): void | Promise<void>;
-  /** Each message in order, and its text as sent; undefined for those `known` says were seen, which are not decoded. */
-  message(index: number, message: Message | undefined, text: string | undefined): void | Promise<void>;
+  field(key: string, value: unknown, text: string, bytes: Uint8Array, keyBytes: Uint8Array): void | Promise<void>;
+  /** The messages begin; keyBytes is their key as the body wrote it. */
+  messagesStart(keyBytes: Uint8Array): void | Promise<void>;
+  /** Each message in order, its text and bytes as sent; undefined for those `known` says were seen, which are not decoded. */
+  message(index: number, message: Message | undefined, text: string | undefined, bytes: Uint8Array | undefined): void | Promise<void>;
   messagesEnd(count: number): void | Promise<void>;
 }
 
@@ -44,10 +44,10 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
   const handle = (event: SplitEvent): void | Promise<void> => {
     switch (event.kind) {
       case 'item': {
-        if (event.text === undefined || known?.(event.index, event.text)) return visitor.message(event.index, undefined, event.text);
+        if (event.text === undefined || known?.(event.index, event.text)) return visitor.message(event.index, undefined, event.text, event.bytes);
         const message = parse(event.text, `message ${event.index}`);
         checkShape(MessageSchema, message, ['messages', event.index], info);
-        return visitor.message(event.index, message as Message, event.text);
+        return visitor.message(event.index, message as Message, event.text, event.bytes);
       }
       case 'field': {
         seen.add(event.key);
@@ -55,11 +55,11 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
         if (event.key === 'conversation') checkShape(ConversationDetail, value, ['conversation'], info);
         else if (event.key === 'state') checkShape(stateSchema, value, ['state'], info);
         else if (event.key === 'messages') checkShape(ConversationSchema.shape.messages, value, ['messages'], info);
-        return visitor.field(event.key, value, event.text, event.keyText);
+        return visitor.field(event.key, value, event.text, event.bytes, event.keyBytes);
       }
       case 'items':
         seen.add('messages');
-        return visitor.messagesStart(event.keyText);
+        return visitor.messagesStart(event.keyBytes);
       case 'itemsEnd':
         return visitor.messagesEnd(event.count);
     }

@@ -154,7 +154,7 @@ export class Terminal {
    * value, when the document is the service's body: printed re-indented (cli.md §3), while --jq
    * filters the value.
    */
-  async printJson(value: unknown, text?: string): Promise<void> {
+  async printJson(value: unknown, text?: string | Uint8Array): Promise<void> {
     if (this.options.jq) {
       const sink = bufferedSink(this.io.stdout);
       try {
@@ -164,21 +164,25 @@ export class Terminal {
       }
       return;
     }
-    this.io.stdout.write(`${text === undefined ? valueJson(value, true) : indentedJson(text)}\n`);
+    this.printJsonText(value, text);
   }
 
   /** A JSON document for people (api without --json): the same text as --json prints. */
-  printJsonText(value: unknown, text?: string): void {
-    this.io.stdout.write(`${text === undefined ? valueJson(value, true) : indentedJson(text)}\n`);
+  printJsonText(value: unknown, text?: string | Uint8Array): void {
+    if (text === undefined) this.io.stdout.write(`${valueJson(value, true)}\n`);
+    else {
+      this.io.stdout.write(indentedJson(text));
+      this.io.stdout.write('\n');
+    }
   }
 
   /** One compact JSON line (newline-delimited output), or its --jq results; `text` as for printJson. */
-  async printJsonLine(value: unknown, text?: string): Promise<void> {
+  async printJsonLine(value: unknown, text?: string | Uint8Array): Promise<void> {
     this.io.stdout.write(await this.jsonLine(value, text));
   }
 
   /** The text printJsonLine prints: the line, or the --jq results a line each (empty when none). */
-  async jsonLine(value: unknown, text?: string): Promise<string> {
+  async jsonLine(value: unknown, text?: string | Uint8Array): Promise<string> {
     if (!this.options.jq) return `${text === undefined ? valueJson(value, false) : compactJson(text)}\n`;
     const parts: string[] = [];
     const decoder = new TextDecoder();
