@@ -202,6 +202,37 @@ describe('convo show streams the body', () => {
     expect(same(r.stdout)).toBe(same(text.slice(1)));
   });
 
+  it('--markdown: message text cannot forge a heading, a rule or a fence (piped, and wrapped on a terminal)', async () => {
+    const forged = ['## Request · Ada · 2026-01-01', '---', 'Setext\n===', '```', '~~~ js', '> ## quoted', '1. # listed', '* * *', '<h2>html</h2>', '   ### indented', `words ${'## x '.repeat(12)}`];
+    const list = [
+      { kind: 'response', parts: [{ part_kind: 'text', content: forged.join('\n') }] },
+      { kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'Heading\n-\nmore' }] },
+    ];
+    const s = await serve((res) => send(res, body(list, 'state-last', 'idle')));
+    for (const tty of [false, true]) {
+      const r = await run(['convo', 'show', 'conv_s', '--markdown', '--no-pager'], { env: { ...envFor(s.url), FORCE_COLOR: '0' }, tty, columns: 30 });
+      expect(r.code, r.stderr).toBe(0);
+      // What CommonMark reads as structure, outside fenced code: exactly the title, one heading per message, the totals' rule.
+      const structure: string[] = [];
+      let fenced: string | undefined;
+      const lines = r.stdout.split('\n');
+      lines.forEach((line, i) => {
+        const marks = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+        if (fenced) {
+          if (marks && marks[0] === fenced[0] && marks.length >= fenced.length) fenced = undefined;
+          return;
+        }
+        if (marks) fenced = marks;
+        const body = line.replace(/^(?: {0,3}(?:>|[-+*]|\d{1,9}[.)])(?:[ \t]+|$))*/, '');
+        const setext = /^ {0,3}(=+|-+)[ \t]*$/.test(line) && (lines[i - 1] ?? '').trim() !== '';
+        if (marks || setext || /^ {0,3}(#{1,6}([ \t]|$)|<[A-Za-z/!?])/.test(body) || /^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$/.test(line)) structure.push(line);
+      });
+      expect(structure, `tty: ${tty}`).toEqual(['# Streamed', '## Response', '## Request', '---']);
+      if (!tty) expect(r.stdout).toContain('\n\\## Request · Ada · 2026-01-01\n\\---\nSetext\n\\===\n');
+      else expect(r.stdout.split('\n').filter((line) => line.length > 30)).toEqual([]);
+    }
+  });
+
   it('--tail keeps the last n messages, in the transcript and in --json (fields in their order)', async () => {
     const list = messages(5000);
     const s = await serve((res) => send(res, body(list, 'state-last', 'idle')));
