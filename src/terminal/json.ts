@@ -104,8 +104,9 @@ class Layout {
 
   /** ASCII text wsctl writes (punctuation, a key it made). */
   ascii(text: string): void {
+    // A few bytes each time: a loop costs less than a call into Buffer.write.
     const buf = this.room(this.pos, text.length);
-    this.pos += buf.write(text, this.pos, 'latin1');
+    for (let k = 0; k < text.length; k++) buf[this.pos++] = text.charCodeAt(k);
   }
 
   json(src: Uint8Array, pretty: boolean, indent: number): void {
