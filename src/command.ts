@@ -16,6 +16,8 @@ import { keepDescribed } from './visible.js';
 export interface Result {
   /** The document printed with --json: the service's body unless the command says otherwise. */
   json: unknown;
+  /** The service's own text of `json` when `json` is its body: printed in its place, re-indented (cli.md §3). */
+  jsonText?: string;
   /** Human output, on a TTY or piped. */
   human(out: Terminal): void | Promise<void>;
   /** A 2xx body that reports failure: the output is printed all the same, then exit 1. */
@@ -80,7 +82,11 @@ export async function settle(ctx: Ctx, returned: Result | Call | void): Promise<
     if (!returned.otherwise) throw error;
     return returned.otherwise(error);
   }
-  return returned.answer(response as ApiResponse<never>, api);
+  const result = await returned.answer(response as ApiResponse<never>, api);
+  // Where the document is the body, --json prints the body's own bytes: its numbers, escapes and
+  // key order as the service wrote them; --jq and the human views read the parsed value.
+  if (result.json === response.body && response.text !== undefined) result.jsonText ??= response.text;
+  return result;
 }
 
 /** --dry-run's result: the request document, or for people its request line, headers and body. */

@@ -53,8 +53,16 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
   const { InterruptedError, WsctlError, cleanErrorMessage } = await import('./app.js');
   if (base.signal.aborted) throw new InterruptedError();
   if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
-  if (ctx.json) await ctx.term.printJson(result.json);
-  else await result.human(ctx.term);
+  if (ctx.json) {
+    try {
+      await ctx.term.printJson(result.json, result.jsonText);
+    } catch (error) {
+      // A result shown once (a new key's secret) that a --jq filter failed on is lost: the request
+      // was sent and did its work, so this is no usage error (exit 2 says nothing was sent).
+      if (!result.lost || !(error instanceof WsctlError) || error instanceof InterruptedError) throw error;
+      throw new WsctlError(`${error.message.replace(/\.?$/, '.')} ${result.lost}`);
+    }
+  } else await result.human(ctx.term);
   await result.after?.();
   if (result.failure) throw new WsctlError(result.failure);
   if (result.exitCode && result.exitMessage) ctx.term.info(`Error: ${result.exitMessage}`);

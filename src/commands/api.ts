@@ -128,7 +128,7 @@ export async function run(opts: ApiOptions, ctx: Ctx): Promise<Call> {
     answer: (response) => ({
       json: response.isJson ? response.body : { body: response.body ?? '' },
       human(out) {
-        if (response.isJson) return out.printJsonText(response.body);
+        if (response.isJson) return out.printJsonText(response.body, response.text);
         else if (typeof response.body === 'string') out.line(clean(response.body).replace(/\n$/, ''));
       },
     }),

@@ -9,7 +9,7 @@ import { request } from '../service.js';
 import { bufferedSink } from '../terminal/pager.js';
 import { realClock, type Clock } from './clock.js';
 import { Spool } from './spool.js';
-import { HeaderGate, lastOf, readConversation } from './stream.js';
+import { HeaderGate, lastOf, readConversation, type HeadTexts } from './stream.js';
 import { styleFor, transcriptRenderer, type Head } from './transcript.js';
 
 export interface FollowOptions {
@@ -22,10 +22,18 @@ export interface FollowOptions {
 
 const ACTIVE = new Set(['running', 'stopping']);
 
-/** A message read in a poll, and its digest, worked out when it is needed. */
+/** A message read in a poll, its text as sent, and its digest, worked out when it is needed. */
 interface Read {
   message: Message;
+  bytes: Uint8Array;
   digest: () => string;
+}
+
+/** The first line of --json: the conversation and its state as the service wrote them (a missing or null state reads "idle"). */
+function headerText(head: Head, texts: HeadTexts): string | undefined {
+  if (texts.conversation === undefined) return undefined;
+  const state = head.state === undefined || head.state === null || texts.state === undefined ? '"idle"' : texts.state;
+  return `{"conversation":${texts.conversation},"state":${state}}`;
 }
 
 /**
@@ -98,9 +106,10 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
   const sink = bufferedSink(ctx.io.stdout, undefined, 0);
   const renderer = ctx.json ? undefined : transcriptRenderer(styleFor(term, opts.full), opts.markdown);
   const show = {
-    header: (head: Head) => (renderer ? renderer.header(head) : term.jsonLine({ conversation: head.conversation, state: head.state ?? 'idle' })),
-    message: (message: Message) => (renderer ? renderer.message(message) : term.jsonLine(message)),
-    end: (count: number) => (renderer ? renderer.end(count) : term.jsonLine({ state: 'idle' })),
+    header: (head: Head, texts: HeadTexts) => (renderer ? renderer.header(head) : term.jsonLine({ conversation: head.conversation, state: head.state ?? 'idle' }, headerText(head, texts))),
+    // The message as the service sent it (its bytes, on one line).
+    message: (read: Read) => (renderer ? renderer.message(read.message) : term.jsonLine(read.message, read.bytes)),
+    end: (shown: number, total: number) => (renderer ? renderer.end(shown, opts.tail === undefined ? undefined : total) : term.jsonLine({ state: 'idle' })),
   };
 
   const printed = new Printed(); // later polls pass these over undecoded
@@ -110,8 +119,10 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
   const spool = new Spool(term.tempDir);
   const gate = new HeaderGate(sink, spool, show.header);
 
+  let shown = 0;
   const print = async (read: Read) => {
-    const text = await show.message(read.message);
+    const text = await show.message(read);
+    shown++;
     status.clear();
     await gate.write(text);
     printed.add(read.digest());
@@ -144,14 +155,14 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
         await readConversation(
           body,
           {
-            field(key, value) {
+            field(key, value, text) {
               if (key === 'state') state = value as string | null | undefined;
-              return gate.field(key, value, tailing);
+              return gate.field(key, value, tailing, text);
             },
             messagesStart() {},
-            message(index, message, text) {
+            message(index, message, text, bytes) {
               if (!message) return;
-              const read = { message, digest: () => reading.digest(index, text as string) };
+              const read = { message, bytes: bytes as Uint8Array, digest: () => reading.digest(index, text as string) };
               // The messages --tail leaves out count as printed: their digests are needed at the end.
               if (tailing) read.digest();
               if (!kept.add(read)) return next(read);
@@ -188,7 +199,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
       answer = await poll(false);
     }
     status.clear();
-    await sink.write(await show.end(answer.count));
+    await sink.write(await show.end(shown, answer.count));
     await sink.end();
   } finally {
     status.clear();

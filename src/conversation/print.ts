@@ -45,19 +45,20 @@ export async function printConversation(api: Api, spec: RequestSpec<'Conversatio
 
 /**
  * --json as the body arrives: the fields in the order the service sent them, each message as it
- * comes (with --tail, the last n once the array ends).
+ * comes (with --tail, the last n once the array ends), each checked and then written as the
+ * service wrote it, re-indented.
  */
 function jsonPrinter(out: Sink, tail: number | undefined): ConversationVisitor & { done(): Promise<void> } {
   const writer = new JsonObjectWriter(out);
-  const kept = lastOf<Message>(tail);
+  const kept = lastOf<Uint8Array>(tail);
   return {
-    field: (key, value) => writer.field(key, value),
-    messagesStart: () => writer.arrayStart('messages'),
-    message(_index, message) {
-      if (!kept.add(message as Message)) return writer.item(message);
+    field: (_key, _value, _text, bytes, keyBytes) => writer.field(keyBytes, bytes),
+    messagesStart: (keyBytes) => writer.arrayStart(keyBytes),
+    message(_index, _message, _text, bytes) {
+      if (!kept.add(bytes as Uint8Array)) return writer.item(bytes as Uint8Array);
     },
     async messagesEnd() {
-      for (const message of kept.items()) await writer.item(message);
+      for (const bytes of kept.items()) await writer.item(bytes);
       await writer.arrayEnd();
     },
     done: async () => writer.end(),
@@ -69,6 +70,7 @@ function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefin
   const gate = new HeaderGate(out, spool, (head) => renderer.header(head));
   const kept = lastOf<Message>(tail);
   let count = 0;
+  let total = 0;
   const print = (message: Message) => {
     count++;
     return gate.write(renderer.message(message));
@@ -79,12 +81,13 @@ function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefin
     message(_index, message) {
       if (!kept.add(message as Message)) return print(message as Message);
     },
-    async messagesEnd() {
+    async messagesEnd(all) {
+      total = all;
       for (const message of kept.items()) await print(message);
     },
     async done() {
       await gate.show();
-      await out.write(renderer.end(count));
+      await out.write(renderer.end(count, tail === undefined ? undefined : total));
     },
   };
 }

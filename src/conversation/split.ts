@@ -7,10 +7,11 @@
 // colons, commas, whitespace) is checked here.
 
 export type SplitEvent =
-  | { kind: 'field'; key: string; text: string }
-  | { kind: 'items'; key: string }
-  /** text is undefined for items below skipItems. */
-  | { kind: 'item'; index: number; text: string | undefined }
+  /** The bytes of a key or value as the body wrote them (a key with its quotes), and the value's text. */
+  | { kind: 'field'; key: string; keyBytes: Uint8Array; text: string; bytes: Uint8Array }
+  | { kind: 'items'; key: string; keyBytes: Uint8Array }
+  /** text and bytes are undefined for items below skipItems. */
+  | { kind: 'item'; index: number; text: string | undefined; bytes: Uint8Array | undefined }
   | { kind: 'itemsEnd'; count: number };
 
 /** The body is not one JSON object. */
@@ -60,6 +61,7 @@ export class ObjectSplitter {
   private bomSeen = 0;
   private readonly seen = new Set<string>();
   private key = '';
+  private keyBytes: Uint8Array = Buffer.alloc(0);
   private items = 0;
 
   // The value being captured: what it is, its bytes from earlier chunks, where it began in this one.
@@ -128,7 +130,7 @@ export class ObjectSplitter {
           if (this.seen.has(this.key)) throw new SplitError(`the field '${this.key}' appears twice`);
           this.seen.add(this.key);
           if (this.key === this.arrayKey && b === OPEN_BRACKET) {
-            events.push({ kind: 'items', key: this.key });
+            events.push({ kind: 'items', key: this.key, keyBytes: this.keyBytes });
             this.at = At.FirstItem;
             i++;
           } else this.begin(Capture.Value, chunk, i, true);
@@ -250,16 +252,19 @@ export class ObjectSplitter {
 
   /** The captured value ends just before `end` in chunk. */
   private finish(chunk: Buffer, end: number, events: SplitEvent[]): void {
+    let bytes: Buffer | undefined;
     let text: string | undefined;
     if (this.keep) {
-      if (this.pieces.length === 0) text = chunk.toString('utf8', this.start, end);
+      if (this.pieces.length === 0) bytes = chunk.subarray(this.start, end);
       else {
         this.pieces.push(chunk.subarray(0, end));
-        text = Buffer.concat(this.pieces).toString('utf8');
+        bytes = Buffer.concat(this.pieces);
       }
+      text = bytes.toString('utf8');
     }
     this.pieces = [];
     if (this.capture === Capture.Key) {
+      this.keyBytes = bytes as Buffer;
       try {
         this.key = JSON.parse(text as string) as string;
       } catch {
@@ -267,10 +272,10 @@ export class ObjectSplitter {
       }
       this.at = At.Colon;
     } else if (this.capture === Capture.Value) {
-      events.push({ kind: 'field', key: this.key, text: text as string });
+      events.push({ kind: 'field', key: this.key, keyBytes: this.keyBytes, text: text as string, bytes: bytes as Buffer });
       this.at = At.AfterValue;
     } else {
-      events.push({ kind: 'item', index: this.items++, text });
+      events.push({ kind: 'item', index: this.items++, text, bytes });
       this.at = At.AfterItem;
     }
   }

@@ -12,11 +12,12 @@ import type { Head } from './transcript.js';
 
 /** What a reader is told, in body order. */
 export interface ConversationVisitor {
-  /** A top-level field: `conversation` and `state` checked; others (kept by --json) as they came. */
-  field(key: string, value: unknown): void | Promise<void>;
-  messagesStart(): void | Promise<void>;
-  /** Each message in order, and its text as sent; undefined for those `known` says were seen, which are not decoded. */
-  message(index: number, message: Message | undefined, text: string | undefined): void | Promise<void>;
+  /** A top-level field: `conversation` and `state` checked; others (kept by --json) as they came. Its key and value as the body wrote them too. */
+  field(key: string, value: unknown, text: string, bytes: Uint8Array, keyBytes: Uint8Array): void | Promise<void>;
+  /** The messages begin; keyBytes is their key as the body wrote it. */
+  messagesStart(keyBytes: Uint8Array): void | Promise<void>;
+  /** Each message in order, its text and bytes as sent; undefined for those `known` says were seen, which are not decoded. */
+  message(index: number, message: Message | undefined, text: string | undefined, bytes: Uint8Array | undefined): void | Promise<void>;
   messagesEnd(count: number): void | Promise<void>;
 }
 
@@ -43,10 +44,10 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
   const handle = (event: SplitEvent): void | Promise<void> => {
     switch (event.kind) {
       case 'item': {
-        if (event.text === undefined || known?.(event.index, event.text)) return visitor.message(event.index, undefined, event.text);
+        if (event.text === undefined || known?.(event.index, event.text)) return visitor.message(event.index, undefined, event.text, event.bytes);
         const message = parse(event.text, `message ${event.index}`);
         checkShape(MessageSchema, message, ['messages', event.index], info);
-        return visitor.message(event.index, message as Message, event.text);
+        return visitor.message(event.index, message as Message, event.text, event.bytes);
       }
       case 'field': {
         seen.add(event.key);
@@ -54,11 +55,11 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
         if (event.key === 'conversation') checkShape(ConversationDetail, value, ['conversation'], info);
         else if (event.key === 'state') checkShape(stateSchema, value, ['state'], info);
         else if (event.key === 'messages') checkShape(ConversationSchema.shape.messages, value, ['messages'], info);
-        return visitor.field(event.key, value);
+        return visitor.field(event.key, value, event.text, event.bytes, event.keyBytes);
       }
       case 'items':
         seen.add('messages');
-        return visitor.messagesStart();
+        return visitor.messagesStart(event.keyBytes);
       case 'itemsEnd':
         return visitor.messagesEnd(event.count);
     }
@@ -88,21 +89,26 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
  */
 export class HeaderGate {
   private readonly head: Partial<Head> = {};
+  /** The conversation and state as the body wrote them (--follow --json prints them). */
+  private readonly texts: HeadTexts = {};
   private stateKnown = false;
   private shown = false;
 
   constructor(
     private readonly out: Sink,
     private readonly spool: Spool,
-    private readonly header: (head: Head) => string | Promise<string>,
+    private readonly header: (head: Head, texts: HeadTexts) => string | Promise<string>,
   ) {}
 
   /** A top-level field; the header goes out as soon as it can, unless held (--tail waits for the count). */
-  async field(key: string, value: unknown, hold = false): Promise<void> {
+  async field(key: string, value: unknown, hold = false, text?: string): Promise<void> {
     if (this.shown) return;
-    if (key === 'conversation') this.head.conversation = value as Head['conversation'];
-    else if (key === 'state') {
+    if (key === 'conversation') {
+      this.head.conversation = value as Head['conversation'];
+      this.texts.conversation = text;
+    } else if (key === 'state') {
       this.head.state = value as Head['state'];
+      this.texts.state = text;
       this.stateKnown = true;
     } else return;
     if (this.head.conversation && this.stateKnown && !hold) await this.show();
@@ -117,9 +123,15 @@ export class HeaderGate {
   async show(): Promise<void> {
     if (this.shown) return;
     this.shown = true;
-    await this.out.write(await this.header(this.head as Head));
+    await this.out.write(await this.header(this.head as Head, this.texts));
     await this.spool.drainInto(this.out);
   }
+}
+
+/** The header's fields as the body wrote them. */
+export interface HeadTexts {
+  conversation?: string;
+  state?: string;
 }
 
 /** With --tail n, keeps the last n of what it is given; without, keeps nothing (add says false: print it now). */

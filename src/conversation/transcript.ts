@@ -115,11 +115,20 @@ export function styleFor(term: Terminal, full: boolean): Style {
 /** What the header shows: the conversation and its state (absent means idle). */
 export type Head = Pick<Conversation, 'conversation' | 'state'>;
 
+/** The state as people read it: a missing or null state is idle (interface rule 2, cli.md §5). */
+const stateOf = (head: Head): string => head.state ?? 'idle';
+
 /** The text of a conversation piece by piece: the header, each message as it comes, the totals. */
 export interface Renderer {
   header(head: Head): string;
   message(message: Message): string;
-  end(count: number): string;
+  /** The totals of the `shown` messages; `of` is how many the conversation has, when --tail left some out. */
+  end(shown: number, of?: number): string;
+}
+
+/** "6 messages", or with --tail "2 of 6 messages": what the totals count. */
+function counted(shown: number, of: number | undefined): string {
+  return of === undefined ? plural(shown, 'message') : `${thousands(shown)} of ${plural(of, 'message')}`;
 }
 
 function plainRenderer(style: Style): Renderer {
@@ -135,7 +144,7 @@ function plainRenderer(style: Style): Renderer {
           [
             { text: cleanLine(c.id), whole: true },
             { text: cleanLine(c.type) },
-            { text: head.state ? cleanLine(head.state) : '', paint: (s) => stateLabel(head.state, paint, s) },
+            { text: cleanLine(stateOf(head)), paint: (s) => stateLabel(stateOf(head), paint, s) },
             { text: c.created_at ? `created ${relativeTime(c.created_at)}` : '', whole: true },
             { text: c.updated_at ? `updated ${relativeTime(c.updated_at)}` : '', whole: true },
           ],
@@ -144,7 +153,7 @@ function plainRenderer(style: Style): Renderer {
         const deleted = c.deleted_at ? `${paint.red(`deleted ${relativeTime(c.deleted_at)}`)}\n` : '';
         return `${title}\n${meta}\n${deleted}`;
       }
-      const fields: [string, unknown][] = [['title', c.title], ['id', c.id], ['type', c.type], ['state', head.state], ['created_at', c.created_at], ['updated_at', c.updated_at]];
+      const fields: [string, unknown][] = [['title', c.title], ['id', c.id], ['type', c.type], ['state', stateOf(head)], ['created_at', c.created_at], ['updated_at', c.updated_at]];
       if (c.deleted_at) fields.push(['deleted_at', c.deleted_at]);
       return fields.map(([k, v]) => `${k}\t${cleanLine(v)}\n`).join('');
     },
@@ -164,14 +173,47 @@ function plainRenderer(style: Style): Renderer {
       }
       return `${text}\n`;
     },
-    end(count) {
-      if (!tty) return `\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${plural(count, 'message')})\n`;
-      const pieces: Piece[] = [{ text: 'Totals', paint: paint.bold }, ...tokenPieces(totals), { text: `(${plural(count, 'message')})`, whole: true, sep: ' ' }];
+    end(shown, of) {
+      if (!tty) return `\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${counted(shown, of)})\n`;
+      const pieces: Piece[] = [{ text: 'Totals', paint: paint.bold }, ...tokenPieces(totals), { text: `(${counted(shown, of)})`, whole: true, sep: ' ' }];
       pieces[1] = { ...(pieces[1] as Piece), sep: '  ' };
       return `\n${fitPieces(pieces, style.width, { continuation: '        ' })}\n`;
     },
   };
 }
+
+// A line Markdown reads as structure (CommonMark): after up to three spaces, and then inside any block
+// quote or list markers, an ATX heading, a setext underline (`-` under a paragraph is one, not an
+// empty list item), a thematic break, a code fence, or an HTML block (`<h2>`). A thematic break may
+// look like list markers itself (`- - -`), so the whole line is tried first.
+const RULE = /^( {0,3})([-*_])(?:[ \t]*\2){2,}[ \t]*$/;
+const CONTAINERS = /^(?: {0,3}(?:>|[-+*]|\d{1,9}[.)])(?:[ \t]+|$))*/;
+const STRUCTURE = /^( {0,3})(?:#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|=+[ \t]*$|-+[ \t]*$|([-*_])(?:[ \t]*\2){2,}[ \t]*$|<[A-Za-z/!?])/;
+
+/** One line of service text that Markdown would read as a heading, a rule or a fence, escaped with a backslash. */
+function escapeStructure(line: string): string {
+  const rule = RULE.exec(line) ?? STRUCTURE.exec(line);
+  if (rule) return `${rule[1]}\\${line.slice((rule[1] as string).length)}`;
+  // Inside a block quote or list item (`> ## x`, `1. ---`).
+  const containers = (CONTAINERS.exec(line) as RegExpExecArray)[0];
+  const structure = containers ? STRUCTURE.exec(line.slice(containers.length)) : null;
+  if (!structure) return line;
+  const at = containers.length + (structure[1] as string).length;
+  return `${line.slice(0, at)}\\${line.slice(at)}`;
+}
+
+/**
+ * Message text as Markdown paragraphs that cannot add to the transcript's structure (cli.md §5):
+ * every line that Markdown would read as a heading, a rule or a fence is escaped, so the transcript
+ * has exactly one heading per message.
+ */
+export function markdownText(text: string): string {
+  if (!MAY_BE_STRUCTURE.test(text)) return text;
+  return text.split('\n').map(escapeStructure).join('\n');
+}
+
+// The characters a line of structure starts with (after spaces and markers): most text has none at a line's start.
+const MAY_BE_STRUCTURE = /(?:^|\n)[ \t>+*\d.)-]*[-#=`~*_<]/;
 
 function fence(text: string, lang = ''): string {
   // A loop, not Math.max(...fences): a text with 130,000 fences would overflow the stack.
@@ -196,30 +238,44 @@ function fitMarkdown(text: string, width: number): string {
     } else if (marks) {
       fence = marks;
       out.push(line);
-    } else if (line.startsWith('- ')) out.push(`- ${wrap(line.slice(2), width, '  ').slice(2)}`);
-    else out.push(wrap(line, width));
+    } else out.push(fitLine(line, width));
   }
   return out.join('\n');
 }
 
+/**
+ * A line of prose wrapped to the width. A break may start a line with what Markdown reads as
+ * structure (`a ## b` → `## b`): such a line is escaped, the whole wrapped again a column
+ * narrower so that the backslash still fits.
+ */
+function fitLine(line: string, width: number): string {
+  const wrapped = (w: number) => (line.startsWith('- ') ? `- ${wrap(line.slice(2), w, '  ').slice(2)}` : wrap(line, w));
+  const lines = wrapped(width).split('\n');
+  if (lines.length === 1 || lines.every((l, i) => i === 0 || escapeStructure(l) === l)) return lines.join('\n');
+  return wrapped(Math.max(1, width - 1))
+    .split('\n')
+    .map((l, i) => (i === 0 ? l : escapeStructure(l)))
+    .join('\n');
+}
+
 function markdownRenderer(style: Style): Renderer {
-  const rendered = markdownText(style);
+  const rendered = markdownRendering(style);
   if (!style.tty) return rendered;
   // On a terminal every line of prose fits; piped, Markdown goes out as written.
   return {
     header: (head) => fitMarkdown(rendered.header(head), style.width),
     message: (message) => fitMarkdown(rendered.message(message), style.width),
-    end: (count) => fitMarkdown(rendered.end(count), style.width),
+    end: (shown, of) => fitMarkdown(rendered.end(shown, of), style.width),
   };
 }
 
-function markdownText(style: Style): Renderer {
+function markdownRendering(style: Style): Renderer {
   const totals: Totals = [0, 0, 0, 0];
   return {
     header(head) {
       const c = head.conversation;
       const lines = [`# ${cleanLine(c.title) || 'Untitled conversation'}`, ''];
-      const facts: [string, unknown][] = [['ID', c.id], ['Type', c.type], ['State', head.state], ['Created', c.created_at], ['Updated', c.updated_at]];
+      const facts: [string, unknown][] = [['ID', c.id], ['Type', c.type], ['State', stateOf(head)], ['Created', c.created_at], ['Updated', c.updated_at]];
       if (c.deleted_at) facts.push(['Deleted', c.deleted_at]);
       for (const [k, v] of facts) if (v) lines.push(`- **${k}:** ${cleanLine(v)}`);
       return `${lines.join('\n')}\n`;
@@ -236,13 +292,13 @@ function markdownText(style: Style): Renderer {
         else if (isResult(partKind)) {
           const { text, note } = shorten(clean(part.content), style.full);
           blocks.push(`**Tool result:** \`${cleanLine(part.tool_name)}\`\n\n${fence(text)}${note ? `\n\n_${note}_` : ''}`);
-        } else blocks.push(clean(part.content));
+        } else blocks.push(markdownText(clean(part.content)));
       }
       if (counts.some((n) => n > 0)) blocks.push(`_Tokens: ${formatTokens(counts, false)}_`);
       return `${blocks.join('\n\n')}\n`;
     },
-    end(count) {
-      return `\n---\n\n**Totals:** ${formatTokens(totals, false)} (${plural(count, 'message')})\n`;
+    end(shown, of) {
+      return `\n---\n\n**Totals:** ${formatTokens(totals, false)} (${counted(shown, of)})\n`;
     },
   };
 }

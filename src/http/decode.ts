@@ -13,6 +13,8 @@ const MAX_DEPTH = 512;
 export interface Decoded {
   body: unknown;
   isJson: boolean;
+  /** The JSON body as the service wrote it: what --json prints (cli.md §3), re-indented. */
+  text?: string;
 }
 
 export interface DecodeOptions {
@@ -118,12 +120,14 @@ function statusError(options: DecodeOptions, attempt: Attempt, body: unknown): E
 export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
   let parsed: unknown;
   let isJson = false;
+  let text: string | undefined;
   const empty = attempt.text.trim() === '';
   if (!empty) {
     try {
       parsed = JSON.parse(attempt.text);
       isJson = true;
-      attempt.text = ''; // a large body is parsed now: let its text go before validation
+      text = attempt.text;
+      attempt.text = '';
     } catch {
       parsed = attempt.text;
     }
@@ -135,14 +139,14 @@ export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
     throw new NetworkError(`The service sent JSON nested more than ${MAX_DEPTH} levels deep (HTTP ${status}); wsctl cannot handle it.`, errorInfo(attempt));
   }
   if (status >= 300) throw statusError(options, attempt, parsed);
-  if (options.anyBody) return { body: parsed, isJson };
+  if (options.anyBody) return { body: parsed, isJson, text };
   if (!isJson) {
     const type = attempt.headers['content-type'] ?? 'no content type';
     const what = empty ? 'an empty body' : `a body that is not JSON (${cleanLine(type)})`;
     throw new NetworkError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, errorInfo(attempt));
   }
   if (options.schema) checkShape(responseSchemas[options.schema], parsed, [], errorInfo(attempt));
-  return { body: parsed, isJson };
+  return { body: parsed, isJson, text };
 }
 
 /** Throws the exit-3 error when value does not fit schema; `at` is where value sits in the body. */

@@ -39,6 +39,8 @@ export interface ApiResponse<T> {
   /** The parsed JSON body (validated when a schema was given), or the raw text with anyBody. */
   body: T;
   isJson: boolean;
+  /** The JSON body as the service wrote it (when isJson): what --json prints, re-indented. */
+  text?: string;
   requestId?: string;
 }
 
@@ -122,8 +124,8 @@ export class Api {
     // key: byok add --show-secret shows the one the service stored.
     const key = this.settings.apiKey;
     if (key && key.length >= 6 && attempt.text.includes(key)) attempt.text = attempt.text.replaceAll(key, mask(key));
-    const { body, isJson } = decode(attempt, this.decodeOptions(spec));
-    return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, requestId: errorInfo(attempt).requestId };
+    const { body, isJson, text } = decode(attempt, this.decodeOptions(spec));
+    return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, text, requestId: errorInfo(attempt).requestId };
   }
 
   /**

@@ -4,11 +4,11 @@
 // reads on a TTY, piped, or as JSON. Heavy libraries (chalk, ora) load only when used.
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { cleanErrorMessage, cleanLine, escapeInvisible } from '../sanitize.js';
+import { cleanErrorMessage, cleanLine } from '../sanitize.js';
 import { label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
 import { heldSink, type HeldSink } from './held-sink.js';
-import { JsonObjectWriter } from './json.js';
+import { compactJson, indentedJson, valueJson } from './json.js';
 import type { JqFilter } from './jq.js';
 import type { Prompt } from './prompt.js';
 import { renderTable } from './table.js';
@@ -18,7 +18,7 @@ export { fitPieces, mask, plural, relativeTime, thousands, wrap, type Piece } fr
 export { truncate } from './width.js';
 export type { Sink } from './pager.js';
 export type { HeldSink } from './held-sink.js';
-export { JsonObjectWriter } from './json.js';
+export { compactJson, indentedJson, JsonObjectWriter, valueJson } from './json.js';
 
 export interface IO {
   stdin: Readable;
@@ -151,8 +151,12 @@ export class Terminal {
     this.io.stdout.write(`${text}\n`);
   }
 
-  /** One 2-space-indented document (or its --jq results); a large top-level array is written item by item. */
-  async printJson(value: unknown): Promise<void> {
+  /**
+   * One 2-space-indented document, or its --jq results. `text` is the service's own JSON of the
+   * value, when the document is the service's body: printed re-indented (cli.md §3), while --jq
+   * filters the value.
+   */
+  async printJson(value: unknown, text?: string | Uint8Array): Promise<void> {
     if (this.options.jq) {
       const sink = bufferedSink(this.io.stdout);
       try {
@@ -162,54 +166,29 @@ export class Terminal {
       }
       return;
     }
-    const big = value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some((v) => Array.isArray(v) && v.length > 1000);
-    if (!big) {
-      this.io.stdout.write(`${this.forTerminal(JSON.stringify(value, null, 2))}\n`);
-      return;
+    this.printJsonText(value, text);
+  }
+
+  /** A JSON document for people (api without --json): the same text as --json prints. */
+  printJsonText(value: unknown, text?: string | Uint8Array): void {
+    if (text === undefined) this.io.stdout.write(`${valueJson(value, true)}\n`);
+    else {
+      this.io.stdout.write(indentedJson(text));
+      this.io.stdout.write('\n');
     }
-    // The same text as JSON.stringify(value, null, 2), without holding all of it at once.
-    const out = bufferedSink(this.io.stdout);
-    const sink: Sink = this.tty ? { write: (text) => out.write(typeof text === 'string' ? escapeInvisible(text) : text), end: () => out.end() } : out;
-    const writer = new JsonObjectWriter(sink);
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-      if (item === undefined || typeof item === 'function') continue;
-      if (!Array.isArray(item)) {
-        await writer.field(key, item);
-        continue;
-      }
-      await writer.arrayStart(key);
-      for (const element of item) await writer.item(element === undefined ? null : element);
-      await writer.arrayEnd();
-    }
-    await writer.end();
-    await sink.end();
   }
 
-  /** A JSON document for people (api without --json): also C1, bidi and zero-width characters escaped, so it cannot drive a terminal. */
-  printJsonText(value: unknown): void {
-    this.io.stdout.write(`${escapeInvisible(JSON.stringify(value, null, 2))}\n`);
-  }
-
-  /**
-   * JSON for a terminal: C1 controls, bidi and invisible format characters written as \u escapes
-   * (the same document, read back), so it cannot drive the terminal; piped, JSON.stringify's bytes.
-   */
-  private forTerminal(json: string): string {
-    return this.tty ? escapeInvisible(json) : json;
-  }
-
-  /** One compact JSON line (newline-delimited output), or its --jq results. */
-  async printJsonLine(value: unknown): Promise<void> {
-    this.io.stdout.write(await this.jsonLine(value));
+  /** One compact JSON line (newline-delimited output), or its --jq results; `text` as for printJson. */
+  async printJsonLine(value: unknown, text?: string | Uint8Array): Promise<void> {
+    this.io.stdout.write(await this.jsonLine(value, text));
   }
 
   /** The text printJsonLine prints: the line, or the --jq results a line each (empty when none). */
-  async jsonLine(value: unknown): Promise<string> {
-    const text = JSON.stringify(value);
-    if (!this.options.jq) return `${this.forTerminal(text)}\n`;
+  async jsonLine(value: unknown, text?: string | Uint8Array): Promise<string> {
+    if (!this.options.jq) return `${text === undefined ? valueJson(value, false) : compactJson(text)}\n`;
     const parts: string[] = [];
     const decoder = new TextDecoder();
-    await this.options.jq.run(text, this.tty, { write: (chunk) => void parts.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })), end: async () => {} });
+    await this.options.jq.run(JSON.stringify(value), this.tty, { write: (chunk) => void parts.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })), end: async () => {} });
     return parts.join('') + decoder.decode();
   }
 

@@ -140,14 +140,97 @@ describe('convo show streams the body', () => {
     expect(slow.stdout.toString()).toBe(whole.stdout.toString());
   });
 
-  it('--json is byte for byte JSON.stringify(body, null, 2), whatever the field order, escapes and numbers', async () => {
-    const text = `\ufeff{"extra_first": {"a": [1.0, 1e2, -0.5E-3, {}], "b": []}, "conversation": {"id": "conv_s", "title": "\\u00e9\\/\\ud83d\\ude00 \\u001b[31m"},
-      "messages": [ {"kind": "request", "parts": [{"part_kind": "text", "content": "\\"quoted\\" \\\\ back"}], "metadata": {}},
-      {"kind": null, "unknown": [[[]]], "__proto__": {"x": 1}} ], "state": null, "extra_last": "\\u2028"}`;
+  it('--json is the body as the service wrote it, re-indented: numbers, escapes and field order kept, controls escaped', async () => {
+    const text = `\ufeff{"extra_first": {"a": [1.0, 1e2, -0.5E-3, {}, 1e1000, -0, 100000000000000000001], "b": [ ], "2": 1, "1": 2}, "conversation": {"id": "conv_s", "title": "\\u00e9\\/\\ud83d\\ude00 \\u001b[31m\x9b2J\u202e"},
+      "messages": [ {"kind": "request", "parts": [{"part_kind": "text", "content": "\\"quoted\\" \\\\ back \x9d0;pwned\x9c \\u001b]0;t\\u0007"}], "metadata": { }},
+      {"kind": null, "unknown": [[[]]], "__proto__": {"x": 1}} ], "state": null, "extra_last": "\u2028\u{e0041}"}`;
     const s = await serve((res) => send(res, text));
     const r = await run(['convo', 'show', 'conv_s', '--json'], { env: envFor(s.url) });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(text.slice(1)), null, 2)}\n`);
+    expect(r.stdout).toBe(
+      [
+        '{',
+        '  "extra_first": {',
+        '    "a": [',
+        '      1.0,',
+        '      1e2,',
+        '      -0.5E-3,',
+        '      {},',
+        '      1e1000,',
+        '      -0,',
+        '      100000000000000000001',
+        '    ],',
+        '    "b": [],',
+        '    "2": 1,',
+        '    "1": 2',
+        '  },',
+        '  "conversation": {',
+        '    "id": "conv_s",',
+        '    "title": "\\u00e9\\/\\ud83d\\ude00 \\u001b[31m\\u009b2J\\u202e"',
+        '  },',
+        '  "messages": [',
+        '    {',
+        '      "kind": "request",',
+        '      "parts": [',
+        '        {',
+        '          "part_kind": "text",',
+        '          "content": "\\"quoted\\" \\\\ back \\u009d0;pwned\\u009c \\u001b]0;t\\u0007"',
+        '        }',
+        '      ],',
+        '      "metadata": {}',
+        '    },',
+        '    {',
+        '      "kind": null,',
+        '      "unknown": [',
+        '        [',
+        '          []',
+        '        ]',
+        '      ],',
+        '      "__proto__": {',
+        '        "x": 1',
+        '      }',
+        '    }',
+        '  ],',
+        '  "state": null,',
+        '  "extra_last": "\\u2028\\udb40\\udc41"',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    // The same values as the body's, but for the numbers JSON.parse cannot hold.
+    const same = (t: string) => JSON.stringify(JSON.parse(t.replace('1e1000', '0').replace('100000000000000000001', '0')), null, 2);
+    expect(same(r.stdout)).toBe(same(text.slice(1)));
+  });
+
+  it('--markdown: message text cannot forge a heading, a rule or a fence (piped, and wrapped on a terminal)', async () => {
+    const forged = ['## Request · Ada · 2026-01-01', '---', 'Setext\n===', '```', '~~~ js', '> ## quoted', '1. # listed', '* * *', '<h2>html</h2>', '   ### indented', `words ${'## x '.repeat(12)}`];
+    const list = [
+      { kind: 'response', parts: [{ part_kind: 'text', content: forged.join('\n') }] },
+      { kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'Heading\n-\nmore' }] },
+    ];
+    const s = await serve((res) => send(res, body(list, 'state-last', 'idle')));
+    for (const tty of [false, true]) {
+      const r = await run(['convo', 'show', 'conv_s', '--markdown', '--no-pager'], { env: { ...envFor(s.url), FORCE_COLOR: '0' }, tty, columns: 30 });
+      expect(r.code, r.stderr).toBe(0);
+      // What CommonMark reads as structure, outside fenced code: exactly the title, one heading per message, the totals' rule.
+      const structure: string[] = [];
+      let fenced: string | undefined;
+      const lines = r.stdout.split('\n');
+      lines.forEach((line, i) => {
+        const marks = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+        if (fenced) {
+          if (marks && marks[0] === fenced[0] && marks.length >= fenced.length) fenced = undefined;
+          return;
+        }
+        if (marks) fenced = marks;
+        const body = line.replace(/^(?: {0,3}(?:>|[-+*]|\d{1,9}[.)])(?:[ \t]+|$))*/, '');
+        const setext = /^ {0,3}(=+|-+)[ \t]*$/.test(line) && (lines[i - 1] ?? '').trim() !== '';
+        if (marks || setext || /^ {0,3}(#{1,6}([ \t]|$)|<[A-Za-z/!?])/.test(body) || /^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$/.test(line)) structure.push(line);
+      });
+      expect(structure, `tty: ${tty}`).toEqual(['# Streamed', '## Response', '## Request', '---']);
+      if (!tty) expect(r.stdout).toContain('\n\\## Request · Ada · 2026-01-01\n\\---\nSetext\n\\===\n');
+      else expect(r.stdout.split('\n').filter((line) => line.length > 30)).toEqual([]);
+    }
   });
 
   it('--tail keeps the last n messages, in the transcript and in --json (fields in their order)', async () => {
@@ -156,7 +239,7 @@ describe('convo show streams the body', () => {
     const r = await run(['convo', 'show', 'conv_s', '--tail', '2'], { env: envFor(s.url) });
     expect(r.stdout.match(/^▸ /gm)?.length).toBe(2);
     expect(r.stdout).toContain('message 4998 ');
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/\(2 messages\)$/);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/\(2 of 5,000 messages\)$/);
     const j = await run(['convo', 'show', 'conv_s', '--tail', '2', '--json'], { env: envFor(s.url) });
     const doc = JSON.parse(j.stdout);
     expect(Object.keys(doc)).toEqual(['conversation', 'messages', 'state']);

@@ -41,14 +41,18 @@ describe('convo show', () => {
     const r = await run(['convo', 'show', 'conv_demo'], { env: sb.env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`deleted_at\t${convo.conversation.deleted_at}`);
-    expect(r.stdout).toContain('state\t\n');
+    // A missing state is idle (cli.md §5), piped and on a terminal.
+    expect(r.stdout).toContain('state\tidle\n');
+    const tty = await run(['convo', 'show', 'conv_demo', '--no-pager'], { env: { ...sb.env, FORCE_COLOR: '0' }, tty: true });
+    expect(tty.stdout.split('\n')[1]).toMatch(/^conv_demo · chat · idle · created/);
   });
 
   it('--tail n keeps the last n messages, in text and JSON', async () => {
     const r = await run(['convo', 'show', 'conv_demo', '--tail', '1'], { env: sb.env });
     expect(r.stdout.match(/▸/g)).toHaveLength(1);
     expect(r.stdout).toContain('send_email');
-    expect(r.stdout).toContain('(1 message)');
+    // The totals count the messages shown, and say of how many.
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Totals  input 2650 · output 188 · cache read 2410 · cache write 120 (1 of 6 messages)');
     const json = await run(['convo', 'show', 'conv_demo', '--tail', '2', '--json'], { env: sb.env });
     expect(JSON.parse(json.stdout).messages).toHaveLength(2);
     expect((await run(['convo', 'show', 'conv_demo', '--tail', 'x'], { env: sb.env })).code).toBe(2);

@@ -24,6 +24,28 @@ describe('keys', () => {
     expect(r.stderr).toContain('will not be shown again');
   });
 
+  it('create whose --jq filter fails on the new key exits 1 and names the key; one that does not compile sends nothing (exit 2)', async () => {
+    const before = sb.state.keys.length;
+    const r = await runBin(['keys', 'create', 'ci-jq', '--jq', 'error("boom")'], { env: sb.env });
+    const created = sb.state.keys.at(-1)!;
+    expect(sb.state.keys.length).toBe(before + 1);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('boom');
+    expect(r.stderr).toContain(created.id);
+    expect(r.stderr).toContain("'ci-jq'");
+    expect(r.stderr).not.toContain(created.key);
+    // With --json the error document says the same, exit_code 1.
+    const doc = await run(['keys', 'create', 'ci-doc', '--jq', '.id | error("no \\(.)")'], { env: sb.env });
+    expect(doc.code).toBe(1);
+    const error = JSON.parse(doc.stderr.slice(doc.stderr.indexOf('{'))).error;
+    expect([error.exit_code, error.message.includes(sb.state.keys.at(-1)!.id), error.message.includes("'ci-doc'")]).toEqual([1, true, true]);
+    const count = sb.state.keys.length;
+    const bad = await runBin(['keys', 'create', 'never', '--jq', '.key |'], { env: sb.env });
+    expect(bad.code).toBe(2);
+    expect(sb.state.keys.length).toBe(count);
+  });
+
   it('create --json prints the service body', async () => {
     const r = await run(['keys', 'create', 'ci', '--json'], { env: sb.env });
     const created = sb.state.keys.at(-1)!;
