@@ -53,7 +53,9 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
   const { InterruptedError, WsctlError, cleanErrorMessage } = await import('./app.js');
   if (base.signal.aborted) throw new InterruptedError();
   if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
-  if (ctx.json) await ctx.term.printJson(result.json);
+  if (result.printed) {
+    // written as it arrived
+  } else if (ctx.json) await ctx.term.printJson(result.json);
   else await result.human(ctx.term);
   await result.after?.();
   if (result.failure) throw new WsctlError(result.failure);

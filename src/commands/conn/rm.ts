@@ -15,6 +15,7 @@ export const rm = defineVerb({
   examples: ['wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes', "wsctl conn rm gmail pdc_gmail --yes --jq '.success'"],
   endpoints: ['removeConnection'],
   sample: ['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'],
+  ids: { takes: { appSlug: 'app', connId: 'connection' }, removes: true },
   run,
 });
 

@@ -20,6 +20,7 @@ export const setPermission = defineVerb({
   examples: ['wsctl conn set-permission gmail pdc_gmail write', "wsctl conn set-permission notion pdc_notion read --jq '.success'"],
   endpoints: ['setConnectionPermission'],
   sample: ['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'],
+  ids: { takes: { appSlug: 'app', connId: 'connection' }, remembers: (opts) => [{ kind: 'connection', id: opts.connId, app: opts.appSlug, description: `${opts.appSlug}, ${opts.permission}` }] },
   run,
 });
 

@@ -23,6 +23,7 @@ export const importPage = defineVerb({
   examples: ['wsctl notes import page_demo', 'wsctl notes import page_roadmap --to projects/2027 --title "Roadmap"', "wsctl notes import page_demo --jq '.filename'"],
   endpoints: ['importNote'],
   sample: ['notes', 'import', 'page_demo'],
+  ids: { takes: { account: 'account' } },
   run,
 });
 
