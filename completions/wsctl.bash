@@ -2,7 +2,7 @@
 # Install: source <(wsctl completion bash), or save it as ~/.local/share/bash-completion/completions/wsctl
 
 declare -gA _wsctl_subs=(
-  ['wsctl']='auth profile keys settings caps convo notes conn byok device persona pub site mcp api completion sandbox'
+  ['wsctl']='auth profile keys settings caps convo notes conn byok device persona pub site mcp ids api completion sandbox'
   ['wsctl auth']='login status token logout'
   ['wsctl auth login']=''
   ['wsctl auth status']=''
@@ -37,14 +37,18 @@ declare -gA _wsctl_subs=(
   ['wsctl site create']=''
   ['wsctl mcp']='config'
   ['wsctl mcp config']=''
+  ['wsctl ids']='forget'
+  ['wsctl ids forget']=''
   ['wsctl api']=''
   ['wsctl completion']=''
   ['wsctl sandbox']='serve stop reset'
   ['wsctl sandbox serve']=''
   ['wsctl sandbox stop']=''
   ['wsctl sandbox reset']=''
+  ['wsctl help']=''
 )
 declare -gA _wsctl_walk=(
+  ['wsctl|help']='wsctl help'
   ['wsctl|auth']='wsctl auth'
   ['wsctl|profile']='wsctl profile'
   ['wsctl|keys']='wsctl keys'
@@ -59,6 +63,7 @@ declare -gA _wsctl_walk=(
   ['wsctl|pub']='wsctl pub'
   ['wsctl|site']='wsctl site'
   ['wsctl|mcp']='wsctl mcp'
+  ['wsctl|ids']='wsctl ids'
   ['wsctl|api']='wsctl api'
   ['wsctl|completion']='wsctl completion'
   ['wsctl|sandbox']='wsctl sandbox'
@@ -88,6 +93,7 @@ declare -gA _wsctl_walk=(
   ['wsctl pub|remove']='wsctl pub rm'
   ['wsctl site|create']='wsctl site create'
   ['wsctl mcp|config']='wsctl mcp config'
+  ['wsctl ids|forget']='wsctl ids forget'
   ['wsctl sandbox|serve']='wsctl sandbox serve'
   ['wsctl sandbox|stop']='wsctl sandbox stop'
   ['wsctl sandbox|reset']='wsctl sandbox reset'
@@ -128,12 +134,15 @@ declare -gA _wsctl_opts=(
   ['wsctl site create']='--variant --parent --force --display-name --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl mcp']='--read-only --allow-destructive --show-secrets --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl mcp config']='--read-only --allow-destructive --show-secrets --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
+  ['wsctl ids']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
+  ['wsctl ids forget']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl api']='--method --field --input --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl completion']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl sandbox']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl sandbox serve']='--port --host --state --detach --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl sandbox stop']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl sandbox reset']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
+  ['wsctl help']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
 )
 declare -gA _wsctl_vals=(
   ['wsctl|--profile']='profiles'
@@ -213,7 +222,7 @@ declare -gA _wsctl_vals=(
   ['wsctl notes|--jq']='any'
   ['wsctl notes import|--title']='any'
   ['wsctl notes import|--to']='any'
-  ['wsctl notes import|--account']='any'
+  ['wsctl notes import|--account']='ids:account'
   ['wsctl notes import|--profile']='profiles'
   ['wsctl notes import|--base-url']='any'
   ['wsctl notes import|--timeout']='any'
@@ -289,6 +298,14 @@ declare -gA _wsctl_vals=(
   ['wsctl mcp config|--base-url']='any'
   ['wsctl mcp config|--timeout']='any'
   ['wsctl mcp config|--jq']='any'
+  ['wsctl ids|--profile']='profiles'
+  ['wsctl ids|--base-url']='any'
+  ['wsctl ids|--timeout']='any'
+  ['wsctl ids|--jq']='any'
+  ['wsctl ids forget|--profile']='profiles'
+  ['wsctl ids forget|--base-url']='any'
+  ['wsctl ids forget|--timeout']='any'
+  ['wsctl ids forget|--jq']='any'
   ['wsctl api|-X']='any'
   ['wsctl api|--method']='any'
   ['wsctl api|-f']='any'
@@ -321,6 +338,10 @@ declare -gA _wsctl_vals=(
   ['wsctl sandbox reset|--base-url']='any'
   ['wsctl sandbox reset|--timeout']='any'
   ['wsctl sandbox reset|--jq']='any'
+  ['wsctl help|--profile']='profiles'
+  ['wsctl help|--base-url']='any'
+  ['wsctl help|--timeout']='any'
+  ['wsctl help|--jq']='any'
 )
 declare -gA _wsctl_args=(
   ['wsctl profile use']='profiles'
@@ -335,8 +356,19 @@ declare -gA _wsctl_args=(
   ['wsctl persona upload-avatar']='files'
   ['wsctl pub rm']='any'
   ['wsctl site create']='any'
+  ['wsctl ids']='any'
+  ['wsctl ids forget']='any'
   ['wsctl api']='any'
   ['wsctl completion']='words:bash zsh fish'
+  ['wsctl help']='words:auth profile keys settings caps convo notes conn byok device persona pub site mcp ids api completion sandbox environment exit-codes formatting config'
+)
+declare -gA _wsctl_ids=(
+  ['wsctl convo show|0']='conversation'
+  ['wsctl conn set-permission|0']='app'
+  ['wsctl conn set-permission|1']='connection'
+  ['wsctl conn rm|0']='app'
+  ['wsctl conn rm|1']='connection'
+  ['wsctl persona versions|0']='persona'
 )
 
 _wsctl_values() {
@@ -351,6 +383,14 @@ _wsctl_values() {
       while IFS= read -r name; do
         [[ $name == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
       done < <(wsctl __complete profiles 2>/dev/null) ;;
+    ids:*)
+      # The ids remembered for the workspace this line names, most recent first; only safe characters.
+      local line id
+      COMPREPLY=()
+      while IFS= read -r line; do
+        id="${line%%$'	'*}"
+        [[ $id == "$cur"* && $id =~ ^[A-Za-z0-9._:@+-]+$ ]] && COMPREPLY+=("$id")
+      done < <(wsctl __complete ids "${src#ids:}" -- "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null) ;;
     *) COMPREPLY=() ;;
   esac
 }
@@ -375,6 +415,9 @@ _wsctl() {
     COMPREPLY=($(compgen -W "${_wsctl_opts[$cmdpath]}" -- "$cur"))
   elif [[ $positional -eq 0 && -n "${_wsctl_subs[$cmdpath]}" ]]; then
     COMPREPLY=($(compgen -W "${_wsctl_subs[$cmdpath]}" -- "$cur"))
+  elif [[ -n "${_wsctl_ids[$cmdpath|$positional]+x}" ]]; then
+    compopt -o nosort 2>/dev/null
+    _wsctl_values "ids:${_wsctl_ids[$cmdpath|$positional]}" "$cur"
   elif [[ $positional -eq 0 && -n "${_wsctl_args[$cmdpath]+x}" ]]; then
     _wsctl_values "${_wsctl_args[$cmdpath]}" "$cur"
   else

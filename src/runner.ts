@@ -65,6 +65,11 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
 
 /** Runs argv and gives the exit code; writes help, output and errors to base.io. */
 export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
+  // A TAB: answered without the command tree (bin/wsctl does the same without loading this bundle).
+  if (rawArgv[0] === '__complete') {
+    (await import('./completion/answer.js')).answer(rawArgv.slice(1), base.env, (text) => base.io.stdout.write(text));
+    return EXIT_OK;
+  }
   const help = helpRequest(rawArgv);
   const argv = help?.argv ?? rawArgv;
   const outcome: Outcome = { code: EXIT_OK, json: argv.includes('--json') || argv.includes('--jq'), debug: argv.includes('--debug') || debugFromEnv(base.env) };

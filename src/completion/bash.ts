@@ -1,5 +1,5 @@
-// bash completion: the tree as associative arrays, walked in the shell. Only profile names
-// call wsctl (its hidden __complete command); commands and flags never start Node.
+// bash completion: the tree as associative arrays, walked in the shell. Only profile names and
+// remembered ids call wsctl (its hidden __complete command); commands and flags never start Node.
 import { quote, tables, type Tree } from './tree.js';
 
 const entries = (pairs: [string, string][]) => pairs.map(([k, v]) => `  [${quote(k)}]=${quote(v)}`).join('\n');
@@ -25,6 +25,9 @@ ${entries(t.values)}
 declare -gA _wsctl_args=(
 ${entries(t.args)}
 )
+declare -gA _wsctl_ids=(
+${entries(t.ids)}
+)
 
 _wsctl_values() {
   local src="$1" cur="$2"
@@ -38,6 +41,14 @@ _wsctl_values() {
       while IFS= read -r name; do
         [[ $name == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
       done < <(wsctl __complete profiles 2>/dev/null) ;;
+    ids:*)
+      # The ids remembered for the workspace this line names, most recent first; only safe characters.
+      local line id
+      COMPREPLY=()
+      while IFS= read -r line; do
+        id="\${line%%$'\t'*}"
+        [[ $id == "$cur"* && $id =~ ^[A-Za-z0-9._:@+-]+$ ]] && COMPREPLY+=("$id")
+      done < <(wsctl __complete ids "\${src#ids:}" -- "\${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null) ;;
     *) COMPREPLY=() ;;
   esac
 }
@@ -62,6 +73,9 @@ _wsctl() {
     COMPREPLY=($(compgen -W "\${_wsctl_opts[$cmdpath]}" -- "$cur"))
   elif [[ $positional -eq 0 && -n "\${_wsctl_subs[$cmdpath]}" ]]; then
     COMPREPLY=($(compgen -W "\${_wsctl_subs[$cmdpath]}" -- "$cur"))
+  elif [[ -n "\${_wsctl_ids[$cmdpath|$positional]+x}" ]]; then
+    compopt -o nosort 2>/dev/null
+    _wsctl_values "ids:\${_wsctl_ids[$cmdpath|$positional]}" "$cur"
   elif [[ $positional -eq 0 && -n "\${_wsctl_args[$cmdpath]+x}" ]]; then
     _wsctl_values "\${_wsctl_args[$cmdpath]}" "$cur"
   else
