@@ -2,29 +2,12 @@
 // forgotten on removal and on a 404, a broken cache that changes nothing, 60 concurrent writers,
 // `wsctl ids`, and the missing-id usage error.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeIds, idsFile } from '../src/ids/store.js';
 import { completions } from '../src/completion/answer.js';
+import { countingServer } from './counting-server.js';
 import { REPEAT_RUN, run, runBin, startSandbox, storm, strip, tempDir, type TestSandbox } from './helpers.js';
-
-/** A service that answers any persona's versions with none, and counts what it was asked. */
-export async function countingServer(): Promise<{ url: string; requests: string[]; close(): void }> {
-  const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
-    requests.push(`${req.method} ${req.url}`);
-    if (/^\/pub\/personas\/[^/]+\/published$/.test(req.url ?? '')) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"published": []}');
-      return;
-    }
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end('{"detail": "Not found"}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, requests, close: () => server.close() };
-}
 
 type Id = { kind: string; id: string; description: string; last_seen: string };
 

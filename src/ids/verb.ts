@@ -41,7 +41,7 @@ export async function chooseMissing<O>(ctx: Ctx, spec: IdsSpec<O> | undefined, o
     const appGiven = kind === 'connection' && app ? (values[app] as string | undefined) : undefined;
     const ids = offered(ctx, kind, appGiven);
     if (ids.length === 0 || !ctx.term.canChoose) {
-      throw new UsageError(`Missing argument ${name}: ${WHERE_FROM[kind]}.`);
+      throw new UsageError(`missing required argument '${name}'. ${WHERE_FROM[kind].charAt(0).toUpperCase()}${WHERE_FROM[kind].slice(1)}.`);
     }
     const question = appGiven ? `Choose a ${kind} of ${appGiven}` : `Choose ${kind === 'app' || kind === 'account' ? 'an' : 'a'} ${kind}`;
     values[key] = await ctx.term.choose(question, ids, `give ${name} as an argument`);
