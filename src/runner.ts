@@ -53,10 +53,11 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
   const { InterruptedError, WsctlError, cleanErrorMessage } = await import('./app.js');
   if (base.signal.aborted) throw new InterruptedError();
   if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
-  if (result.printed) {
-    // written as it arrived
-  } else if (ctx.json) await ctx.term.printJson(result.json);
-  else await result.human(ctx.term);
+  // A result written as it arrived (a streamed transcript) has nothing left to print.
+  if (!result.printed) {
+    if (ctx.json) await ctx.term.printJson(result.json);
+    else await result.human(ctx.term);
+  }
   await result.after?.();
   if (result.failure) throw new WsctlError(result.failure);
   if (result.exitCode && result.exitMessage) ctx.term.info(`Error: ${result.exitMessage}`);

@@ -93,6 +93,10 @@ describe('what is remembered', () => {
     const file = join(dir, files[0] as string);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).not.toContain(one.key);
+    // nor a password written into a base URL
+    const withPassword = { configDir: env.WSCTL_CONFIG_DIR, sandbox: false, profile: 'default', baseUrl: 'https://ada:s3cret@api.example.com/' };
+    await changeIds(dir, withPassword, { seen: [{ kind: 'app', id: 'gmail' }] });
+    expect(readFileSync(idsFile(dir, withPassword), 'utf8')).not.toContain('s3cret');
   });
 
   it('at most 200 of a kind: the least recently seen go first', async () => {

@@ -51,7 +51,8 @@ export function cacheDir(env: Record<string, string | undefined>): string {
 
 function identity(w: Workspace): IdsFile['workspace'] {
   if (w.sandbox) return { config_dir: w.configDir, sandbox: true, profile: 'sandbox' };
-  return { config_dir: w.configDir, sandbox: false, profile: w.profile, base_url: (w.baseUrl ?? '').replace(/\/+$/, '') };
+  // A base URL's user and password (https://user:pass@host) are no part of it here: the file holds no secret.
+  return { config_dir: w.configDir, sandbox: false, profile: w.profile, base_url: (w.baseUrl ?? '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1').replace(/\/+$/, '') };
 }
 
 /** FNV-1a, 64 bits as two 32-bit halves: a short file name (node:crypto costs a TAB milliseconds). The file names its workspace too. */
