@@ -122,7 +122,7 @@ complete -c wsctl -n '__wsctl_arg '\''wsctl convo show'\'' 0' -x -k -a '(__wsctl
 complete -c wsctl -n '__wsctl_at '\''wsctl notes'\''' -a 'import' -d 'Import a page as markdown into the workspace; prints the created file name'
 complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l title -x -d 'title of the imported file'
 complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l to -x -d 'folder to import into, split on /'
-complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l account -x -k -a '(__wsctl_ids account)' -d 'the connected account to read the page from'
+complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l account -x -k -a '(__wsctl_ids account)' -d 'the connected account to read the page from (`wsctl caps` shows them)'
 complete -c wsctl -n '__wsctl_at '\''wsctl conn'\''' -a 'set-permission' -d 'Change a connection'\''s permission'
 complete -c wsctl -n '__wsctl_at '\''wsctl conn'\''' -a 'rm' -d 'Remove a connection to a third-party app; asks to confirm on a terminal, else needs --yes'
 complete -c wsctl -n '__wsctl_arg '\''wsctl conn set-permission'\'' 0' -x -k -a '(__wsctl_ids app)'

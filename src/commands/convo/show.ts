@@ -31,7 +31,7 @@ export function parseInterval(raw: string): number {
 export const show = defineVerb({
   name: 'show',
   summary: 'Show a conversation: header, transcript, token totals',
-  args: { id: arg('<conversation_id>', 'the conversation id', parseId('conversation_id')) },
+  args: { id: arg('<conversation_id>', 'the conversation id (`wsctl caps` shows some; `wsctl ids conversation` lists those seen)', parseId('conversation_id')) },
   flags: {
     tail: option('--tail <n>', 'only the last n messages', parseTail),
     markdown: flag('--markdown', 'print the transcript as Markdown'),

@@ -5,7 +5,6 @@ import { list } from './list.js';
 export const ids = defineNoun({
   name: 'ids',
   summary: 'List or forget the ids wsctl remembers for completion and choosing',
-  examples: ['wsctl ids', 'wsctl ids forget conversation'],
   verbs: [forget],
   self: list,
 });
