@@ -2,7 +2,7 @@
 # Install: source <(wsctl completion bash), or save it as ~/.local/share/bash-completion/completions/wsctl
 
 declare -gA _wsctl_subs=(
-  ['wsctl']='auth profile keys settings caps convo notes conn byok device persona pub site mcp api completion sandbox'
+  ['wsctl']='auth profile keys settings caps convo notes conn byok device persona pub site mcp ids api completion sandbox'
   ['wsctl auth']='login status token logout'
   ['wsctl auth login']=''
   ['wsctl auth status']=''
@@ -40,14 +40,18 @@ declare -gA _wsctl_subs=(
   ['wsctl mcp config']=''
   ['wsctl mcp install']=''
   ['wsctl mcp uninstall']=''
+  ['wsctl ids']='forget'
+  ['wsctl ids forget']=''
   ['wsctl api']=''
   ['wsctl completion']=''
   ['wsctl sandbox']='serve stop reset'
   ['wsctl sandbox serve']=''
   ['wsctl sandbox stop']=''
   ['wsctl sandbox reset']=''
+  ['wsctl help']=''
 )
 declare -gA _wsctl_walk=(
+  ['wsctl|help']='wsctl help'
   ['wsctl|auth']='wsctl auth'
   ['wsctl|profile']='wsctl profile'
   ['wsctl|keys']='wsctl keys'
@@ -62,6 +66,7 @@ declare -gA _wsctl_walk=(
   ['wsctl|pub']='wsctl pub'
   ['wsctl|site']='wsctl site'
   ['wsctl|mcp']='wsctl mcp'
+  ['wsctl|ids']='wsctl ids'
   ['wsctl|api']='wsctl api'
   ['wsctl|completion']='wsctl completion'
   ['wsctl|sandbox']='wsctl sandbox'
@@ -94,6 +99,7 @@ declare -gA _wsctl_walk=(
   ['wsctl mcp|config']='wsctl mcp config'
   ['wsctl mcp|install']='wsctl mcp install'
   ['wsctl mcp|uninstall']='wsctl mcp uninstall'
+  ['wsctl ids|forget']='wsctl ids forget'
   ['wsctl sandbox|serve']='wsctl sandbox serve'
   ['wsctl sandbox|stop']='wsctl sandbox stop'
   ['wsctl sandbox|reset']='wsctl sandbox reset'
@@ -137,12 +143,15 @@ declare -gA _wsctl_opts=(
   ['wsctl mcp config']='--client --read-only --allow-destructive --show-secrets --no-confirm --upload-dir --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl mcp install']='--client --config --read-only --allow-destructive --show-secrets --no-confirm --upload-dir --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl mcp uninstall']='--client --config --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
+  ['wsctl ids']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
+  ['wsctl ids forget']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl api']='--method --field --input --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl completion']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl sandbox']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl sandbox serve']='--port --host --state --detach --version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl sandbox stop']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
   ['wsctl sandbox reset']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
+  ['wsctl help']='--version --profile --base-url --json --no-color --debug --timeout --dry-run --sandbox --jq --no-input --help'
 )
 declare -gA _wsctl_vals=(
   ['wsctl|--profile']='profiles'
@@ -226,7 +235,7 @@ declare -gA _wsctl_vals=(
   ['wsctl notes|--jq']='any'
   ['wsctl notes import|--title']='any'
   ['wsctl notes import|--to']='any'
-  ['wsctl notes import|--account']='any'
+  ['wsctl notes import|--account']='ids:account'
   ['wsctl notes import|--profile']='profiles'
   ['wsctl notes import|--base-url']='any'
   ['wsctl notes import|--timeout']='any'
@@ -318,6 +327,14 @@ declare -gA _wsctl_vals=(
   ['wsctl mcp uninstall|--base-url']='any'
   ['wsctl mcp uninstall|--timeout']='any'
   ['wsctl mcp uninstall|--jq']='any'
+  ['wsctl ids|--profile']='profiles'
+  ['wsctl ids|--base-url']='any'
+  ['wsctl ids|--timeout']='any'
+  ['wsctl ids|--jq']='any'
+  ['wsctl ids forget|--profile']='profiles'
+  ['wsctl ids forget|--base-url']='any'
+  ['wsctl ids forget|--timeout']='any'
+  ['wsctl ids forget|--jq']='any'
   ['wsctl api|-X']='any'
   ['wsctl api|--method']='any'
   ['wsctl api|-f']='any'
@@ -350,6 +367,10 @@ declare -gA _wsctl_vals=(
   ['wsctl sandbox reset|--base-url']='any'
   ['wsctl sandbox reset|--timeout']='any'
   ['wsctl sandbox reset|--jq']='any'
+  ['wsctl help|--profile']='profiles'
+  ['wsctl help|--base-url']='any'
+  ['wsctl help|--timeout']='any'
+  ['wsctl help|--jq']='any'
 )
 declare -gA _wsctl_args=(
   ['wsctl profile use']='profiles'
@@ -365,8 +386,19 @@ declare -gA _wsctl_args=(
   ['wsctl persona upload-avatar']='files'
   ['wsctl pub rm']='any'
   ['wsctl site create']='any'
+  ['wsctl ids']='any'
+  ['wsctl ids forget']='any'
   ['wsctl api']='any'
   ['wsctl completion']='words:bash zsh fish'
+  ['wsctl help']='words:auth profile keys settings caps convo notes conn byok device persona pub site mcp ids api completion sandbox environment exit-codes formatting config'
+)
+declare -gA _wsctl_ids=(
+  ['wsctl convo show|0']='conversation'
+  ['wsctl conn set-permission|0']='app'
+  ['wsctl conn set-permission|1']='connection'
+  ['wsctl conn rm|0']='app'
+  ['wsctl conn rm|1']='connection'
+  ['wsctl persona versions|0']='persona'
 )
 
 _wsctl_values() {
@@ -381,15 +413,37 @@ _wsctl_values() {
       while IFS= read -r name; do
         [[ $name == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
       done < <(wsctl __complete profiles 2>/dev/null) ;;
+    ids:*)
+      # The ids remembered for the workspace this line names, most recent first; only safe characters.
+      local line id
+      COMPREPLY=()
+      while IFS= read -r line; do
+        id="${line%%$'\t'*}"
+        [[ $id == "$cur"* && $id =~ ^[A-Za-z0-9._:@+-]+$ ]] && COMPREPLY+=("$id")
+      done < <(wsctl __complete ids "${src#ids:}" -- "${_wsctl_words[@]:1:_wsctl_cword-1}" 2>/dev/null)
+      # bash replaces only the part of the word after its last ':'
+      [[ $cur == *:* ]] && COMPREPLY=("${COMPREPLY[@]#"${cur%"${cur##*:}"}"}") ;;
     *) COMPREPLY=() ;;
   esac
 }
 
 _wsctl() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" prev cmdpath=wsctl word
+  # The line's words split at white space only: bash's COMP_WORDS also splits at '=' and ':'
+  # (COMP_WORDBREAKS), which would cut --profile=work, a URL or an id in pieces.
+  local -a _wsctl_words
+  local -i _wsctl_cword
+  if [[ -n "$COMP_LINE" ]]; then
+    read -ra _wsctl_words <<< "${COMP_LINE:0:COMP_POINT}"
+    [[ ${#_wsctl_words[@]} -eq 0 || "${COMP_LINE:COMP_POINT-1:1}" == [[:space:]] ]] && _wsctl_words+=("")
+    _wsctl_cword=$((${#_wsctl_words[@]} - 1))
+  else
+    _wsctl_words=("${COMP_WORDS[@]}")
+    _wsctl_cword=$COMP_CWORD
+  fi
+  local cur="${_wsctl_words[_wsctl_cword]}" prev cmdpath=wsctl word
   local -i i positional=0
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="${COMP_WORDS[i]}"
+  for ((i = 1; i < _wsctl_cword; i++)); do
+    word="${_wsctl_words[i]}"
     if [[ "$word" == -* ]]; then
       [[ "$word" != *=* && -n "${_wsctl_vals[$cmdpath|$word]+x}" ]] && ((i++))
     elif [[ $positional -eq 0 && -n "${_wsctl_walk[$cmdpath|$word]+x}" ]]; then
@@ -398,13 +452,16 @@ _wsctl() {
       ((positional++))
     fi
   done
-  prev="${COMP_WORDS[COMP_CWORD - 1]}"
-  if [[ COMP_CWORD -gt 1 && "$prev" == -* && -n "${_wsctl_vals[$cmdpath|$prev]+x}" ]]; then
+  prev="${_wsctl_words[_wsctl_cword - 1]}"
+  if [[ _wsctl_cword -gt 1 && "$prev" == -* && -n "${_wsctl_vals[$cmdpath|$prev]+x}" ]]; then
     _wsctl_values "${_wsctl_vals[$cmdpath|$prev]}" "$cur"
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "${_wsctl_opts[$cmdpath]}" -- "$cur"))
   elif [[ $positional -eq 0 && -n "${_wsctl_subs[$cmdpath]}" ]]; then
     COMPREPLY=($(compgen -W "${_wsctl_subs[$cmdpath]}" -- "$cur"))
+  elif [[ -n "${_wsctl_ids[$cmdpath|$positional]+x}" ]]; then
+    compopt -o nosort 2>/dev/null
+    _wsctl_values "ids:${_wsctl_ids[$cmdpath|$positional]}" "$cur"
   elif [[ $positional -eq 0 && -n "${_wsctl_args[$cmdpath]+x}" ]]; then
     _wsctl_values "${_wsctl_args[$cmdpath]}" "$cur"
   else

@@ -1,7 +1,7 @@
 # fish completion for wsctl. Generated from the command tree by `npm run completions`; do not edit.
 # Install: wsctl completion fish > ~/.config/fish/completions/wsctl.fish
 
-set -g __wsctl_walk 'wsctl|auth=wsctl auth' 'wsctl|profile=wsctl profile' 'wsctl|keys=wsctl keys' 'wsctl|settings=wsctl settings' 'wsctl|caps=wsctl caps' 'wsctl|convo=wsctl convo' 'wsctl|notes=wsctl notes' 'wsctl|conn=wsctl conn' 'wsctl|byok=wsctl byok' 'wsctl|device=wsctl device' 'wsctl|persona=wsctl persona' 'wsctl|pub=wsctl pub' 'wsctl|site=wsctl site' 'wsctl|mcp=wsctl mcp' 'wsctl|api=wsctl api' 'wsctl|completion=wsctl completion' 'wsctl|sandbox=wsctl sandbox' 'wsctl auth|login=wsctl auth login' 'wsctl auth|status=wsctl auth status' 'wsctl auth|token=wsctl auth token' 'wsctl auth|logout=wsctl auth logout' 'wsctl profile|list=wsctl profile list' 'wsctl profile|ls=wsctl profile list' 'wsctl profile|use=wsctl profile use' 'wsctl profile|agents=wsctl profile agents' 'wsctl profile|rm=wsctl profile rm' 'wsctl profile|remove=wsctl profile rm' 'wsctl keys|create=wsctl keys create' 'wsctl keys|list=wsctl keys list' 'wsctl keys|ls=wsctl keys list' 'wsctl convo|show=wsctl convo show' 'wsctl notes|import=wsctl notes import' 'wsctl conn|set-permission=wsctl conn set-permission' 'wsctl conn|rm=wsctl conn rm' 'wsctl conn|remove=wsctl conn rm' 'wsctl byok|add=wsctl byok add' 'wsctl device|rm=wsctl device rm' 'wsctl device|remove=wsctl device rm' 'wsctl persona|versions=wsctl persona versions' 'wsctl persona|upload-avatar=wsctl persona upload-avatar' 'wsctl pub|rm=wsctl pub rm' 'wsctl pub|remove=wsctl pub rm' 'wsctl site|create=wsctl site create' 'wsctl mcp|config=wsctl mcp config' 'wsctl mcp|install=wsctl mcp install' 'wsctl mcp|uninstall=wsctl mcp uninstall' 'wsctl sandbox|serve=wsctl sandbox serve' 'wsctl sandbox|stop=wsctl sandbox stop' 'wsctl sandbox|reset=wsctl sandbox reset'
+set -g __wsctl_walk 'wsctl|auth=wsctl auth' 'wsctl|profile=wsctl profile' 'wsctl|keys=wsctl keys' 'wsctl|settings=wsctl settings' 'wsctl|caps=wsctl caps' 'wsctl|convo=wsctl convo' 'wsctl|notes=wsctl notes' 'wsctl|conn=wsctl conn' 'wsctl|byok=wsctl byok' 'wsctl|device=wsctl device' 'wsctl|persona=wsctl persona' 'wsctl|pub=wsctl pub' 'wsctl|site=wsctl site' 'wsctl|mcp=wsctl mcp' 'wsctl|ids=wsctl ids' 'wsctl|api=wsctl api' 'wsctl|completion=wsctl completion' 'wsctl|sandbox=wsctl sandbox' 'wsctl auth|login=wsctl auth login' 'wsctl auth|status=wsctl auth status' 'wsctl auth|token=wsctl auth token' 'wsctl auth|logout=wsctl auth logout' 'wsctl profile|list=wsctl profile list' 'wsctl profile|ls=wsctl profile list' 'wsctl profile|use=wsctl profile use' 'wsctl profile|agents=wsctl profile agents' 'wsctl profile|rm=wsctl profile rm' 'wsctl profile|remove=wsctl profile rm' 'wsctl keys|create=wsctl keys create' 'wsctl keys|list=wsctl keys list' 'wsctl keys|ls=wsctl keys list' 'wsctl convo|show=wsctl convo show' 'wsctl notes|import=wsctl notes import' 'wsctl conn|set-permission=wsctl conn set-permission' 'wsctl conn|rm=wsctl conn rm' 'wsctl conn|remove=wsctl conn rm' 'wsctl byok|add=wsctl byok add' 'wsctl device|rm=wsctl device rm' 'wsctl device|remove=wsctl device rm' 'wsctl persona|versions=wsctl persona versions' 'wsctl persona|upload-avatar=wsctl persona upload-avatar' 'wsctl pub|rm=wsctl pub rm' 'wsctl pub|remove=wsctl pub rm' 'wsctl site|create=wsctl site create' 'wsctl mcp|config=wsctl mcp config' 'wsctl mcp|install=wsctl mcp install' 'wsctl mcp|uninstall=wsctl mcp uninstall' 'wsctl ids|forget=wsctl ids forget' 'wsctl sandbox|serve=wsctl sandbox serve' 'wsctl sandbox|stop=wsctl sandbox stop' 'wsctl sandbox|reset=wsctl sandbox reset' 'wsctl|help=wsctl help'
 set -g __wsctl_valued '--profile' '--base-url' '--timeout' '--jq' 'wsctl keys create|--save-as' 'wsctl convo show|--tail' 'wsctl convo show|--interval' 'wsctl notes import|--title' 'wsctl notes import|--to' 'wsctl notes import|--account' 'wsctl byok add|--name' 'wsctl byok add|--provider-url' 'wsctl byok add|--format' 'wsctl byok add|--model' 'wsctl site create|--variant' 'wsctl site create|--parent' 'wsctl site create|--display-name' 'wsctl mcp|--upload-dir' 'wsctl mcp config|--client' 'wsctl mcp config|--upload-dir' 'wsctl mcp install|--client' 'wsctl mcp install|--config' 'wsctl mcp install|--upload-dir' 'wsctl mcp uninstall|--client' 'wsctl mcp uninstall|--config' 'wsctl api|-X' 'wsctl api|--method' 'wsctl api|-f' 'wsctl api|--field' 'wsctl api|--input' 'wsctl sandbox serve|--port' 'wsctl sandbox serve|--host' 'wsctl sandbox serve|--state'
 
 # Prints the command path of the line so far ("wsctl keys create") and how many arguments follow it.
@@ -45,6 +45,17 @@ function __wsctl_at
     test "$state[1]" = "$argv[1]"; and test "$state[2]" -eq 0
 end
 
+# True at the given command with this many arguments typed before the one being completed.
+function __wsctl_arg
+    set -l state (__wsctl_path)
+    test "$state[1]" = "$argv[1]"; and test "$state[2]" -eq $argv[2]
+end
+
+# The ids remembered of a kind for the workspace the line names (id, tab, description), most recent first.
+function __wsctl_ids
+    wsctl __complete ids $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null | string match -r -- '^[A-Za-z0-9._:@+-]+(?:	.*)?$'
+end
+
 # True anywhere within the given command.
 function __wsctl_in
     set -l state (__wsctl_path)
@@ -78,6 +89,7 @@ complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'persona' -d 'Published versi
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'pub' -d 'Manage published conversations'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'site' -d 'Create websites in the workspace'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'mcp' -d 'Serve the workspace to AI agents as MCP tools over stdin/stdout (Model Context Protocol)'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'ids' -d 'List the ids wsctl remembers for the profile in effect (for completion and choosing)'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'api' -d 'Send an authenticated request to any path and print the response body'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'completion' -d 'Print the completion script for a shell'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'sandbox' -d 'Run or reset the local sandbox service'
@@ -107,13 +119,18 @@ complete -c wsctl -n '__wsctl_in '\''wsctl convo show'\''' -l full -d 'do not sh
 complete -c wsctl -n '__wsctl_in '\''wsctl convo show'\''' -l no-pager -d 'do not page the output on a terminal'
 complete -c wsctl -n '__wsctl_in '\''wsctl convo show'\''' -s f -l follow -d 'while the conversation runs, print each message as it completes (never paged)'
 complete -c wsctl -n '__wsctl_in '\''wsctl convo show'\''' -l interval -x -d 'with --follow, seconds between polls (default 2, at least 0.5)'
+complete -c wsctl -n '__wsctl_arg '\''wsctl convo show'\'' 0' -x -k -a '(__wsctl_ids conversation)'
 complete -c wsctl -n '__wsctl_at '\''wsctl notes'\''' -a 'import' -d 'Import a page as markdown into the workspace; prints the created file name'
 complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l title -x -d 'title of the imported file'
 complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l to -x -d 'folder to import into, split on /'
-complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l account -x -d 'the connected account to read the page from'
+complete -c wsctl -n '__wsctl_in '\''wsctl notes import'\''' -l account -x -k -a '(__wsctl_ids account)' -d 'the connected account to read the page from (`wsctl caps` shows them)'
 complete -c wsctl -n '__wsctl_at '\''wsctl conn'\''' -a 'set-permission' -d 'Change a connection'\''s permission'
 complete -c wsctl -n '__wsctl_at '\''wsctl conn'\''' -a 'rm' -d 'Remove a connection to a third-party app; asks to confirm on a terminal, else needs --yes'
+complete -c wsctl -n '__wsctl_arg '\''wsctl conn set-permission'\'' 0' -x -k -a '(__wsctl_ids app)'
+complete -c wsctl -n '__wsctl_arg '\''wsctl conn set-permission'\'' 1' -x -k -a '(__wsctl_ids connection)'
 complete -c wsctl -n '__wsctl_in '\''wsctl conn rm'\''' -s y -l yes -d 'do not ask for confirmation'
+complete -c wsctl -n '__wsctl_arg '\''wsctl conn rm'\'' 0' -x -k -a '(__wsctl_ids app)'
+complete -c wsctl -n '__wsctl_arg '\''wsctl conn rm'\'' 1' -x -k -a '(__wsctl_ids connection)'
 complete -c wsctl -n '__wsctl_at '\''wsctl byok'\''' -a 'add' -d 'Register a model provider; its key comes from stdin, WSCTL_BYOK_API_KEY, or a hidden prompt on a terminal'
 complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l name -x -d 'a name for the configuration (required)'
 complete -c wsctl -n '__wsctl_in '\''wsctl byok add'\''' -l provider-url -x -d 'base URL of the model provider, http or https (required)'
@@ -125,6 +142,7 @@ complete -c wsctl -n '__wsctl_at '\''wsctl device'\''' -a 'rm' -d 'Remove a regi
 complete -c wsctl -n '__wsctl_in '\''wsctl device rm'\''' -s y -l yes -d 'do not ask for confirmation'
 complete -c wsctl -n '__wsctl_at '\''wsctl persona'\''' -a 'versions' -d 'List the published versions of a persona'
 complete -c wsctl -n '__wsctl_at '\''wsctl persona'\''' -a 'upload-avatar' -d 'Upload a PNG, JPEG, GIF or WebP image (at most 10 MiB) as a persona avatar; prints its URL'
+complete -c wsctl -n '__wsctl_arg '\''wsctl persona versions'\'' 0' -x -k -a '(__wsctl_ids persona)'
 complete -c wsctl -n '__wsctl_at '\''wsctl persona upload-avatar'\''' -r -F
 complete -c wsctl -n '__wsctl_at '\''wsctl pub'\''' -a 'rm' -d 'Unpublish a published conversation; asks to confirm on a terminal, else needs --yes'
 complete -c wsctl -n '__wsctl_in '\''wsctl pub rm'\''' -s y -l yes -d 'do not ask for confirmation'
@@ -156,6 +174,7 @@ complete -c wsctl -n '__wsctl_in '\''wsctl mcp install'\''' -l no-confirm -d 'ru
 complete -c wsctl -n '__wsctl_in '\''wsctl mcp install'\''' -l upload-dir -x -d 'a folder persona_upload_avatar may read files from, besides the working folder'
 complete -c wsctl -n '__wsctl_in '\''wsctl mcp uninstall'\''' -l client -x -a 'claude-desktop claude-code cursor vscode windsurf zed' -d 'the MCP client whose config file to change'
 complete -c wsctl -n '__wsctl_in '\''wsctl mcp uninstall'\''' -l config -x -d 'the config file to change (default: the client'\''s usual one on this platform)'
+complete -c wsctl -n '__wsctl_at '\''wsctl ids'\''' -a 'forget' -d 'Forget remembered ids: all of them, one kind, or one id'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s X -l method -x -d 'HTTP method (default GET, or POST with -f or --input)'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s f -l field -x -d 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -l input -r -F -d 'send the file as the request body (- for stdin)'
@@ -167,3 +186,4 @@ complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l port -x -d 'por
 complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l host -x -d 'loopback address to listen on'
 complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l state -r -F -d 'state file (default: the embedded sandbox state in the config dir)'
 complete -c wsctl -n '__wsctl_in '\''wsctl sandbox serve'\''' -l detach -d 'leave the server running in the background and exit at once; one per config folder (stop it with `wsctl sandbox stop`)'
+complete -c wsctl -n '__wsctl_at '\''wsctl help'\''' -x -a 'auth profile keys settings caps convo notes conn byok device persona pub site mcp ids api completion sandbox environment exit-codes formatting config'

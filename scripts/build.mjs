@@ -16,7 +16,7 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 
 // What the runner and program.ts load with import(): every command and what they share (app.ts).
 // The jq engine's host too: the runner starts its worker thread while app.js loads.
-const lazyEntries = [join(root, 'src/app.ts'), join(root, 'src/terminal/jq.ts')];
+const lazyEntries = [join(root, 'src/app.ts'), join(root, 'src/terminal/jq.ts'), join(root, 'src/completion/answer.ts')];
 
 // wsctl mcp bundles the MCP SDK's stdio server parts only: its HTTP transports would bring
 // express and hono, which wsctl must neither ship nor load.
@@ -96,6 +96,18 @@ const entry = await build({
   define: { __WSCTL_VERSION__: JSON.stringify(version) },
   plugins: [lazyImports],
 });
+// What a TAB runs (`wsctl __complete`): its own small CommonJS file, which bin/wsctl loads instead of the
+// bundle, so that completion loads neither commander nor anything of a command (cli.md §10).
+const complete = await build({
+  ...common,
+  metafile: true,
+  entryPoints: { complete: 'src/completion/answer.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+});
+writeFileSync(join(root, 'dist/complete-inputs.json'), JSON.stringify(Object.keys(complete.metafile.inputs), null, 2));
+
 // The root help at 80 columns, rendered by commander, for the launcher to answer `wsctl --help`
 // with when piped (a speed trick: src/tricks.ts lists them all).
 const { main } = createRequire(import.meta.url)(join(root, 'dist/wsctl.cjs'));
@@ -107,7 +119,7 @@ writeFileSync(join(root, 'dist/help-80.txt'), rootHelp);
 // What start-up loads, for the test that keeps heavy imports out of it.
 writeFileSync(join(root, 'dist/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
 // What the parts bundle, for the test that every bundled package has its licence in the notices.
-const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs), ...Object.keys(worker.metafile.inputs)];
+const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs), ...Object.keys(worker.metafile.inputs), ...Object.keys(complete.metafile.inputs)];
 writeFileSync(join(root, 'dist/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
 const missing = [];
 writeFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(root, bundledPackages(inputs), missing));

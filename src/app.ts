@@ -22,6 +22,7 @@ export { completion } from './commands/completion.js';
 export { conn } from './commands/conn/index.js';
 export { convo } from './commands/convo/index.js';
 export { device } from './commands/device/index.js';
+export { ids } from './commands/ids/index.js';
 export { keys } from './commands/keys/index.js';
 export { mcp } from './commands/mcp/index.js';
 export { notes } from './commands/notes/index.js';

@@ -10,6 +10,8 @@ import type { Api, ApiResponse, DryRunRequest, Method, RequestSpec } from './htt
 import type { Response, SchemaName } from './schemas.js';
 import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
+import type { IdsSpec } from './ids/record.js';
+import { chooseMissing, remembering } from './ids/verb.js';
 import { cleanLine } from './sanitize.js';
 import { keepDescribed } from './visible.js';
 
@@ -29,6 +31,10 @@ export interface Result {
   lost?: string;
   /** Work done once the output is printed (saving a new key, so that its secret is never lost). */
   after?: () => Promise<void>;
+  /** The output was written as it arrived (convo show): nothing is left to print. */
+  printed?: boolean;
+  /** What the output showed, when it is not `json` (a streamed transcript): where remembered ids are read from. */
+  shown?: unknown;
 }
 
 /** A verb's work: typed options in, data (or nothing) out. */
@@ -246,6 +252,8 @@ export interface VerbSpec<A extends Params, F extends Params> {
   sample: string[];
   /** Other argvs that take another way through the verb (convo show --follow), for the same matrices. */
   moreSamples?: string[][];
+  /** The ids it takes and shows (cli.md §10): completion, the list, and what is remembered (src/ids/). */
+  ids?: IdsSpec<OptsOf<A, F>>;
   run(opts: OptsOf<A, F>, ctx: Ctx, here: Here): Promise<Result | Call | void>;
 }
 
@@ -284,11 +292,18 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
   for (const alias of verb.aliases ?? []) command.alias(alias);
   const args = Object.entries((verb.args ?? {}) as Params);
   const flags = Object.entries((verb.flags ?? {}) as Params);
-  for (const [, a] of args) {
+  const takes = (verb.ids?.takes ?? {}) as Record<string, string | undefined>;
+  // Trailing id arguments may be left out: the pipeline chooses them from a list, or says where they come from.
+  const firstChosen = args.findIndex((_, i) => args.slice(i).every(([key]) => takes[key] !== undefined));
+  const chosen = firstChosen < 0 ? [] : args.slice(firstChosen).map(([key, a]) => ({ key, syntax: a.syntax }));
+  args.forEach(([key, a]) => {
     const argument = command.createArgument(a.syntax, a.help);
     if (a.choices) argument.choices(a.choices);
+    if (chosen.some((c) => c.key === key)) argument.argOptional();
     command.addArgument(argument);
-  }
+  });
+  // Help keeps the arguments as the contract spells them.
+  if (chosen.length > 0) command.usage(['[options]', ...args.map(([, a]) => a.syntax)].join(' '));
   for (const [, f] of flags) {
     const option = command.createOption(f.syntax, f.help);
     if (f.choices) option.choices(f.choices);
@@ -297,7 +312,12 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     command.addOption(option);
   }
   command.addHelpText('after', (verb.notes ?? '') + examples(...verb.examples));
-  keepDescribed(command, { runs: true, examples: verb.examples, notes: verb.notes });
+  keepDescribed(command, {
+    runs: true,
+    examples: verb.examples,
+    notes: verb.notes,
+    ids: { args: args.map(([key]) => takes[key]), flags: Object.fromEntries(flags.filter(([key]) => takes[key]).map(([key, f]) => [longFlag(f.syntax), takes[key]])) },
+  });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
     // Our parsers run once the runner has checked the global options and the environment (their
@@ -314,7 +334,8 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
       if (missing.length > 0) {
         throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Run \`${pathOf(cmd)} --help\` for usage.`);
       }
-      args.forEach(([key, a], i) => (opts[key] = a.read(given[i])));
+      // An optional argument left out (or one chosen later from a list) is undefined, not parsed.
+      args.forEach(([key, a], i) => (opts[key] = given[i] === undefined && (a.syntax.startsWith('[') || chosen.some((c) => c.key === key)) ? undefined : a.read(given[i])));
       for (const [key, f, value] of values) opts[key] = value === undefined && 'fallback' in f ? f.fallback : f.read(value);
       verb.check?.(opts);
       return opts;
@@ -327,10 +348,11 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
         return root;
       },
     };
-    return app.run(cmd, parse, async (o, ctx) => {
+    return app.run(cmd, parse, async (given, ctx) => {
+      const o = await chooseMissing(ctx, verb.ids, given, chosen);
       // Under an AI agent, the profile's agent policy is asked before the verb asks or sends anything.
       enforcePolicy(ctx, verb, o as Record<string, unknown>);
-      return settle(ctx, await verb.run(o, ctx, here));
+      return remembering(ctx, verb.ids, o, async () => settle(ctx, await verb.run(o, ctx, here)));
     });
   });
 }
@@ -343,6 +365,11 @@ function givenValue(command: Command, attribute: string): unknown {
     if (value !== undefined && c.getOptionValueSource(attribute) !== 'default') return value;
   }
   return undefined;
+}
+
+/** "--account" of "--account <account_id>". */
+function longFlag(syntax: string): string {
+  return /--[\w-]+/.exec(syntax)?.[0] ?? syntax;
 }
 
 export function rootOf(command: Command): Command {

@@ -83,6 +83,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   // An agent types commands but cannot answer a prompt: as with --no-input, it is told the flag instead.
   const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT') || agent !== undefined;
   const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
+  envFlag(env, 'WSCTL_NO_HISTORY'); // read where ids are remembered (src/ids/); a value that is not a boolean is exit 2 here
   envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks-switch.ts; a value that is not a boolean is exit 2 here
   // Variables for tests, bounded so that none can lift a limit or upset a timer.
   const backoffMs = envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds');

@@ -32,6 +32,7 @@ const nouns: Noun[] = [
   { name: 'pub', description: 'Manage published conversations', declaration: (app) => app.pub },
   { name: 'site', description: 'Create websites in the workspace', declaration: (app) => app.site },
   { name: 'mcp', description: 'Serve the workspace to AI agents as MCP tools (Claude, Cursor, VS Code)', declaration: (app) => app.mcp },
+  { name: 'ids', description: 'List or forget the ids wsctl remembers for completion and choosing', declaration: (app) => app.ids },
   { name: 'api', description: 'Send an authenticated request to any path and print the response body', declaration: (app) => app.api },
   { name: 'completion', description: 'Print the completion script for a shell', declaration: (app) => app.completion },
   { name: 'sandbox', description: 'Run or reset the local sandbox service', declaration: (app) => app.sandbox },

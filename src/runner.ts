@@ -53,16 +53,19 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
   const { InterruptedError, WsctlError, cleanErrorMessage } = await import('./app.js');
   if (base.signal.aborted) throw new InterruptedError();
   if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
-  if (ctx.json) {
-    try {
-      await ctx.term.printJson(result.json, result.jsonText);
-    } catch (error) {
-      // A result shown once (a new key's secret) that a --jq filter failed on is lost: the request
-      // was sent and did its work, so this is no usage error (exit 2 says nothing was sent).
-      if (!result.lost || !(error instanceof WsctlError) || error instanceof InterruptedError) throw error;
-      throw new WsctlError(`${error.message.replace(/\.?$/, '.')} ${result.lost}`);
-    }
-  } else await result.human(ctx.term);
+  // A result written as it arrived (a streamed transcript) has nothing left to print.
+  if (!result.printed) {
+    if (ctx.json) {
+      try {
+        await ctx.term.printJson(result.json, result.jsonText);
+      } catch (error) {
+        // A result shown once (a new key's secret) that a --jq filter failed on is lost: the request
+        // was sent and did its work, so this is no usage error (exit 2 says nothing was sent).
+        if (!result.lost || !(error instanceof WsctlError) || error instanceof InterruptedError) throw error;
+        throw new WsctlError(`${error.message.replace(/\.?$/, '.')} ${result.lost}`);
+      }
+    } else await result.human(ctx.term);
+  }
   await result.after?.();
   if (result.failure) throw new WsctlError(result.failure);
   if (result.exitCode && result.exitMessage) ctx.term.info(`Error: ${result.exitMessage}`);
@@ -71,6 +74,11 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
 
 /** Runs argv and gives the exit code; writes help, output and errors to base.io. */
 export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
+  // A TAB: answered without the command tree (bin/wsctl does the same without loading this bundle).
+  if (rawArgv[0] === '__complete') {
+    (await import('./completion/answer.js')).answer(rawArgv.slice(1), base.env, (text) => base.io.stdout.write(text));
+    return EXIT_OK;
+  }
   const help = helpRequest(rawArgv);
   const argv = help?.argv ?? rawArgv;
   const outcome: Outcome = { code: EXIT_OK, json: argv.includes('--json') || argv.includes('--jq'), debug: argv.includes('--debug') || debugFromEnv(base.env) };

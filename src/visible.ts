@@ -25,6 +25,8 @@ export interface Described {
   examples: string[];
   /** Said in help before the examples (where completion scripts go). */
   notes?: string;
+  /** The kind of id each argument takes (undefined where none), and each flag that takes one (cli.md §10). */
+  ids?: { args: (string | undefined)[]; flags: Record<string, string | undefined> };
 }
 
 const declared = new WeakMap<Command, Described>();

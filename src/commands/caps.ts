@@ -1,4 +1,5 @@
 import { call, defineNoun, defineVerb, type Call, type Ctx } from '../command.js';
+import type { IdRef } from '../ids/store.js';
 import type { Capabilities } from '../schemas.js';
 import { request } from '../service.js';
 import type { Terminal } from '../terminal/index.js';
@@ -12,9 +13,21 @@ export const caps = defineNoun({
     examples: ['wsctl caps', 'wsctl caps | grep ^app', "wsctl caps --jq '.connected_apps[] | [.app_slug, .permission] | @tsv'"],
     endpoints: ['getCapabilities'],
     sample: ['caps'],
+    ids: { takes: {}, remembers: (_opts, shown) => capsIds(shown as Capabilities) },
     run: (_opts, ctx) => run(ctx),
   }),
 });
+
+/** The ids caps shows (cli.md §10): each text number's conversation, each connected app and its account. */
+export function capsIds(caps: Capabilities): IdRef[] {
+  const numbers = (caps.text_agent?.numbers ?? []).filter((n) => n.conversation_id);
+  const apps = caps.connected_apps ?? [];
+  return [
+    ...numbers.map((n): IdRef => ({ kind: 'conversation', id: n.conversation_id as string, description: [n.name, n.phone].filter(Boolean).join(' ') })),
+    ...apps.map((a): IdRef => ({ kind: 'app', id: a.app_slug, description: a.account_name ?? undefined })),
+    ...apps.filter((a) => a.account_identifier).map((a): IdRef => ({ kind: 'account', id: a.account_identifier as string, description: [a.app_slug, a.account_name].filter(Boolean).join(': ') })),
+  ];
+}
 
 export async function run(_ctx: Ctx): Promise<Call> {
   return call({ request: request('getCapabilities'), spinner: 'Loading capabilities', answer: ({ body }) => ({ json: body, human: (out) => render(body, out) }) });

@@ -1,13 +1,16 @@
 import { arg, defineNoun, defineVerb, type Ctx } from '../command.js';
+import { completions } from '../completion/answer.js';
 
-// `wsctl __complete profiles`: the dynamic values of the completion scripts, in one Node start-up.
+// `wsctl __complete profiles`, `wsctl __complete ids <kind> -- <words>`: the dynamic values of the
+// completion scripts. bin/wsctl and the runner answer it before the command tree loads
+// (src/completion/answer.ts); this declaration keeps it in the tree, hidden.
 export const complete = defineNoun({
   name: '__complete',
   verbs: [],
   self: defineVerb({
     name: '__complete',
     summary: 'values for completion scripts',
-    args: { what: arg('<what>', 'profiles') },
+    args: { what: arg('<what>', 'profiles, or ids <kind> -- <words of the line>'), rest: arg('[rest...]', 'the kind and the line', (given) => given as unknown as string[]) },
     examples: [],
     endpoints: [],
     sample: ['__complete', 'profiles'],
@@ -15,12 +18,6 @@ export const complete = defineNoun({
   }),
 });
 
-async function run(opts: { what: string }, ctx: Ctx): Promise<void> {
-  if (opts.what !== 'profiles') return;
-  try {
-    // One name a line: a name with a line break or control character cannot be completed safely.
-    for (const name of Object.keys(ctx.config.read().profiles)) if (!/[\x00-\x1f\x7f]/.test(name)) ctx.term.line(name);
-  } catch {
-    // A broken config completes nothing; the next real command reports it.
-  }
+async function run(opts: { what: string; rest?: string[] }, ctx: Ctx): Promise<void> {
+  for (const line of completions([opts.what, ...(opts.rest ?? [])], ctx.env)) ctx.term.line(line);
 }

@@ -1,5 +1,5 @@
-// bash completion: the tree as associative arrays, walked in the shell. Only profile names
-// call wsctl (its hidden __complete command); commands and flags never start Node.
+// bash completion: the tree as associative arrays, walked in the shell. Only profile names and
+// remembered ids call wsctl (its hidden __complete command); commands and flags never start Node.
 import { quote, tables, type Tree } from './tree.js';
 
 const entries = (pairs: [string, string][]) => pairs.map(([k, v]) => `  [${quote(k)}]=${quote(v)}`).join('\n');
@@ -25,6 +25,9 @@ ${entries(t.values)}
 declare -gA _wsctl_args=(
 ${entries(t.args)}
 )
+declare -gA _wsctl_ids=(
+${entries(t.ids)}
+)
 
 _wsctl_values() {
   local src="$1" cur="$2"
@@ -38,15 +41,37 @@ _wsctl_values() {
       while IFS= read -r name; do
         [[ $name == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
       done < <(wsctl __complete profiles 2>/dev/null) ;;
+    ids:*)
+      # The ids remembered for the workspace this line names, most recent first; only safe characters.
+      local line id
+      COMPREPLY=()
+      while IFS= read -r line; do
+        id="\${line%%$'\\t'*}"
+        [[ $id == "$cur"* && $id =~ ^[A-Za-z0-9._:@+-]+$ ]] && COMPREPLY+=("$id")
+      done < <(wsctl __complete ids "\${src#ids:}" -- "\${_wsctl_words[@]:1:_wsctl_cword-1}" 2>/dev/null)
+      # bash replaces only the part of the word after its last ':'
+      [[ $cur == *:* ]] && COMPREPLY=("\${COMPREPLY[@]#"\${cur%"\${cur##*:}"}"}") ;;
     *) COMPREPLY=() ;;
   esac
 }
 
 _wsctl() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev cmdpath=wsctl word
+  # The line's words split at white space only: bash's COMP_WORDS also splits at '=' and ':'
+  # (COMP_WORDBREAKS), which would cut --profile=work, a URL or an id in pieces.
+  local -a _wsctl_words
+  local -i _wsctl_cword
+  if [[ -n "$COMP_LINE" ]]; then
+    read -ra _wsctl_words <<< "\${COMP_LINE:0:COMP_POINT}"
+    [[ \${#_wsctl_words[@]} -eq 0 || "\${COMP_LINE:COMP_POINT-1:1}" == [[:space:]] ]] && _wsctl_words+=("")
+    _wsctl_cword=$((\${#_wsctl_words[@]} - 1))
+  else
+    _wsctl_words=("\${COMP_WORDS[@]}")
+    _wsctl_cword=$COMP_CWORD
+  fi
+  local cur="\${_wsctl_words[_wsctl_cword]}" prev cmdpath=wsctl word
   local -i i positional=0
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
+  for ((i = 1; i < _wsctl_cword; i++)); do
+    word="\${_wsctl_words[i]}"
     if [[ "$word" == -* ]]; then
       [[ "$word" != *=* && -n "\${_wsctl_vals[$cmdpath|$word]+x}" ]] && ((i++))
     elif [[ $positional -eq 0 && -n "\${_wsctl_walk[$cmdpath|$word]+x}" ]]; then
@@ -55,13 +80,16 @@ _wsctl() {
       ((positional++))
     fi
   done
-  prev="\${COMP_WORDS[COMP_CWORD - 1]}"
-  if [[ COMP_CWORD -gt 1 && "$prev" == -* && -n "\${_wsctl_vals[$cmdpath|$prev]+x}" ]]; then
+  prev="\${_wsctl_words[_wsctl_cword - 1]}"
+  if [[ _wsctl_cword -gt 1 && "$prev" == -* && -n "\${_wsctl_vals[$cmdpath|$prev]+x}" ]]; then
     _wsctl_values "\${_wsctl_vals[$cmdpath|$prev]}" "$cur"
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "\${_wsctl_opts[$cmdpath]}" -- "$cur"))
   elif [[ $positional -eq 0 && -n "\${_wsctl_subs[$cmdpath]}" ]]; then
     COMPREPLY=($(compgen -W "\${_wsctl_subs[$cmdpath]}" -- "$cur"))
+  elif [[ -n "\${_wsctl_ids[$cmdpath|$positional]+x}" ]]; then
+    compopt -o nosort 2>/dev/null
+    _wsctl_values "ids:\${_wsctl_ids[$cmdpath|$positional]}" "$cur"
   elif [[ $positional -eq 0 && -n "\${_wsctl_args[$cmdpath]+x}" ]]; then
     _wsctl_values "\${_wsctl_args[$cmdpath]}" "$cur"
   else

@@ -11,6 +11,8 @@ function valueArgs(values: Values | undefined): string {
       return ' -r -F';
     case 'profiles':
       return ` -x -a ${quote('(wsctl __complete profiles 2>/dev/null)')}`;
+    case 'ids':
+      return ` -x -k -a ${quote(`(__wsctl_ids ${values.of})`)}`;
     default:
       return ' -x';
   }
@@ -39,8 +41,12 @@ export function fishScript(tree: Tree): string {
       lines.push(optionLine(option, ` -n ${quote(`__wsctl_in '${node.path}'`)}`));
       if (option.value) valued.push(...option.flags.map((f) => `${node.path}|${f}`));
     }
-    if (node.argument && node.argument.kind !== 'any') lines.push(`complete -c wsctl${at}${valueArgs(node.argument)}`);
+    if (node.argument && node.argument.kind !== 'any' && !node.idArgs[0]) lines.push(`complete -c wsctl${at}${valueArgs(node.argument)}`);
+    node.idArgs.forEach((kind, i) => {
+      if (kind) lines.push(`complete -c wsctl -n ${quote(`__wsctl_arg '${node.path}' ${i}`)}${valueArgs({ kind: 'ids', of: kind })}`);
+    });
   }
+  walk.push(quote(`wsctl|help=wsctl help`));
   return `# fish completion for wsctl. Generated from the command tree by \`npm run completions\`; do not edit.
 # Install: wsctl completion fish > ~/.config/fish/completions/wsctl.fish
 
@@ -86,6 +92,17 @@ end
 function __wsctl_at
     set -l state (__wsctl_path)
     test "$state[1]" = "$argv[1]"; and test "$state[2]" -eq 0
+end
+
+# True at the given command with this many arguments typed before the one being completed.
+function __wsctl_arg
+    set -l state (__wsctl_path)
+    test "$state[1]" = "$argv[1]"; and test "$state[2]" -eq $argv[2]
+end
+
+# The ids remembered of a kind for the workspace the line names (id, tab, description), most recent first.
+function __wsctl_ids
+    wsctl __complete ids $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null | string match -r -- '^[A-Za-z0-9._:@+-]+(?:\t.*)?$'
 end
 
 # True anywhere within the given command.

@@ -2,9 +2,11 @@
 // options and the values its arguments take. Generated from commander, so a new command or
 // flag shows up in completion without anyone editing a script.
 import type { Command, Option } from 'commander';
-import { visibleSubcommands } from '../visible.js';
+import { TOPICS } from '../help/topics.js';
+import { describedOf, visibleSubcommands } from '../visible.js';
 
-export type Values = { kind: 'choices'; values: string[] } | { kind: 'files' } | { kind: 'profiles' } | { kind: 'any' };
+/** `ids`: the ids wsctl remembers of a kind (cli.md §10), asked of `wsctl __complete ids` at TAB time. */
+export type Values = { kind: 'choices'; values: string[] } | { kind: 'files' } | { kind: 'profiles' } | { kind: 'ids'; of: string } | { kind: 'any' };
 
 export interface OptionSpec {
   flags: string[];
@@ -22,6 +24,8 @@ export interface Node {
   options: OptionSpec[];
   /** What the command's first argument takes, when it takes one. */
   argument?: Values;
+  /** The kind of id each argument takes, by position (cli.md §10); undefined where none. */
+  idArgs: (string | undefined)[];
 }
 
 // Values that are not enums: files and profile names, the latter read from the config at completion time.
@@ -36,12 +40,13 @@ const OPTION_VALUES: Record<string, Values> = {
   '--state': { kind: 'files' },
 };
 
-function optionSpec(option: Option): OptionSpec {
+function optionSpec(option: Option, ids: Record<string, string | undefined> = {}): OptionSpec {
   const flags = [option.short, option.long].filter((f): f is string => !!f);
   const takesValue = option.required || option.optional;
   let value: Values | undefined;
+  const idKind = ids[option.long ?? ''];
   if (takesValue) {
-    value = option.argChoices ? { kind: 'choices', values: option.argChoices } : (OPTION_VALUES[option.long ?? ''] ?? { kind: 'any' });
+    value = option.argChoices ? { kind: 'choices', values: option.argChoices } : idKind ? { kind: 'ids', of: idKind } : (OPTION_VALUES[option.long ?? ''] ?? { kind: 'any' });
   }
   return { flags, description: option.description, value };
 }
@@ -54,30 +59,38 @@ export interface Tree {
 }
 
 export function commandTree(program: Command): Tree {
-  const globals = [...program.options.map(optionSpec), HELP];
+  const globals = [...program.options.map((o) => optionSpec(o)), HELP];
   const nodes: Node[] = [];
   const visit = (command: Command, path: string) => {
     const visible = visibleSubcommands(command);
     const first = command.registeredArguments[0];
     const key = path.replace(/^wsctl ?/, '');
+    const ids = describedOf(command)?.ids;
     const argument = ARGUMENT_VALUES[key] ?? (first?.argChoices ? { kind: 'choices', values: first.argChoices } : first ? { kind: 'any' } : undefined);
-    const own = command === program ? [] : command.options.map(optionSpec);
+    const own = command === program ? [] : command.options.map((o) => optionSpec(o, ids?.flags));
     nodes.push({
       path,
       description: command.description(),
       subcommands: visible.map((c) => ({ name: c.name(), aliases: c.aliases(), description: c.description() })),
       options: own,
       argument,
+      idArgs: ids?.args ?? [],
     });
     for (const sub of visible) visit(sub, `${path} ${sub.name()}`);
   };
   visit(program, 'wsctl');
+  // `wsctl help <TAB>`: the commands and the help topics (help is no command of the tree).
+  const words = [...visibleSubcommands(program).map((c) => c.name()), ...TOPICS.map((t) => t.name)];
+  nodes.push({ path: 'wsctl help', description: 'show help for a command or topic', subcommands: [], options: [], argument: { kind: 'choices', values: words }, idArgs: [] });
   return { nodes, globals };
 }
 
+/** The one node that no command of the tree holds: the root's walk leads to it by the word `help`. */
+export const HELP_PATH = 'wsctl help';
+
 /** A value source as the scripts spell it: "words:a b c", "files", "profiles" or "any". */
 export function valueSource(values: Values): string {
-  return values.kind === 'choices' ? `words:${values.values.join(' ')}` : values.kind;
+  return values.kind === 'choices' ? `words:${values.values.join(' ')}` : values.kind === 'ids' ? `ids:${values.of}` : values.kind;
 }
 
 /** Single-quoted for bash, zsh and fish alike. */
@@ -97,11 +110,15 @@ export interface Tables {
   values: [string, string][];
   /** command path → the value source of its first argument */
   args: [string, string][];
+  /** "path|n" → the kind of id its argument at position n (from 0) takes */
+  ids: [string, string][];
 }
 
 export function tables(tree: Tree): Tables {
-  const t: Tables = { subs: [], descriptions: [], walk: [], options: [], values: [], args: [] };
+  const t: Tables = { subs: [], descriptions: [], walk: [], options: [], values: [], args: [], ids: [] };
+  t.walk.push(['wsctl|help', HELP_PATH]);
   for (const node of tree.nodes) {
+    node.idArgs.forEach((kind, i) => kind && t.ids.push([`${node.path}|${i}`, kind]));
     const options = [...node.options, ...tree.globals];
     t.subs.push([node.path, node.subcommands.map((s) => s.name).join(' ')]);
     for (const sub of node.subcommands) {

@@ -14,7 +14,7 @@ export function zshScript(tree: Tree): string {
 # zsh completion for wsctl. Generated from the command tree by \`npm run completions\`; do not edit.
 # Install: save it as _wsctl in a folder of your $fpath (e.g. ~/.zfunc, with fpath+=~/.zfunc before compinit).
 
-typeset -gA _wsctl_subs _wsctl_desc _wsctl_walk _wsctl_opts _wsctl_vals _wsctl_args
+typeset -gA _wsctl_subs _wsctl_desc _wsctl_walk _wsctl_opts _wsctl_vals _wsctl_args _wsctl_ids
 _wsctl_subs=(
 ${entries(t.subs)}
 )
@@ -33,12 +33,25 @@ ${entries(t.values)}
 _wsctl_args=(
 ${entries(t.args)}
 )
+_wsctl_ids=(
+${entries(t.ids)}
+)
 
 _wsctl_values() {
   case $1 in
     words:*) compadd -- \${=\${1#words:}} ;;
     files) _files ;;
     profiles) compadd -- \${(f)"$(wsctl __complete profiles 2>/dev/null)"} ;;
+    ids:*)
+      # The ids remembered for the workspace this line names, most recent first, with their descriptions.
+      local line id
+      local -a described
+      for line in \${(f)"$(wsctl __complete ids \${1#ids:} -- \${words[2,CURRENT-1]} 2>/dev/null)"}; do
+        id=\${line%%$'\\t'*}
+        [[ $id =~ '^[A-Za-z0-9._:@+-]+$' ]] || continue
+        if [[ $line == *$'\\t'* ]]; then described+=("\${id//:/\\\\:}:\${line#*$'\\t'}"); else described+=("\${id//:/\\\\:}"); fi
+      done
+      (( \${#described} )) && _describe -V -t ids 'id' described ;;
   esac
 }
 
@@ -65,6 +78,8 @@ _wsctl() {
   elif (( positional == 0 )) && [[ -n \${_wsctl_subs[$cmdpath]} ]]; then
     for name in \${=_wsctl_subs[$cmdpath]}; do entries+=("$name:\${_wsctl_desc[$cmdpath $name]}"); done
     _describe -t commands 'command' entries
+  elif [[ -n \${_wsctl_ids[$cmdpath|$positional]} ]]; then
+    _wsctl_values ids:\${_wsctl_ids[$cmdpath|$positional]}
   elif (( positional == 0 )) && [[ -n \${_wsctl_args[$cmdpath]} ]]; then
     _wsctl_values \${_wsctl_args[$cmdpath]}
   fi

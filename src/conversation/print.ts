@@ -17,8 +17,15 @@ export interface PrintOptions {
 }
 
 /** Asks for the conversation and prints it as it arrives; a small answer that fails part-way is asked for again. */
-export async function printConversation(api: Api, spec: RequestSpec<'Conversation'>, opts: PrintOptions, ctx: Ctx): Promise<void> {
+/** What a printed conversation showed, for the ids wsctl remembers: its title and each message's persona. */
+export interface ConversationShown {
+  conversation: { title?: string | null };
+  messages: { persona_id?: string | null; persona_name?: string | null }[];
+}
+
+export async function printConversation(api: Api, spec: RequestSpec<'Conversation'>, opts: PrintOptions, ctx: Ctx): Promise<ConversationShown> {
   const { tail } = opts;
+  const shown: ConversationShown = { conversation: {}, messages: [] };
   const out = ctx.term.streamOutput('Loading conversation', opts.pager && !ctx.json);
   try {
     await api.stream(
@@ -27,8 +34,10 @@ export async function printConversation(api: Api, spec: RequestSpec<'Conversatio
         out.restart();
         const spool = new Spool(ctx.term.tempDir);
         const printer = ctx.json ? jsonPrinter(out, tail) : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail, spool);
+        shown.conversation = {};
+        shown.messages = [];
         try {
-          await readConversation(body, printer);
+          await readConversation(body, noting(printer, shown));
           await printer.done();
         } finally {
           spool.close();
@@ -41,6 +50,22 @@ export async function printConversation(api: Api, spec: RequestSpec<'Conversatio
     throw error;
   }
   await out.end();
+  return shown;
+}
+
+/** The printer, with the title and personas noted on the way. */
+function noting<V extends ConversationVisitor>(printer: V, shown: ConversationShown): V {
+  return {
+    ...printer,
+    field(key, value, ...rest) {
+      if (key === 'conversation' && value && typeof value === 'object') shown.conversation = { title: (value as { title?: string | null }).title };
+      return printer.field(key, value, ...rest);
+    },
+    message(index, message, ...rest) {
+      if (message?.persona_id) shown.messages.push({ persona_id: message.persona_id, persona_name: message.persona_name });
+      return printer.message(index, message, ...rest);
+    },
+  };
 }
 
 /**

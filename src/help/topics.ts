@@ -69,7 +69,8 @@ export const SETTINGS: Setting[] = [
   { env: ['CI'], meaning: 'when set, no spinners (colour is not changed by it)' },
   { env: ['TMPDIR'], meaning: 'where `convo show` spools a large transcript while it waits for the header (the file is deleted as soon as it is opened)' },
   { env: ['APPDATA', 'USERPROFILE'], meaning: 'on Windows, where `mcp install` finds each MCP client\'s config file (`%APPDATA%`, the home folder)' },
-  { env: ['XDG_CACHE_HOME'], meaning: "on Node 22 and later, V8's compile cache is kept in `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`)" },
+  { env: ['XDG_CACHE_HOME'], meaning: "wsctl's cache folder is `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`): the ids it remembers (`wsctl ids`) and, on Node 22 and later, V8's compile cache" },
+  { env: ['WSCTL_NO_HISTORY=1'], meaning: 'remember no ids, and offer none to TAB or in a list (`wsctl ids`)' },
   { env: ['WSCTL_NO_TRICKS=1'], meaning: 'turn every speed trick off (for tests and bug reports): slower, same behaviour' },
   { env: ['WSCTL_RETRY_BASE_MS', 'WSCTL_MAX_RESPONSE_MB'], meaning: 'for tests: the first retry delay, and the bound on a response body (default 256)' },
 ];
@@ -111,7 +112,7 @@ export const TOPICS: Topic[] = [
     summary: 'every environment variable wsctl reads',
     intro: [
       'Environment variables wsctl reads. Precedence everywhere: flag, then environment, then profile, then built-in default.',
-      `Boolean variables (\`WSCTL_SANDBOX\`, \`WSCTL_NO_INPUT\`, \`WSCTL_DEBUG\`, \`WSCTL_NO_TRICKS\`) are ${BOOLEAN_VALUES}, naming the variable.`,
+      `Boolean variables (\`WSCTL_SANDBOX\`, \`WSCTL_NO_INPUT\`, \`WSCTL_DEBUG\`, \`WSCTL_NO_HISTORY\`, \`WSCTL_NO_TRICKS\`) are ${BOOLEAN_VALUES}, naming the variable.`,
     ],
     get rows() {
       return environmentRows();

@@ -10,7 +10,7 @@ import { bufferedSink, openPager, type Sink } from './pager.js';
 import { heldSink, type HeldSink } from './held-sink.js';
 import { compactJson, indentedJson, valueJson } from './json.js';
 import type { JqFilter } from './jq.js';
-import type { Prompt } from './prompt.js';
+import type { Choice, Prompt } from './prompt.js';
 import { renderTable } from './table.js';
 
 export { clean, cleanLine } from '../sanitize.js';
@@ -367,6 +367,17 @@ export class Terminal {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
     // The question repeats arguments (a pasted id): none of it may drive the terminal (cli.md §5).
     return this.options.prompt.confirm(cleanLine(question));
+  }
+
+  /** A list can be shown to choose from: prompting is allowed (canPrompt, the one place that decides) and the prompt draws lists. */
+  get canChoose(): boolean {
+    return this.canPrompt && !!this.options.prompt.choose;
+  }
+
+  /** Shows the items to choose one from; without a terminal (or with --no-input) names what answers it instead. */
+  async choose(question: string, items: Choice[], instead: string): Promise<string> {
+    if (!this.canChoose || !this.options.prompt.choose) throw new UsageError(this.noPrompt(instead));
+    return this.options.prompt.choose(cleanLine(question), items, this.width);
   }
 
   private noPrompt(instead: string): string {

@@ -11,6 +11,14 @@ export interface Prompt {
   confirm(question: string): Promise<boolean>;
   /** Asks on stderr and reads a line from the terminal, echoed. */
   text?(question: string): Promise<string>;
+  /** Shows a list on stderr to choose one from (arrows, typing filters, Enter); Esc or Ctrl-C is an InterruptedError. */
+  choose?(question: string, items: Choice[], width: number): Promise<string>;
+}
+
+/** One entry of a list to choose from: its value and what describes it (service text, sanitised when drawn). */
+export interface Choice {
+  id: string;
+  description: string;
 }
 
 type RawStdin = Readable & { setRawMode?: (raw: boolean) => void; isRaw?: boolean };
@@ -96,6 +104,10 @@ export function terminalPrompt(stdin: Readable, stderr: Writable, signal: AbortS
     },
     async text(question) {
       return readLine(question, true);
+    },
+    async choose(question, items, width) {
+      const { chooseFromList } = await import('./choose.js');
+      return chooseFromList(input, stderr, signal, question, items, width);
     },
   };
 }

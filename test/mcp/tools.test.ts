@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { snake } from '../../src/commands/mcp/index.js';
 import { jsonSchema } from '../../src/mcp/mcp-server.js';
 import { TOOLS } from '../../src/mcp/tools.js';
+import { describedOf } from '../../src/visible.js';
 import { commandTree } from './harness.js';
 
 /** Commands that are not tools, and why. */
@@ -16,6 +17,7 @@ const NOT_TOOLS: Record<string, string> = {
   sandbox: 'runs a local server, no request',
   mcp: 'this server',
   __complete: 'no request',
+  ids: 'local state (the ids wsctl remembers), no request',
 };
 
 /**
@@ -67,8 +69,10 @@ describe('tools and the command tree', () => {
       for (const o of tool.cliOnly) expect(cli, tool.name).toContain(o);
       // Required arguments are required parameters.
       const required = (jsonSchema(tool.input, 'input') as { required?: string[] }).required ?? [];
-      for (const a of command.registeredArguments) {
-        if (a.required) expect(required, `${tool.name} ${a.name()}`).toContain(snake(a.name()));
+      // An id argument that a terminal chooses from a list when left out (cli.md §10) is required of a tool.
+      const chosen = describedOf(command)?.ids?.args ?? [];
+      for (const [i, a] of command.registeredArguments.entries()) {
+        if (a.required || chosen[i]) expect(required, `${tool.name} ${a.name()}`).toContain(snake(a.name()));
         else expect(required, `${tool.name} ${a.name()}`).not.toContain(snake(a.name()));
       }
     }

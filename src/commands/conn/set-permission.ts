@@ -12,13 +12,14 @@ export const setPermission = defineVerb({
   name: 'set-permission',
   summary: "Change a connection's permission",
   args: {
-    appSlug: arg('<app_slug>', 'the app, e.g. gmail', parseId('app_slug')),
-    connId: arg('<pd_conn_id>', 'the connection id', parseId('pd_conn_id')),
+    appSlug: arg('<app_slug>', 'the app, e.g. gmail (`wsctl caps` lists connected apps)', parseId('app_slug')),
+    connId: arg('<pd_conn_id>', 'the connection id, as given to `conn set-permission` before (`wsctl ids connection` lists them)', parseId('pd_conn_id')),
     permission: arg('<permission>', 'the new permission, e.g. read or write', parseId('permission')),
   },
   examples: ['wsctl conn set-permission gmail pdc_gmail write', "wsctl conn set-permission notion pdc_notion read --jq '.success'"],
   endpoints: ['setConnectionPermission'],
   sample: ['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'],
+  ids: { takes: { appSlug: 'app', connId: 'connection' }, remembers: (opts) => [{ kind: 'connection', id: opts.connId, app: opts.appSlug, description: `${opts.appSlug}, ${opts.permission}` }] },
   run,
 });
 

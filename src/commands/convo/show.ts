@@ -1,6 +1,7 @@
 import { arg, call, defineVerb, flag, option, parseId, type Call, type Ctx } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { printConversation } from '../../conversation/print.js';
+import type { IdRef } from '../../ids/store.js';
 import { request } from '../../service.js';
 
 export interface ShowOptions {
@@ -30,7 +31,7 @@ export function parseInterval(raw: string): number {
 export const show = defineVerb({
   name: 'show',
   summary: 'Show a conversation: header, transcript, token totals',
-  args: { id: arg('<conversation_id>', 'the conversation id', parseId('conversation_id')) },
+  args: { id: arg('<conversation_id>', 'the conversation id (`wsctl caps` shows some; `wsctl ids conversation` lists those seen)', parseId('conversation_id')) },
   flags: {
     tail: option('--tail <n>', 'only the last n messages', parseTail),
     markdown: flag('--markdown', 'print the transcript as Markdown'),
@@ -46,8 +47,20 @@ export const show = defineVerb({
   endpoints: ['getConversation'],
   sample: ['convo', 'show', 'conv_demo', '--no-pager'],
   moreSamples: [['convo', 'show', 'conv_demo', '--follow']],
+  ids: { takes: { id: 'conversation' }, remembers: (opts, shown) => conversationIds(opts.id, shown as Shown | undefined) },
   run,
 });
+
+/** What a conversation's output showed: its title and the personas of its messages. */
+type Shown = { conversation?: { title?: string | null }; messages?: { persona_id?: string | null; persona_name?: string | null }[] };
+
+/** The conversation, described by its title, and each message's persona (cli.md §10). */
+export function conversationIds(id: string, shown: Shown | undefined): IdRef[] {
+  const personas = (shown?.messages ?? []).filter((m) => m?.persona_id).map((m): IdRef => ({ kind: 'persona', id: m.persona_id as string, description: m.persona_name ?? undefined }));
+  // The latest message names a persona best; each is remembered once.
+  const once = [...new Map(personas.reverse().map((p) => [p.id, p])).values()];
+  return [{ kind: 'conversation', id, description: shown?.conversation?.title ?? undefined }, ...once];
+}
 
 export function parseTail(raw: string): number {
   if (!/^\d+$/.test(raw.trim())) throw new UsageError(`Invalid --tail '${raw}': give a whole number of messages.`);
@@ -76,5 +89,11 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
     });
   }
   // The body is printed as it arrives (issue 14, P3).
-  return call({ request: spec, stream: (api) => printConversation(api, spec, { tail, markdown: opts.markdown, pager: opts.pager, full: opts.full }, ctx) });
+  return call({
+    request: spec,
+    async stream(api) {
+      const shown = await printConversation(api, spec, { tail, markdown: opts.markdown, pager: opts.pager, full: opts.full }, ctx);
+      return { json: undefined, human() {}, printed: true, shown };
+    },
+  });
 }

@@ -18,11 +18,12 @@ export const importPage = defineVerb({
   flags: {
     title: option('--title <title>', 'title of the imported file'),
     to: option('--to <a/b/c>', 'folder to import into, split on /', (raw) => splitPath(raw, '--to')),
-    account: option('--account <account_id>', 'the connected account to read the page from', parseId('--account')),
+    account: option('--account <account_id>', 'the connected account to read the page from (`wsctl caps` shows them)', parseId('--account')),
   },
   examples: ['wsctl notes import page_demo', 'wsctl notes import page_roadmap --to projects/2027 --title "Roadmap"', "wsctl notes import page_demo --jq '.filename'"],
   endpoints: ['importNote'],
   sample: ['notes', 'import', 'page_demo'],
+  ids: { takes: { account: 'account' } },
   run,
 });
 

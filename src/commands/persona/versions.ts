@@ -10,6 +10,7 @@ export const versions = defineVerb({
   examples: ['wsctl persona versions persona_demo', "wsctl persona versions persona_demo --jq '.published[0].id'"],
   endpoints: ['listPublishedVersions'],
   sample: ['persona', 'versions', 'persona_demo'],
+  ids: { takes: { personaId: 'persona' }, remembers: (opts) => [{ kind: 'persona', id: opts.personaId }] },
   run,
 });
 

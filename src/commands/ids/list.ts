@@ -1,0 +1,42 @@
+import { arg, defineVerb, type Ctx, type Result } from '../../command.js';
+import { envFlag } from '../../config/resolve.js';
+import { ID_KINDS, type IdKind } from '../../ids/kinds.js';
+import { cacheDir, rememberedIds } from '../../ids/store.js';
+import { relativeTime, type Cell } from '../../terminal/index.js';
+import { named, parseKind, workspace } from './shared.js';
+
+export const list = defineVerb({
+  name: 'ids',
+  summary: 'List the ids wsctl remembers for the profile in effect (for completion and choosing)',
+  args: { kind: arg('[kind]', `only ids of this kind: ${ID_KINDS.join(', ')}`, parseKind) },
+  notes: `
+wsctl remembers the ids that commands take and show (caps, convo show,
+persona versions, conn set-permission), per profile and base URL,
+in $XDG_CACHE_HOME/wsctl (else ~/.cache/wsctl). TAB completes them,
+and a command run without its id offers them in a list.
+WSCTL_NO_HISTORY=1 turns this off.
+`,
+  examples: ['wsctl ids', 'wsctl ids conversation', "wsctl ids --jq '.ids[] | select(.kind == \"app\") | .id'", 'wsctl ids forget conversation'],
+  endpoints: [],
+  sample: ['ids'],
+  run,
+});
+
+export async function run(opts: { kind?: IdKind }, ctx: Ctx): Promise<Result> {
+  const w = workspace(ctx);
+  const off = envFlag(ctx.env, 'WSCTL_NO_HISTORY');
+  const ids = off ? [] : rememberedIds(cacheDir(ctx.env), w, opts.kind).map(({ kind, entry }) => ({ kind, id: entry.id, description: entry.description, last_seen: entry.last_seen }));
+  return {
+    json: { ids },
+    human(out) {
+      if (ids.length === 0) {
+        out.info(off ? 'Nothing is remembered: WSCTL_NO_HISTORY is on.' : `No ${opts.kind ? `${opts.kind} ids` : 'ids'} remembered for ${named(w)} yet. \`wsctl caps\` shows some.`);
+        return;
+      }
+      out.table(
+        [{ header: 'KIND', fixed: true }, { header: 'ID', fixed: true }, { header: 'DESCRIPTION' }, { header: 'LAST SEEN', fixed: true, tty: (v: Cell) => relativeTime(String(v)) }],
+        ids.map((i) => [i.kind, i.id, i.description, i.last_seen]),
+      );
+    },
+  };
+}
