@@ -11,6 +11,7 @@ import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
 import { cleanLine } from './sanitize.js';
 import { keepDescribed } from './visible.js';
+import { commandLineDoor, perform, readOptions } from './invoke.js';
 
 export interface Result {
   /** The document printed with --json: the service's body unless the command says otherwise. */
@@ -73,11 +74,18 @@ export async function settle(ctx: Ctx, returned: Result | Call | void): Promise<
   if (ctx.dryRun) return planned(api.plan(returned.request));
   if ('stream' in returned) return returned.stream(api);
   let response: ApiResponse<unknown>;
+  // An upload tells how many of its bytes are sent, to whoever listens (an MCP call's progress).
+  const upload = returned.request.upload as { sent?: () => number } | undefined;
+  const report = ctx.progress && typeof upload?.sent === 'function' ? () => ctx.progress?.(upload.sent!()) : undefined;
+  const ticking = report && setInterval(report, 100);
   try {
     response = await ctx.term.spin(returned.spinner, api.request(returned.request), returned.progress);
+    report?.();
   } catch (error) {
     if (!returned.otherwise) throw error;
     return returned.otherwise(error);
+  } finally {
+    clearInterval(ticking);
   }
   return returned.answer(response as ApiResponse<never>, api);
 }
@@ -127,8 +135,12 @@ export interface App {
   loadAll(program: Command): Promise<void>;
 }
 
-/** argv's text → the typed value run() gets; throws a UsageError (exit 2) when it is not one. */
-export type Parser<T> = (raw: string) => T;
+/**
+ * argv's text → the typed value run() gets; throws a UsageError (exit 2) when it is not one.
+ * `name` is how the door that asked names the parameter ('--tail' on the command line, 'tail' for
+ * an MCP tool), for the message.
+ */
+export type Parser<T> = (raw: string, name: string) => T;
 
 /**
  * One argument or flag: commander's syntax, its help, and how argv's text becomes its value.
@@ -146,8 +158,8 @@ export interface Param<T> {
   required?: boolean;
   /** Given again and again: commander collects the texts in order. */
   repeated?: boolean;
-  /** What argv gave (a text, a list of texts for a repeated flag, true for a flag) → the value. */
-  read(given: unknown): T;
+  /** What argv gave (a text, a list of texts for a repeated flag, true for a flag) → the value; `name` as in Parser. */
+  read(given: unknown, name: string): T;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -160,7 +172,7 @@ type Parse<T> = Parser<T> | readonly T[];
 
 /** The choices of a list; a parser as read(). */
 function parsing<T>(parse: Parse<T> | undefined): Pick<Param<T>, 'choices' | 'read'> {
-  if (typeof parse === 'function') return { read: (given) => parse(given as string) };
+  if (typeof parse === 'function') return { read: (given, name) => parse(given as string, name) };
   return { choices: parse as readonly string[] | undefined, read: (given) => given as T };
 }
 
@@ -196,21 +208,19 @@ export function required<T>(syntax: string, help: string, parse?: Parse<T>): Par
 export function repeated(syntax: string, help: string): Param<string[]>;
 export function repeated<T>(syntax: string, help: string, parse: Parser<T>): Param<T[]>;
 export function repeated<T>(syntax: string, help: string, parse?: Parser<T>): Param<T[]> {
-  return { syntax, help, repeated: true, fallback: [], read: (given) => (given as string[]).map((raw) => (parse ? parse(raw) : (raw as T))) };
+  return { syntax, help, repeated: true, fallback: [], read: (given, name) => (given as string[]).map((raw) => (parse ? parse(raw, name) : (raw as T))) };
 }
 
-/** Any text but an empty (or blank) one, which is a usage error with this message. */
-export function nonEmpty(message: string): Parser<string> {
-  return (raw) => {
-    if (raw.trim() === '') throw new UsageError(message);
+/** Any text but an empty (or blank) one, which is a usage error with this message (else one naming the parameter). */
+export function nonEmpty(message?: string): Parser<string> {
+  return (raw, name) => {
+    if (raw.trim() === '') throw new UsageError(message ?? `${name} must not be empty.`);
     return raw;
   };
 }
 
-/** An identifier that goes into a path: an empty one is a usage error. */
-export function parseId(name: string): Parser<string> {
-  return (raw) => requireId(raw, name);
-}
+/** An identifier that goes into a path: an empty one is a usage error naming it. */
+export const parseId: Parser<string> = (raw, name) => requireId(raw, name);
 
 /** Where a verb sits in the tree, for the few verbs that work on the tree itself (completion, mcp). */
 export interface Here {
@@ -226,8 +236,11 @@ export interface VerbSpec<A extends Params, F extends Params> {
   summary: string;
   args?: A;
   flags?: F;
-  /** Rules between options, checked once argv is parsed and before anything runs. */
-  check?(opts: OptsOf<A, F>): void;
+  /**
+   * Rules between options, checked once the options are read and before anything runs, by every
+   * door (src/invoke.ts); `said` names a parameter (by its key) as the door that asked does.
+   */
+  check?(opts: OptsOf<A, F>, said: (key: keyof A | keyof F) => string): void;
   /** Said in help before the examples. */
   notes?: string;
   examples: string[];
@@ -238,6 +251,39 @@ export interface VerbSpec<A extends Params, F extends Params> {
   /** Other argvs that take another way through the verb (convo show --follow), for the same matrices. */
   moreSamples?: string[][];
   run(opts: OptsOf<A, F>, ctx: Ctx, here: Here): Promise<Result | Call | void>;
+  /** What `wsctl mcp` adds to the command as a tool (src/mcp/tools.ts); `false` with why, for a command that is no tool. */
+  mcp?: McpSpec<OptsOf<A, F>> | { none: string };
+}
+
+/**
+ * What an MCP tool adds to its command (cli.md §8), never a second definition of its arguments:
+ * the tool's arguments are the command's, in snake case, less the flags that only a terminal needs.
+ */
+export interface McpSpec<O = Record<string, unknown>> {
+  /** Said to agents instead of the summary (where that speaks of terminals, prompts or --yes). */
+  description?: string;
+  /** One more sentence for agents. */
+  note?: string;
+  /** Flags (by key) that mean nothing to a tool: prompts, paging, terminal output, stdin. */
+  drop?: string[];
+  /** Arguments the tool takes that the command reads another way (byok add's key: stdin or a prompt). */
+  extra?: Params;
+  /** JSON Schema of an argument where it is not a string (convo show's tail: an integer, default 50). */
+  schema?: Record<string, Record<string, unknown>>;
+  /** Values the verb runs with, whatever the call says (a tool never pages; a confirmed removal needs no --yes). */
+  fixed?: Partial<O> & Record<string, unknown>;
+  /** Reaches beyond the workspace (a third-party app). */
+  openWorld?: boolean;
+  /** The argument that names a local file: read only inside the server's folders, its real path confirmed. */
+  localFile?: string;
+  /** What a person confirms before anything is sent (cli.md §8): the command's words and its target; undefined when nothing needs it. */
+  confirm?(opts: O): { action: string; target: string } | undefined;
+  /** The one text part, instead of the document as compact JSON (convo show's Markdown transcript). */
+  text?(document: unknown): string;
+  /** The document returned, when it is not the --json document (keys create's key, masked unless --show-secrets). */
+  shown?(document: unknown, server: { showSecrets: boolean }): unknown;
+  /** How to ask for less when a result is too large. */
+  less?: string;
 }
 
 // The parameters are erased here: a noun lists verbs of every shape.
@@ -291,25 +337,12 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
   keepDescribed(command, { runs: true, examples: verb.examples, notes: verb.notes });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
-    // Our parsers run once the runner has checked the global options and the environment (their
-    // errors come first, as they did when run() parsed), and in a test that only records them.
-    const parse = (): Record<string, unknown> => {
-      const opts: Record<string, unknown> = {};
-      const missing: string[] = [];
-      const values = flags.map(([key, f]) => {
-        const option = cmd.options.find((o) => o.flags === f.syntax) as Option;
-        const value = givenValue(cmd, option.attributeName());
-        if (f.required && value === undefined) missing.push(option.long as string);
-        return [key, f, value] as const;
-      });
-      if (missing.length > 0) {
-        throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Run \`${pathOf(cmd)} --help\` for usage.`);
-      }
-      args.forEach(([key, a], i) => (opts[key] = a.read(given[i])));
-      for (const [key, f, value] of values) opts[key] = value === undefined && 'fallback' in f ? f.fallback : f.read(value);
-      verb.check?.(opts);
-      return opts;
-    };
+    // What argv gave, by key; read and checked by the pipeline (src/invoke.ts) once the runner has
+    // checked the global options and the environment (their errors come first), or in a test that
+    // only records the options.
+    const raw: Record<string, unknown> = {};
+    args.forEach(([key], i) => (raw[key] = given[i]));
+    for (const [key, f] of flags) raw[key] = givenValue(cmd, (cmd.options.find((o) => o.flags === f.syntax) as Option).attributeName());
     const here: Here = {
       command: cmd,
       async wholeTree() {
@@ -318,7 +351,11 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
         return root;
       },
     };
-    return app.run(cmd, parse, async (o, ctx) => settle(ctx, await verb.run(o, ctx, here)));
+    return app.run(
+      cmd,
+      () => readOptions(verb, raw, commandLineDoor(pathOf(cmd))),
+      (o, ctx) => perform(verb, o as Record<string, unknown>, ctx, here),
+    );
   });
 }
 
@@ -362,6 +399,7 @@ export function saysFailure(body: unknown): boolean {
 
 /** "a/b/c" → ["a", "b", "c"], for target paths; empty, "." and ".." segments are refused. */
 export function splitPath(value: string, flag: string): string[] {
+  // A Parser: `flag` is the parameter as the door names it.
   const parts = value.split('/').filter((p) => p !== '');
   if (parts.length === 0 || parts.some((p) => p === '.' || p === '..')) {
     throw new UsageError(`Invalid ${flag} '${value}': give folder names separated by '/', without '.' or '..'.`);

@@ -1,21 +1,20 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { defineNoun, defineVerb, flag, type Ctx, type Globals, type Result } from '../command.js';
+import { defineNoun, defineVerb, flag, option, type Ctx, type Globals, type Result } from '../command.js';
 import { checkProfileName } from '../config/index.js';
 import { timeoutMs } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
 import { checkBaseUrl } from '../http/url.js';
 
-export interface McpFlags {
-  readOnly?: boolean;
-  allowDestructive?: boolean;
-  showSecrets?: boolean;
-}
+export type { McpOptions as McpFlags } from '../mcp/mcp-server.js';
+import type { McpOptions as McpFlags } from '../mcp/mcp-server.js';
 
 const serverFlags = {
-  readOnly: flag('--read-only', 'offer only the tools that read (keys_list, convo_show, caps, settings, persona_versions)'),
-  allowDestructive: flag('--allow-destructive', 'also offer the tools that delete (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)'),
+  readOnly: flag('--read-only', 'offer only the tools that read'),
+  allowDestructive: flag('--allow-destructive', 'also offer the tools that delete (a person still confirms each call)'),
   showSecrets: flag('--show-secrets', 'return the key made by keys_create in full, not masked'),
+  noConfirm: flag('--no-confirm', 'run deletions, uploads and other calls a person would confirm without asking anyone: only for an unattended agent set up on purpose'),
+  uploadDir: option('--upload-dir <dir>', 'a folder persona_upload_avatar may read files from, besides the working folder'),
 };
 
 const config = defineVerb({
@@ -39,13 +38,12 @@ export const mcp = defineNoun({
     examples: ['wsctl mcp --sandbox', 'wsctl mcp --read-only --profile work', 'wsctl mcp config --allow-destructive'],
     endpoints: [],
     sample: ['mcp', '--read-only'],
-    async run(flags, ctx, here) {
+    async run(flags, ctx) {
       check(flags, ctx.globals);
-      // Tool descriptions come from the command tree: every verb's declaration.
-      const root = await here.wholeTree();
       if (ctx.io.stdinIsTTY) ctx.term.info('wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp config`). Ctrl-C stops it.');
       const { serve } = await import('../mcp/mcp-server.js');
-      await serve(flags, ctx, (path) => describe(root, path));
+      // A '--no-x' flag reads false when given: its key names the flag, its value says whether to confirm.
+      await serve({ ...flags, noConfirm: flags.noConfirm === false }, ctx);
     },
   }),
 });

@@ -10,7 +10,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runBin, tempDir } from '../helpers.js';
+import { loadTools } from '../../src/mcp/mcp-server.js';
+import { offered } from '../../src/mcp/tools.js';
 import { texts } from './harness.js';
+
+const TOOLS = await loadTools();
+/** The tools a server offers by default, and with --allow-destructive. */
+const DEFAULT = offered(TOOLS, {}).map((t) => t.name);
+const ALL = TOOLS.map((t) => t.name);
 
 const closers: (() => unknown)[] = [];
 afterAll(async () => {
@@ -94,14 +101,15 @@ describe('the built wsctl mcp over stdio', () => {
     const env = await sandboxServe();
     const s = await spawnServer([], env);
     const { tools } = await s.client.listTools();
-    expect(tools).toHaveLength(11);
+    expect(tools.map((t) => t.name)).toEqual(DEFAULT);
     const keys = await s.client.callTool({ name: 'keys_list', arguments: {} });
     expect(keys.isError).toBeFalsy();
     expect((keys.structuredContent as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
     const caps = await s.client.callTool({ name: 'caps', arguments: {} });
     expect(JSON.stringify(caps.structuredContent)).toContain('"app_slug":"gmail"');
     const convo = await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_demo', tail: 1 } });
-    expect(texts(convo)[1]).toMatch(/^# /);
+    expect(texts(convo)).toHaveLength(1);
+    expect(texts(convo)[0]).toMatch(/^# /);
     expect(s.garbage).toEqual([]);
     expect(s.stderr()).not.toContain(env.WSCTL_API_KEY);
   });
@@ -122,8 +130,8 @@ describe('the built wsctl mcp over stdio', () => {
   });
 
   it('--sandbox --allow-destructive: the embedded sandbox, deletions included', async () => {
-    const s = await spawnServer(['--sandbox', '--allow-destructive'], { WSCTL_CONFIG_DIR: tempDir() });
-    expect((await s.client.listTools()).tools).toHaveLength(14);
+    const s = await spawnServer(['--sandbox', '--allow-destructive', '--no-confirm'], { WSCTL_CONFIG_DIR: tempDir() });
+    expect((await s.client.listTools()).tools.map((t) => t.name)).toEqual(ALL);
     const removed = await s.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } });
     expect(removed.structuredContent).toEqual({ success: true });
     const again = await s.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } });
@@ -151,7 +159,7 @@ describe('the built wsctl mcp over stdio', () => {
     expect((settings.structuredContent as Record<string, string>).name).toBe(HOSTILE);
     expect(JSON.parse(texts(settings)[0]!)[HOSTILE]).toBe(HOSTILE);
     expect((await call('notes_import', { page_id: HOSTILE })).structuredContent).toEqual({ filename: HOSTILE });
-    expect((await s.client.listTools()).tools).toHaveLength(11);
+    expect((await s.client.listTools()).tools.map((t) => t.name)).toEqual(DEFAULT);
     expect(s.garbage).toEqual([]);
     expect(s.stderr()).not.toContain('wsk_fault_test_key_123456');
     expect(s.stderr()).not.toContain('sk-provider-secret-0123456789');
@@ -185,42 +193,46 @@ function raw(args: string[], env: Record<string, string>): { child: ChildProcess
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
 describe('stdout carries protocol messages only', () => {
-  it('malformed JSON-RPC, unknown methods and huge arguments get errors or nothing, and the server goes on', { timeout: 120_000 }, async () => {
+  it('every malformed line is answered (-32700, -32600, id null where unreadable), wrong arguments are results, and the server goes on', { timeout: 120_000 }, async () => {
     const s = raw(['--sandbox'], { WSCTL_CONFIG_DIR: tempDir() });
     const send = (text: string) => s.child.stdin.write(`${text}\n`);
     const init = s.next(0);
     send(INIT);
     await init;
     send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const errors = () => s.lines.filter((l) => (l as { id: unknown }).id === null) as { error: { code: number } }[];
     send('{not json');
     send('[1, 2, 3]');
     send('"just a string"');
     send(JSON.stringify({ jsonrpc: '2.0', method: 'no/such/notification' }));
+    const notARequest = s.next(7);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 42 }));
+    expect((await notARequest).error).toMatchObject({ code: -32600 });
+    expect(errors().map((e) => e.error.code)).toEqual([-32700, -32600, -32600]);
     const unknown = s.next(1);
     send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'no/such/method' }));
     expect((await unknown).error).toMatchObject({ code: -32601 });
-    const big = s.next(2);
-    send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'keys_create', arguments: { name: 'x'.repeat(5_000_000) } } }));
-    expect((await big).error).toMatchObject({ code: -32602 });
     const huge = s.next(3);
     send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'keys_create', arguments: { name: 'y'.repeat(40_000_000) } } }));
     expect((await huge).error).toMatchObject({ code: -32600 });
     const deep = s.next(4);
     send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"caps","arguments":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}}`);
-    expect((await deep).error).toMatchObject({ code: -32602 });
+    const deepResult = (await deep).result as { isError: boolean; content: { text: string }[] };
+    expect([deepResult.isError, deepResult.content[0]!.text]).toEqual([true, "Error: Unknown argument 'a' for caps. It takes no arguments. (exit code 2)"]);
     const deeper = s.next(99);
     send(`{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"caps","arguments":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
-    expect((await deeper).error).toEqual({ code: -32602, message: 'Invalid arguments for caps: arguments must be an object.' });
+    const answer = await deeper;
+    expect(answer.error ?? answer.result).toMatchObject(answer.error ? { code: -32600 } : { isError: true });
     const list = s.next(5);
     send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
-    expect(((await list).result as { tools: unknown[] }).tools).toHaveLength(11);
+    expect(((await list).result as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(DEFAULT);
     const call = s.next(6);
     send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'keys_list', arguments: {} } }));
     expect((await call).result).toMatchObject({ structuredContent: { keys: expect.any(Array) } });
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
-    for (const line of s.lines) expect(line).toMatchObject({ jsonrpc: '2.0', id: expect.any(Number) });
-    expect(s.lines.map((l) => (l as { id: number }).id)).toEqual([0, 1, 2, 3, 4, 99, 5, 6]);
+    for (const line of s.lines) expect(line).toMatchObject({ jsonrpc: '2.0' });
+    expect(s.lines.map((l) => (l as { id: number }).id)).toEqual([0, null, null, null, 7, 1, 3, 4, 99, 5, 6]);
     expect(s.stderr()).not.toMatch(/\n\s+at .+:\d+:\d+/);
   });
 

@@ -8,13 +8,20 @@ export const rm = defineVerb({
   aliases: ['remove'],
   summary: 'Remove a connection to a third-party app; asks to confirm on a terminal, else needs --yes',
   args: {
-    appSlug: arg('<app_slug>', 'the app, e.g. gmail', parseId('app_slug')),
-    connId: arg('<pd_conn_id>', 'the connection id', parseId('pd_conn_id')),
+    appSlug: arg('<app_slug>', 'the app, e.g. gmail', parseId),
+    connId: arg('<pd_conn_id>', 'the connection id', parseId),
   },
   flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
   examples: ['wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes', "wsctl conn rm gmail pdc_gmail --yes --jq '.success'"],
   endpoints: ['removeConnection'],
   sample: ['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'],
+  mcp: {
+    description: 'Remove a connection to a third-party app',
+    drop: ['yes'],
+    // A person confirms through the client instead (cli.md §8).
+    fixed: { yes: true },
+    confirm: (opts) => ({ action: 'remove connection', target: `${opts.appSlug}/${opts.connId}` }),
+  },
   run,
 });
 

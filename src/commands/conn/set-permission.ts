@@ -13,13 +13,17 @@ export const setPermission = defineVerb({
   name: 'set-permission',
   summary: "Change a connection's permission",
   args: {
-    appSlug: arg('<app_slug>', 'the app, e.g. gmail', parseId('app_slug')),
-    connId: arg('<pd_conn_id>', 'the connection id', parseId('pd_conn_id')),
-    permission: arg('<permission>', 'the new permission, e.g. read or write', parseId('permission')),
+    appSlug: arg('<app_slug>', 'the app, e.g. gmail', parseId),
+    connId: arg('<pd_conn_id>', 'the connection id', parseId),
+    permission: arg('<permission>', 'the new permission, e.g. read or write', parseId),
   },
   examples: ['wsctl conn set-permission gmail pdc_gmail write', "wsctl conn set-permission notion pdc_notion read --jq '.success'"],
   endpoints: ['setConnectionPermission'],
   sample: ['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'],
+  mcp: {
+    // Widening access to everything: a person agrees first.
+    confirm: (opts) => (opts.permission === 'full' ? { action: 'give full access to connection', target: `${opts.appSlug}/${opts.connId}` } : undefined),
+  },
   run,
 });
 

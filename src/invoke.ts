@@ -1,0 +1,109 @@
+// The one pipeline every door takes to a verb (STYLE 18): the raw options a door read (argv's
+// texts, an MCP call's arguments) are read and checked against the verb's declaration (required
+// ones, choices, each parser, then check()), the verb runs, its Call is settled, and one Result
+// comes back for the door to show. A door adds how it reads its input and shows the result, and
+// how it names a parameter in messages; never a rule.
+import { settle, type Ctx, type Here, type Param, type Result, type VerbDecl } from './command.js';
+import { UsageError } from './errors.js';
+
+/** What argv would give for each parameter, by key: a text, a list of texts (repeated), true/false (a flag), or undefined. */
+export type RawOptions = Record<string, unknown>;
+
+/** How a door names parameters in messages. */
+export interface Door {
+  /** '--save-as' on the command line, 'save_as' for an MCP tool. */
+  name(param: Param<unknown>, kind: 'arg' | 'flag'): string;
+  /** The message for required parameters that were not given (named by `name`). */
+  missing(names: string[], kind: 'arg' | 'flag'): string;
+  /** The message for a value that is not one of the choices. */
+  notAChoice(name: string, value: string, choices: readonly string[]): string;
+}
+
+/** An argument's name as its syntax says ('<conversation_id>' → 'conversation_id'); a flag's long form ('-f, --follow' → '--follow'). */
+export function cliName(param: Param<unknown>, kind: 'arg' | 'flag'): string {
+  if (kind === 'arg') return param.syntax.replace(/[<>[\].]/g, '');
+  const longs = param.syntax.match(/--[\w-]+/g);
+  return longs?.[longs.length - 1] ?? param.syntax;
+}
+
+/** The command line's door: commander has checked required arguments and choices already, in its own words. */
+export function commandLineDoor(usage: string): Door {
+  return {
+    name: cliName,
+    missing: (names, kind) =>
+      kind === 'arg'
+        ? `missing required argument${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}. Run \`${usage} --help\` for usage.`
+        : `Missing required option${names.length > 1 ? 's' : ''} ${names.join(', ')}. Run \`${usage} --help\` for usage.`,
+    notAChoice: (name, value, choices) => `option '${name}' argument '${value}' is invalid. Allowed choices are ${choices.join(', ')}. Run \`${usage} --help\` for usage.`,
+  };
+}
+
+export interface Declared {
+  args: [string, Param<unknown>][];
+  flags: [string, Param<unknown>][];
+}
+
+/** A verb's parameters by key, arguments then flags, in the order declared. */
+export function paramsOf(verb: VerbDecl, extra: Record<string, Param<unknown>> = {}): Declared {
+  return { args: Object.entries(verb.args ?? {}), flags: [...Object.entries(verb.flags ?? {}), ...Object.entries(extra)] as [string, Param<unknown>][] };
+}
+
+/**
+ * The raw options → the typed options run() receives, or a UsageError (exit 2) in the door's words:
+ * every missing required parameter named at once, then choices, then each parser in the order
+ * declared, then the verb's check().
+ */
+export function readOptions(verb: VerbDecl, raw: RawOptions, door: Door, extra?: Record<string, Param<unknown>>): Record<string, unknown> {
+  const { args, flags } = paramsOf(verb, extra);
+  const absent = (key: string) => raw[key] === undefined;
+  const missingArgs = args.filter(([key, a]) => absent(key) && a.syntax.startsWith('<')).map(([, a]) => door.name(a, 'arg'));
+  if (missingArgs.length > 0) throw new UsageError(door.missing(missingArgs, 'arg'));
+  const missingFlags = flags.filter(([key, f]) => absent(key) && f.required).map(([, f]) => door.name(f, 'flag'));
+  if (missingFlags.length > 0) throw new UsageError(door.missing(missingFlags, 'flag'));
+  const names: Record<string, string> = {};
+  for (const [key, p, kind] of [...args.map(([k, a]) => [k, a, 'arg'] as const), ...flags.map(([k, f]) => [k, f, 'flag'] as const)]) {
+    names[key] = door.name(p, kind);
+    const value = raw[key];
+    if (p.choices && typeof value === 'string' && !p.choices.includes(value)) throw new UsageError(door.notAChoice(names[key], value, p.choices));
+  }
+  const opts: Record<string, unknown> = {};
+  for (const [key, a] of args) opts[key] = a.read(raw[key], names[key] as string);
+  for (const [key, f] of flags) opts[key] = raw[key] === undefined && 'fallback' in f ? f.fallback : f.read(raw[key], names[key] as string);
+  verb.check?.(opts, (key) => names[key as string] ?? String(key));
+  return opts;
+}
+
+/**
+ * Where a profile's agent policy (cli.md §11) refuses a verb: after its options are checked and
+ * before it runs or asks anyone anything. Nothing is refused yet.
+ */
+export function guard(_verb: VerbDecl, _opts: Record<string, unknown>, _ctx: Ctx): void {}
+
+/** Runs a verb with options already read: the policy's guard, run, then its Call settled (planned under --dry-run, else sent). */
+export async function perform(verb: VerbDecl, opts: Record<string, unknown>, ctx: Ctx, here: Here): Promise<Result | void> {
+  guard(verb, opts, ctx);
+  return settle(ctx, await verb.run(opts, ctx, here));
+}
+
+/** Nowhere in the command tree: for doors that run a verb alone (an MCP tool). */
+export const nowhere: Here = {
+  get command(): never {
+    throw new Error('This verb runs outside the command tree.');
+  },
+  wholeTree: () => Promise.reject(new Error('This verb runs outside the command tree.')),
+};
+
+export interface InvokeOptions {
+  here?: Here;
+  /** Parameters the door takes besides the declared ones (an MCP tool's api_key). */
+  extra?: Record<string, Param<unknown>>;
+  /** Between checking and running: what the door itself must do first (an MCP tool's confirmation); may replace options. */
+  before?(opts: Record<string, unknown>): Promise<Record<string, unknown> | void>;
+}
+
+/** The whole pipeline: read and check the raw options, run, settle, one Result. */
+export async function invoke(verb: VerbDecl, raw: RawOptions, ctx: Ctx, door: Door, options: InvokeOptions = {}): Promise<Result | void> {
+  let opts = readOptions(verb, raw, door, options.extra);
+  if (options.before) opts = (await options.before(opts)) ?? opts;
+  return perform(verb, opts, ctx, options.here ?? nowhere);
+}
