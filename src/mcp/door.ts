@@ -9,10 +9,14 @@ import type { Door, RawOptions } from '../invoke.js';
 import { cleanLine } from '../sanitize.js';
 import { toolName, type ToolDef } from './tools.js';
 
+/** The command line's messages, in the tool's names (test/mcp/rules.test.ts compares them). */
 export const mcpDoor: Door = {
   name: toolName,
-  missing: (names) => `Missing required argument${names.length > 1 ? 's' : ''} ${names.join(', ')}.`,
-  notAChoice: (name, value, choices) => `argument '${name}' value '${cleanLine(value)}' is invalid. Allowed choices are ${choices.join(', ')}.`,
+  missing: (names, kind) =>
+    kind === 'arg'
+      ? `missing required argument${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}.`
+      : `Missing required option${names.length > 1 ? 's' : ''} ${names.join(', ')}.`,
+  notAChoice: (name, value, choices) => `option '${name}' argument '${cleanLine(value)}' is invalid. Allowed choices are ${choices.join(', ')}.`,
 };
 
 function typeOf(value: unknown): string {

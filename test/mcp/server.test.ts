@@ -273,13 +273,13 @@ describe('errors', () => {
       expect(result.structuredContent).toBeUndefined();
       expect(texts(result)[0]).toBe(`Error: ${said} (exit code 2)`);
     };
-    await refused('convo_show', {}, 'Missing required argument conversation_id.');
+    await refused('convo_show', {}, "missing required argument 'conversation_id'.");
     await refused('convo_show', { conversation_id: 'conv_demo', tail: -1 }, "Invalid tail '-1': give a whole number of messages.");
     await refused('convo_show', { conversation_id: 'conv_demo', tail: 'x' }, 'Invalid tail: expected a whole number, got a string.');
     await refused('convo_show', { conversation_id: 7 }, 'Invalid conversation_id: expected a string, got a number.');
     await refused('byok_add', { name: 'n', provider_url: 'ftp://x', format: 'openai', model: 'm', api_key: 'k' }, "Invalid provider_url 'ftp://x': give an http:// or https:// URL.");
-    await refused('byok_add', { name: 'n', provider_url: 'https://x', format: 'nope', model: 'm', api_key: 'k' }, "argument 'format' value 'nope' is invalid. Allowed choices are openai, anthropic, groq.");
-    await refused('byok_add', { name: 'n' }, 'Missing required arguments provider_url, format, model, api_key.');
+    await refused('byok_add', { name: 'n', provider_url: 'https://x', format: 'nope', model: 'm', api_key: 'k' }, "option 'format' argument 'nope' is invalid. Allowed choices are openai, anthropic, groq.");
+    await refused('byok_add', { name: 'n' }, 'Missing required options provider_url, format, model, api_key.');
     await refused('keys_list', { surprise: 1 }, "Unknown argument 'surprise' for keys_list. It takes no arguments.");
     await refused('keys_create', { name: ' ' }, 'The key name must not be empty.');
     await refused('keys_create', { name: 'x', force: true }, 'force goes with save_as: without it no key is saved.');
