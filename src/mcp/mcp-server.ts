@@ -138,9 +138,11 @@ export class ToolRunner {
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
       const raw = rawOptions(tool, (args ?? {}) as Record<string, unknown>);
       ctx = await createCtx(base, globals);
-      if (extra.progress) ctx.progress = extra.progress;
       const callCtx = ctx;
       let size: number | undefined;
+      // An upload's bytes are counted with its multipart framing: said against the file's size.
+      const progress = extra.progress;
+      if (progress) ctx.progress = (done, total) => progress(size === undefined ? done : Math.min(done, size), total ?? size);
       const result = await invoke(tool.verb, raw, ctx, mcpDoor, {
         extra: tool.spec.extra,
         before: async (opts) => {
