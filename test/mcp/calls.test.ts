@@ -113,3 +113,32 @@ describe('calls', () => {
     expect(small.isError, texts(small).join()).toBeFalsy();
   });
 });
+
+describe('resources and completion', () => {
+  it('capabilities and settings are the --json documents; a conversation is its whole transcript as Markdown; ids seen complete', async () => {
+    const sb = await startSandbox();
+    const { client } = await server({}, sb.env);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['wsctl://capabilities', 'wsctl://settings']);
+    const caps = await client.readResource({ uri: 'wsctl://capabilities' });
+    expect(JSON.parse((caps.contents[0] as { text: string }).text)).toEqual((await client.callTool({ name: 'caps', arguments: {} })).structuredContent);
+    const settings = await client.readResource({ uri: 'wsctl://settings' });
+    expect(JSON.parse((settings.contents[0] as { text: string }).text)).toMatchObject({ timezone: sb.state.settings.timezone });
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['wsctl://conversations/{conversation_id}']);
+    // The whole transcript, not the tool's last 50.
+    sb.state.conversations.conv_long = { conversation: { id: 'conv_long', title: 'Long' }, state: 'idle', messages: Array.from({ length: 70 }, (_, i) => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: `message ${i}` }] })) } as never;
+    const long = await client.readResource({ uri: 'wsctl://conversations/conv_long' });
+    expect(long.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+    expect((long.contents[0] as { text: string }).text.match(/^## /gm)).toHaveLength(70);
+    // Completion offers the conversation ids seen: caps' text numbers and the conversations shown.
+    await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_demo' } });
+    const ref = { type: 'ref/resource' as const, uri: 'wsctl://conversations/{conversation_id}' };
+    const all = await client.complete({ ref, argument: { name: 'conversation_id', value: '' } });
+    const fromCaps = ((caps.contents[0] as { text: string }).text.match(/"conversation_id":\s*"([^"]+)"/g) ?? []).map((m) => JSON.parse(`{${m}}`).conversation_id);
+    expect(fromCaps.length).toBeGreaterThan(0);
+    expect(all.completion.values).toEqual(expect.arrayContaining(['conv_demo', ...fromCaps]));
+    const some = await client.complete({ ref, argument: { name: 'conversation_id', value: 'conv_d' } });
+    expect(some.completion.values).toEqual(['conv_demo']);
+  });
+});
