@@ -9,7 +9,10 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, runBin, tempDir } from '../helpers.js';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { BIN, ROOT, runBin, tempDir } from '../helpers.js';
 import { loadTools } from '../../src/mcp/mcp-server.js';
 import { offered } from '../../src/mcp/tools.js';
 import { texts } from './harness.js';
@@ -317,5 +320,83 @@ describe('wsctl mcp config', () => {
     const name = await runBin(['mcp', 'config'], { env: { WSCTL_PROFILE: 'no/such' } });
     expect([name.code, name.stdout]).toEqual([2, '']);
     expect(name.stderr).toMatch(/^Error: Invalid profile name 'no\/such'/);
+  });
+});
+
+describe('the built wsctl mcp with a person, progress, cancellation and many calls', () => {
+  it('a client that declares elicitation is asked: accept removes, decline and cancel send nothing; one that does not is told the command line', { timeout: 60_000 }, async () => {
+    const config = tempDir();
+    const answers: ElicitResult[] = [{ action: 'accept', content: { confirm: true } }, { action: 'decline' }, { action: 'cancel' }];
+    const asked: string[] = [];
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--sandbox', '--allow-destructive'], env: { PATH: process.env.PATH ?? '', HOME: tempDir(), WSCTL_CONFIG_DIR: config }, stderr: 'pipe' });
+    const client = new Client({ name: 'wsctl-e2e', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push((request.params as { message: string }).message);
+      return answers.shift()!;
+    });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    expect((await client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } })).structuredContent).toEqual({ success: true });
+    for (const id of ['dev_phone', 'dev_phone']) expect(texts(await client.callTool({ name: 'device_rm', arguments: { device_id: id } }))[0]).toBe('Error: Declined: nothing was sent. (exit code 2)');
+    expect(asked[0]).toMatch(/^Allow the agent to remove device dev_laptop \(profile 'sandbox', http:\/\/127\.0\.0\.1:\d+\)\?$/);
+    // Not asked: the phone is still there.
+    const cannot = await spawnServer(['--sandbox', '--allow-destructive', '--profile', 'work'], { WSCTL_CONFIG_DIR: config });
+    expect(texts(await cannot.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } }))[0]).toBe(
+      'Error: device_rm needs a person to confirm, and this client cannot ask: nothing was sent. A person can run `wsctl device rm --profile work --sandbox dev_phone --yes`. (exit code 2)',
+    );
+    const again = await spawnServer(['--sandbox', '--allow-destructive', '--no-confirm'], { WSCTL_CONFIG_DIR: config });
+    expect((await again.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } })).structuredContent).toEqual({ success: true });
+  });
+
+  it('progress tokens before the result, and 20 calls at once all answered', { timeout: 60_000 }, async () => {
+    const s = raw(['--sandbox', '--upload-dir', join(ROOT, 'test', 'fixtures'), '--no-confirm'], { WSCTL_CONFIG_DIR: tempDir() });
+    const send = (message: unknown) => s.child.stdin.write(`${JSON.stringify(message)}\n`);
+    const init = s.next(0);
+    send(JSON.parse(INIT));
+    await init;
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const uploaded = s.next(1);
+    send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_upload_avatar', arguments: { file: join(ROOT, 'test', 'fixtures', 'avatar.png') }, _meta: { progressToken: 'up' } } });
+    expect((await uploaded).result).toMatchObject({ structuredContent: { url: expect.any(String) } });
+    const progress = s.lines.filter((l) => (l as { method?: string }).method === 'notifications/progress') as { params: { progressToken: string; progress: number; total?: number } }[];
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress[0]!.params).toMatchObject({ progressToken: 'up', total: statSync(join(ROOT, 'test', 'fixtures', 'avatar.png')).size });
+    expect(s.lines.indexOf(progress[0]!)).toBeLessThan(s.lines.findIndex((l) => (l as { id?: number }).id === 1));
+    // Twenty at once, all answered.
+    const many = Array.from({ length: 20 }, (_, i) => s.next(100 + i));
+    for (let i = 0; i < 20; i++) send({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: i % 2 ? 'caps' : 'keys_list', arguments: {} } });
+    for (const answer of await Promise.all(many)) expect((answer.result as { isError?: boolean }).isError).toBeFalsy();
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+  });
+
+  it('a cancelled call aborts its request and is not answered; the server goes on', { timeout: 30_000 }, async () => {
+    const url = await faultServer();
+    const s = raw(['--timeout', '600', '--debug'], { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const init = s.next(0);
+    s.child.stdin.write(`${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    await init;
+    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_versions', arguments: { persona_id: 'p1' } } })}\n`);
+    while (!s.stderr().includes('/pub/personas/')) await new Promise((resolve) => setTimeout(resolve, 20));
+    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'no longer needed' } })}\n`);
+    const next = s.next(2);
+    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'settings', arguments: {} } })}\n`);
+    expect((await next).result).toMatchObject({ structuredContent: expect.any(Object) });
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    expect(s.lines.map((l) => (l as { id?: number }).id)).toEqual([0, 2]);
+  });
+
+  it('a result over 4 MiB is refused naming its size', { timeout: 30_000 }, async () => {
+    const big = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ conversation: { id: 'c', title: 'Big' }, state: 'idle', messages: Array.from({ length: 50 }, () => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'x'.repeat(100_000) }] })) }));
+    });
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
+    closers.push(() => big.close());
+    const s = await spawnServer([], { WSCTL_BASE_URL: `http://127.0.0.1:${(big.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const result = await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'c' } });
+    expect(texts(result)[0]).toMatch(/^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail\. \(exit code 2\)$/);
+    expect((await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'c', tail: 2 } })).isError).toBeFalsy();
   });
 });
