@@ -30,3 +30,5 @@ export { pub } from './commands/pub/index.js';
 export { sandbox } from './commands/sandbox/index.js';
 export { settings } from './commands/settings.js';
 export { site } from './commands/site/index.js';
+/** The MCP tools of the command tree (README's table); the MCP SDK loads only when asked. */
+export const mcpTools = async () => (await import('./mcp/mcp-server.js')).loadTools();
