@@ -233,13 +233,15 @@ const CONVERSATION_TEMPLATE = 'wsctl://conversations/{conversation_id}';
 export function createServer(
   options: McpOptions,
   ctx: Ctx,
-  all: ToolDef[],
+  tools: ToolDef[] | Promise<ToolDef[]>,
   seen: SeenIds = seenIds(),
 ): { server: Server; inflight: Set<Promise<unknown>>; abortCalls: () => void } {
   const calls = new AbortController();
-  const tools = offered(all, options);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const listed = tools.map((t) => t.listing);
+  // The tools are made while initialize is answered: it does not need them.
+  const made = Promise.resolve(tools).then((all) => {
+    const served = offered(all, options);
+    return { all, served, byName: new Map(served.map((t) => [t.name, t])), listed: served.map((t) => t.listing) };
+  });
   const runner = new ToolRunner(ctx, options, seen);
   const turns = new Turns();
 
@@ -251,7 +253,7 @@ export function createServer(
         'Administers a personal AI-assistant workspace through wsctl: API keys, conversations, capabilities, settings, connections, models, devices, personas, publications and sites.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await made).listed }));
   const inflight = new Set<Promise<unknown>>();
   // Installed past the Server's own tools/call wrapper, whose schema checks turn `arguments: null`
   // into an internal error with a schema dump: the request is checked here, and wrong arguments are
@@ -262,8 +264,9 @@ export function createServer(
     async (request: z.infer<typeof LooseCallRequest>, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification(n: unknown): Promise<void> }) => {
       const params = request.params;
       if (!isObject(params) || typeof params.name !== 'string') throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
+      const { all, served, byName } = await made;
       const tool = byName.get(params.name);
-      if (!tool) throw protocolError(ErrorCode.InvalidParams, notOffered(all.find((t) => t.name === params.name), options) ?? `Unknown tool '${cleanLine(params.name)}'. Tools: ${tools.map((t) => t.name).join(', ')}.`);
+      if (!tool) throw protocolError(ErrorCode.InvalidParams, notOffered(all.find((t) => t.name === params.name), options) ?? `Unknown tool '${cleanLine(params.name)}'. Tools: ${served.map((t) => t.name).join(', ')}.`);
       const token = extra._meta?.progressToken;
       const signal = AbortSignal.any([extra.signal, calls.signal]);
       const canAsk = !!server.getClientCapabilities()?.elicitation?.form;
@@ -291,9 +294,10 @@ export function createServer(
   );
 
   // Resources: the documents of caps and settings, and any conversation's transcript as Markdown.
-  const resourceTool = (name: string) => all.find((t) => t.name === name) as ToolDef;
-  const read = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
-    turns.run(() => runner.call(resourceTool(name), args, { signal: calls.signal }));
+  const read = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const tool = (await made).all.find((t) => t.name === name) as ToolDef;
+    return turns.run(() => runner.call(tool, args, { signal: calls.signal }));
+  };
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: [
       { uri: 'wsctl://capabilities', name: 'capabilities', title: 'Workspace capabilities', description: 'The document of `wsctl caps --json`', mimeType: 'application/json' },
@@ -348,7 +352,7 @@ export async function loadTools(): Promise<ToolDef[]> {
 
 /** Runs the server on stdin/stdout until stdin closes, SIGINT (ctx.signal) or SIGTERM. */
 export async function serve(options: McpOptions, ctx: Ctx): Promise<void> {
-  const all = await loadTools();
+  const all = loadTools();
   const { server, inflight, abortCalls } = createServer(options, ctx, all);
   const log = logTo(ctx);
   const transport = new LineTransport(ctx.io.stdin, ctx.io.stdout, log);
@@ -384,7 +388,7 @@ export async function serve(options: McpOptions, ctx: Ctx): Promise<void> {
 
   try {
     await server.connect(transport);
-    if (ctx.debug) log(`serving ${offered(all, options).length} tools: ${offered(all, options).map((t) => t.name).join(', ')}`);
+    if (ctx.debug) void all.then((tools) => log(`serving tools: ${offered(tools, options).map((t) => t.name).join(', ')}`));
     if (!ctx.signal.aborted) await stopped;
   } finally {
     abortCalls();
