@@ -2,7 +2,7 @@
 // run(opts, ctx). Each verb is a declaration (defineVerb); addNoun turns a noun's declarations
 // into commander commands whose actions build typed options and hand them to App.run. A verb that
 // sends returns its request as a Call: settle() plans it under --dry-run, else sends it.
-import type { Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { Ctx, Globals } from './context.js';
 import { UsageError } from './errors.js';
 import type { Api, ApiResponse, DryRunRequest, RequestSpec } from './http/index.js';
@@ -10,8 +10,7 @@ import type { Response, SchemaName } from './schemas.js';
 import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
 import { cleanLine } from './sanitize.js';
-import { keepDescribed } from './visible.js';
-import { commandLineDoor, perform, readOptions } from './invoke.js';
+
 
 export interface Result {
   /** The document printed with --json: the service's body unless the command says otherwise. */
@@ -133,6 +132,8 @@ export interface App {
   run<O>(command: Command, opts: () => O, verb: Verb<O>): Promise<void>;
   /** Loads every command of the tree (only the invoked one is loaded at start-up). */
   loadAll(program: Command): Promise<void>;
+  /** Every verb's declaration (src/program.ts's declaredVerbs), for the verbs that serve others (mcp). */
+  declared?(): Promise<{ path: string[]; verb: VerbDecl; hidden: boolean }[]>;
 }
 
 /**
@@ -227,6 +228,8 @@ export interface Here {
   command: Command;
   /** The root with every noun loaded (only the invoked one is, at start-up). */
   wholeTree(): Promise<Command>;
+  /** Every verb's declaration, noun by noun in the order of `wsctl --help` (wsctl mcp's tools). */
+  verbs(): Promise<{ path: string[]; verb: VerbDecl; hidden: boolean }[]>;
 }
 
 export interface VerbSpec<A extends Params, F extends Params> {
@@ -306,67 +309,6 @@ export interface NounDecl {
 
 export function defineNoun(spec: NounDecl): NounDecl {
   return spec;
-}
-
-/** The noun's help text, its verbs (and its own action), each running through `app`. */
-export function addNoun(command: Command, noun: NounDecl, app: App): void {
-  if (noun.examples) command.addHelpText('after', examples(...noun.examples));
-  if (noun.self) addVerb(command, noun.self, app);
-  else keepDescribed(command, { runs: false, examples: noun.examples ?? [] });
-  for (const verb of noun.verbs) addVerb(command.command(verb.name), verb, app);
-}
-
-function addVerb(command: Command, verb: VerbDecl, app: App): void {
-  command.description(verb.summary);
-  for (const alias of verb.aliases ?? []) command.alias(alias);
-  const args = Object.entries((verb.args ?? {}) as Params);
-  const flags = Object.entries((verb.flags ?? {}) as Params);
-  for (const [, a] of args) {
-    const argument = command.createArgument(a.syntax, a.help);
-    if (a.choices) argument.choices(a.choices);
-    command.addArgument(argument);
-  }
-  for (const [, f] of flags) {
-    const option = command.createOption(f.syntax, f.help);
-    if (f.choices) option.choices(f.choices);
-    if (f.repeated) option.argParser((raw: string, all: string[]) => [...all, raw]);
-    if (f.fallback !== undefined) option.default(f.fallback);
-    command.addOption(option);
-  }
-  command.addHelpText('after', (verb.notes ?? '') + examples(...verb.examples));
-  keepDescribed(command, { runs: true, examples: verb.examples, notes: verb.notes });
-  command.action((...given: unknown[]) => {
-    const cmd = given[given.length - 1] as Command;
-    // What argv gave, by key; read and checked by the pipeline (src/invoke.ts) once the runner has
-    // checked the global options and the environment (their errors come first), or in a test that
-    // only records the options.
-    const raw: Record<string, unknown> = {};
-    args.forEach(([key], i) => (raw[key] = given[i]));
-    for (const [key, f] of flags) raw[key] = givenValue(cmd, (cmd.options.find((o) => o.flags === f.syntax) as Option).attributeName());
-    const here: Here = {
-      command: cmd,
-      async wholeTree() {
-        const root = rootOf(cmd);
-        await app.loadAll(root);
-        return root;
-      },
-    };
-    return app.run(
-      cmd,
-      () => readOptions(verb, raw, commandLineDoor(pathOf(cmd))),
-      (o, ctx) => perform(verb, o as Record<string, unknown>, ctx, here),
-    );
-  });
-}
-
-/** What argv gave for a flag, on this command or on its noun (`wsctl mcp --read-only config`); undefined when absent. */
-function givenValue(command: Command, attribute: string): unknown {
-  for (let c: Command | null = command; c?.parent; c = c.parent) {
-    const value = c.getOptionValue(attribute);
-    // A --no-x flag is true by default: absent, which is its fallback.
-    if (value !== undefined && c.getOptionValueSource(attribute) !== 'default') return value;
-  }
-  return undefined;
 }
 
 export function rootOf(command: Command): Command {

@@ -1,7 +1,7 @@
 // What `npm run docs` writes (scripts/generate.mjs): everything generated from the command tree.
 import type { Command } from 'commander';
 import type { App } from './command.js';
-import { buildProgram, loadCommands } from './program.js';
+import { buildProgram, declaredVerbs, loadCommands } from './program.js';
 import { VERSION } from './runner.js';
 
 /**
@@ -10,8 +10,8 @@ import { VERSION } from './runner.js';
  */
 /** README's table of MCP tools: each tool, its command, what it is and whether a person confirms it. */
 async function mcpToolTable(): Promise<string> {
-  const { mcpTools } = await import('./app.js');
-  const rows = (await mcpTools()).map((t) => {
+  const { mcpToolsOf } = await import('./app.js');
+  const rows = (await mcpToolsOf(await declaredVerbs())).map((t) => {
     const kind = t.kind === 'read' ? 'read' : t.kind === 'destructive' ? 'destructive, only with `--allow-destructive`' : 'write';
     // A tool that asks whatever its arguments say asks of empty ones too (or reads them to say what it asks).
     const always = (() => {

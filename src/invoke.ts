@@ -3,7 +3,9 @@
 // ones, choices, each parser, then check()), the verb runs, its Call is settled, and one Result
 // comes back for the door to show. A door adds how it reads its input and shows the result, and
 // how it names a parameter in messages; never a rule.
-import { settle, type Ctx, type Here, type Param, type Result, type VerbDecl } from './command.js';
+import type { Command, Option } from 'commander';
+import { examples, pathOf, rootOf, settle, type App, type Ctx, type Here, type NounDecl, type Param, type Result, type VerbDecl } from './command.js';
+import { keepDescribed } from './visible.js';
 import { UsageError } from './errors.js';
 
 /** What argv would give for each parameter, by key: a text, a list of texts (repeated), true/false (a flag), or undefined. */
@@ -91,6 +93,7 @@ export const nowhere: Here = {
     throw new Error('This verb runs outside the command tree.');
   },
   wholeTree: () => Promise.reject(new Error('This verb runs outside the command tree.')),
+  verbs: () => Promise.reject(new Error('This verb runs outside the command tree.')),
 };
 
 export interface InvokeOptions {
@@ -107,3 +110,68 @@ export async function invoke(verb: VerbDecl, raw: RawOptions, ctx: Ctx, door: Do
   if (options.before) opts = (await options.before(opts)) ?? opts;
   return perform(verb, opts, ctx, options.here ?? nowhere);
 }
+
+// The command line's door: commander's commands made from the declarations, each action reading argv into raw options.
+
+/** The noun's help text, its verbs (and its own action), each running through `app`. */
+export function addNoun(command: Command, noun: NounDecl, app: App): void {
+  if (noun.examples) command.addHelpText('after', examples(...noun.examples));
+  if (noun.self) addVerb(command, noun.self, app);
+  else keepDescribed(command, { runs: false, examples: noun.examples ?? [] });
+  for (const verb of noun.verbs) addVerb(command.command(verb.name), verb, app);
+}
+
+function addVerb(command: Command, verb: VerbDecl, app: App): void {
+  command.description(verb.summary);
+  for (const alias of verb.aliases ?? []) command.alias(alias);
+  const args = Object.entries((verb.args ?? {}) as Record<string, Param<unknown>>);
+  const flags = Object.entries((verb.flags ?? {}) as Record<string, Param<unknown>>);
+  for (const [, a] of args) {
+    const argument = command.createArgument(a.syntax, a.help);
+    if (a.choices) argument.choices(a.choices);
+    command.addArgument(argument);
+  }
+  for (const [, f] of flags) {
+    const option = command.createOption(f.syntax, f.help);
+    if (f.choices) option.choices(f.choices);
+    if (f.repeated) option.argParser((raw: string, all: string[]) => [...all, raw]);
+    if (f.fallback !== undefined) option.default(f.fallback);
+    command.addOption(option);
+  }
+  command.addHelpText('after', (verb.notes ?? '') + examples(...verb.examples));
+  keepDescribed(command, { runs: true, examples: verb.examples, notes: verb.notes });
+  command.action((...given: unknown[]) => {
+    const cmd = given[given.length - 1] as Command;
+    // What argv gave, by key; read and checked by the pipeline (src/invoke.ts) once the runner has
+    // checked the global options and the environment (their errors come first), or in a test that
+    // only records the options.
+    const raw: Record<string, unknown> = {};
+    args.forEach(([key], i) => (raw[key] = given[i]));
+    for (const [key, f] of flags) raw[key] = givenValue(cmd, (cmd.options.find((o) => o.flags === f.syntax) as Option).attributeName());
+    const here: Here = {
+      command: cmd,
+      async wholeTree() {
+        const root = rootOf(cmd);
+        await app.loadAll(root);
+        return root;
+      },
+      verbs: () => (app.declared ? app.declared() : Promise.reject(new Error('This runner knows no declarations.'))),
+    };
+    return app.run(
+      cmd,
+      () => readOptions(verb, raw, commandLineDoor(pathOf(cmd))),
+      (o, ctx) => perform(verb, o as Record<string, unknown>, ctx, here),
+    );
+  });
+}
+
+/** What argv gave for a flag, on this command or on its noun (`wsctl mcp --read-only config`); undefined when absent. */
+function givenValue(command: Command, attribute: string): unknown {
+  for (let c: Command | null = command; c?.parent; c = c.parent) {
+    const value = c.getOptionValue(attribute);
+    // A --no-x flag is true by default: absent, which is its fallback.
+    if (value !== undefined && c.getOptionValueSource(attribute) !== 'default') return value;
+  }
+  return undefined;
+}
+

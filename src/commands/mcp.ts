@@ -38,12 +38,12 @@ export const mcp = defineNoun({
     examples: ['wsctl mcp --sandbox', 'wsctl mcp --read-only --profile work', 'wsctl mcp config --allow-destructive'],
     endpoints: [],
     sample: ['mcp', '--read-only'],
-    async run(flags, ctx) {
+    async run(flags, ctx, here) {
       check(flags, ctx.globals);
       if (ctx.io.stdinIsTTY) ctx.term.info('wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp config`). Ctrl-C stops it.');
       const { serve } = await import('../mcp/mcp-server.js');
       // A '--no-x' flag reads false when given: its key names the flag, its value says whether to confirm.
-      await serve({ ...flags, noConfirm: flags.noConfirm === false }, ctx);
+      await serve({ ...flags, noConfirm: flags.noConfirm === false }, ctx, here.verbs);
     },
   }),
 });

@@ -24,7 +24,7 @@ import { cleanErrorMessage, cleanLine } from '../sanitize.js';
 import type { IO } from '../terminal/index.js';
 import { commandLine, confine, mcpDoor, rawOptions } from './door.js';
 import { seenIds, type SeenIds } from './seen.js';
-import { offered, type ToolDef } from './tools.js';
+import { offered, toolsOf, type DeclaredVerb, type ToolDef } from './tools.js';
 import { LineTransport, MAX_MESSAGE_BYTES } from './transport.js';
 
 export { MAX_MESSAGE_BYTES };
@@ -344,15 +344,9 @@ function logTo(ctx: Ctx): (line: string) => void {
   return (line) => ctx.io.stderr.write(`wsctl mcp: ${cleanErrorMessage(line).replace(/\n/g, ' ')}\n`);
 }
 
-/** The tools of the command tree, in the order of `wsctl --help`. */
-export async function loadTools(): Promise<ToolDef[]> {
-  const [{ declaredVerbs }, { toolsOf }] = await Promise.all([import('../program.js'), import('./tools.js')]);
-  return toolsOf(await declaredVerbs());
-}
-
-/** Runs the server on stdin/stdout until stdin closes, SIGINT (ctx.signal) or SIGTERM. */
-export async function serve(options: McpOptions, ctx: Ctx): Promise<void> {
-  const all = loadTools();
+/** Runs the server on stdin/stdout until stdin closes, SIGINT (ctx.signal) or SIGTERM; its tools are made from `verbs`, the declarations. */
+export async function serve(options: McpOptions, ctx: Ctx, verbs: () => Promise<DeclaredVerb[]>): Promise<void> {
+  const all = verbs().then(toolsOf);
   const { server, inflight, abortCalls } = createServer(options, ctx, all);
   const log = logTo(ctx);
   const transport = new LineTransport(ctx.io.stdin, ctx.io.stdout, log);

@@ -5,7 +5,6 @@
 import * as z from 'zod/mini';
 import type { McpSpec, Param, VerbDecl } from '../command.js';
 import { cliName } from '../invoke.js';
-import type { DeclaredVerb } from '../program.js';
 import { responseSchemas } from '../schemas.js';
 import { endpoints, type Endpoint } from '../service.js';
 
@@ -111,6 +110,13 @@ function outputSchema(verb: VerbDecl): ToolListing['outputSchema'] {
   const zod = endpoint.anyBody || !endpoint.response ? z.looseObject({ success: z.optional(z.boolean()) }) : responseSchemas[endpoint.response];
   const json = z.toJSONSchema(zod, { io: 'input', target: 'draft-7', unrepresentable: 'any' });
   return portable(json) as ToolListing['outputSchema'];
+}
+
+/** A verb as the command tree declares it (src/program.ts's declaredVerbs). */
+export interface DeclaredVerb {
+  path: string[];
+  verb: VerbDecl;
+  hidden: boolean;
 }
 
 /** The tools of the declared verbs, in their order (the order of `wsctl --help`). */

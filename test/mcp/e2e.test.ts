@@ -13,9 +13,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { BIN, ROOT, runBin, tempDir } from '../helpers.js';
-import { loadTools } from '../../src/mcp/mcp-server.js';
 import { offered } from '../../src/mcp/tools.js';
-import { texts } from './harness.js';
+import { texts, loadTools } from './harness.js';
 
 const TOOLS = await loadTools();
 /** The tools a server offers by default, and with --allow-destructive. */

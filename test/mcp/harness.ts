@@ -8,8 +8,15 @@ import type { App } from '../../src/command.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createCtx, type Globals } from '../../src/context.js';
-import { createServer, loadTools, type McpOptions } from '../../src/mcp/mcp-server.js';
+import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
+import { toolsOf, type ToolDef } from '../../src/mcp/tools.js';
+import { declaredVerbs } from '../../src/program.js';
 import { buildProgram, loadCommands } from '../../src/program.js';
+
+/** The tools wsctl mcp makes from the declarations, in the order of `wsctl --help`. */
+export async function loadTools(): Promise<ToolDef[]> {
+  return toolsOf(await declaredVerbs());
+}
 
 /** The whole command tree, as `wsctl mcp` loads it; run hears which command an action ran, without running it. */
 export async function commandTree(run: (command: Command) => void = () => {}): Promise<Command> {

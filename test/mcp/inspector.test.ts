@@ -6,9 +6,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadTools } from './harness.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers.js';
-import { loadTools } from '../../src/mcp/mcp-server.js';
 import { offered } from '../../src/mcp/tools.js';
 
 /** What a server offers by default, from the declarations. */

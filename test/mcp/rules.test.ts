@@ -5,9 +5,8 @@
 // the command's message in the tool's names, and the other way round.
 import { describe, expect, it } from 'vitest';
 import { run, startSandbox, type TestSandbox } from '../helpers.js';
-import { loadTools } from '../../src/mcp/mcp-server.js';
 import type { ToolDef, ToolParam } from '../../src/mcp/tools.js';
-import { connect, texts } from './harness.js';
+import { connect, texts, loadTools } from './harness.js';
 
 const TOOLS = await loadTools();
 const ODD = ['', ' ', 'a/../b', 'ftp://x', '-1', 'nope'];

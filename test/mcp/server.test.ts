@@ -7,9 +7,9 @@ import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lastRequest, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { createCtx } from '../../src/context.js';
-import { loadTools, ToolRunner } from '../../src/mcp/mcp-server.js';
+import { ToolRunner } from '../../src/mcp/mcp-server.js';
 import { endpoints } from '../../src/service.js';
-import { connect, texts, type Connected } from './harness.js';
+import { connect, texts, type Connected, loadTools } from './harness.js';
 
 const TOOLS = await loadTools();
 const ALL = TOOLS.map((t) => t.name);

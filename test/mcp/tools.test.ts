@@ -4,10 +4,9 @@
 // warning (no list of types, no empty schema).
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { loadTools } from '../../src/mcp/mcp-server.js';
 import { isTool, snake, toolsOf } from '../../src/mcp/tools.js';
 import { declaredVerbs } from '../../src/program.js';
-import { commandTree } from './harness.js';
+import { commandTree, loadTools } from './harness.js';
 
 const TOOLS = await loadTools();
 
