@@ -12,7 +12,7 @@ export { commandReference, replaceReference } from './reference.js';
 export { answerHelp, suggestCommand } from './help/index.js';
 export { manPages } from './help/man.js';
 export { exitCodeTable, replaceSection, settingsTable } from './help/render.js';
-export { addNoun } from './command.js';
+export { addNoun } from './invoke.js';
 export { api } from './commands/api.js';
 export { auth } from './commands/auth/index.js';
 export { byok } from './commands/byok/index.js';
@@ -32,3 +32,5 @@ export { pub } from './commands/pub/index.js';
 export { sandbox } from './commands/sandbox/index.js';
 export { settings } from './commands/settings.js';
 export { site } from './commands/site/index.js';
+/** The MCP tools of the declared verbs (README's table); loaded only when asked. */
+export const mcpToolsOf = async (verbs: Parameters<typeof import('./mcp/tools.js').toolsOf>[0]) => (await import('./mcp/tools.js')).toolsOf(verbs);

@@ -2,8 +2,7 @@
 // run(opts, ctx). Each verb is a declaration (defineVerb); addNoun turns a noun's declarations
 // into commander commands whose actions build typed options and hand them to App.run. A verb that
 // sends returns its request as a Call: settle() plans it under --dry-run, else sends it.
-import type { Command, Option } from 'commander';
-import { enforcePolicy } from './agent-policy.js';
+import type { Command } from 'commander';
 import type { Ctx, Globals } from './context.js';
 import { UsageError } from './errors.js';
 import type { Api, ApiResponse, DryRunRequest, Method, RequestSpec } from './http/index.js';
@@ -11,9 +10,8 @@ import type { Response, SchemaName } from './schemas.js';
 import type { EndpointName } from './service.js';
 import type { Terminal } from './terminal/index.js';
 import type { IdsSpec } from './ids/record.js';
-import { chooseMissing, remembering } from './ids/verb.js';
 import { cleanLine } from './sanitize.js';
-import { keepDescribed } from './visible.js';
+
 
 export interface Result {
   /** The document printed with --json: the service's body unless the command says otherwise. */
@@ -82,11 +80,18 @@ export async function settle(ctx: Ctx, returned: Result | Call | void): Promise<
   if (ctx.dryRun) return planned(api.plan(returned.request));
   if ('stream' in returned) return returned.stream(api);
   let response: ApiResponse<unknown>;
+  // An upload tells how many of its bytes are sent, to whoever listens (an MCP call's progress).
+  const upload = returned.request.upload as { sent?: () => number } | undefined;
+  const report = ctx.progress && typeof upload?.sent === 'function' ? () => ctx.progress?.(upload.sent!()) : undefined;
+  const ticking = report && setInterval(report, 100);
   try {
     response = await ctx.term.spin(returned.spinner, api.request(returned.request), returned.progress);
+    report?.();
   } catch (error) {
     if (!returned.otherwise) throw error;
     return returned.otherwise(error);
+  } finally {
+    clearInterval(ticking);
   }
   const result = await returned.answer(response as ApiResponse<never>, api);
   // Where the document is the body, --json prints the body's own bytes: its numbers, escapes and
@@ -138,10 +143,16 @@ export interface App {
   run<O>(command: Command, opts: () => O, verb: Verb<O>): Promise<void>;
   /** Loads every command of the tree (only the invoked one is loaded at start-up). */
   loadAll(program: Command): Promise<void>;
+  /** Every verb's declaration (src/program.ts's declaredVerbs), for the verbs that serve others (mcp). */
+  declared?(): Promise<{ path: string[]; verb: VerbDecl; hidden: boolean }[]>;
 }
 
-/** argv's text → the typed value run() gets; throws a UsageError (exit 2) when it is not one. */
-export type Parser<T> = (raw: string) => T;
+/**
+ * argv's text → the typed value run() gets; throws a UsageError (exit 2) when it is not one.
+ * `name` is how the door that asked names the parameter ('--tail' on the command line, 'tail' for
+ * an MCP tool), for the message.
+ */
+export type Parser<T> = (raw: string, name: string) => T;
 
 /**
  * One argument or flag: commander's syntax, its help, and how argv's text becomes its value.
@@ -159,8 +170,8 @@ export interface Param<T> {
   required?: boolean;
   /** Given again and again: commander collects the texts in order. */
   repeated?: boolean;
-  /** What argv gave (a text, a list of texts for a repeated flag, true for a flag) → the value. */
-  read(given: unknown): T;
+  /** What argv gave (a text, a list of texts for a repeated flag, true for a flag) → the value; `name` as in Parser. */
+  read(given: unknown, name: string): T;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -173,7 +184,7 @@ type Parse<T> = Parser<T> | readonly T[];
 
 /** The choices of a list; a parser as read(). */
 function parsing<T>(parse: Parse<T> | undefined): Pick<Param<T>, 'choices' | 'read'> {
-  if (typeof parse === 'function') return { read: (given) => parse(given as string) };
+  if (typeof parse === 'function') return { read: (given, name) => parse(given as string, name) };
   return { choices: parse as readonly string[] | undefined, read: (given) => given as T };
 }
 
@@ -209,27 +220,27 @@ export function required<T>(syntax: string, help: string, parse?: Parse<T>): Par
 export function repeated(syntax: string, help: string): Param<string[]>;
 export function repeated<T>(syntax: string, help: string, parse: Parser<T>): Param<T[]>;
 export function repeated<T>(syntax: string, help: string, parse?: Parser<T>): Param<T[]> {
-  return { syntax, help, repeated: true, fallback: [], read: (given) => (given as string[]).map((raw) => (parse ? parse(raw) : (raw as T))) };
+  return { syntax, help, repeated: true, fallback: [], read: (given, name) => (given as string[]).map((raw) => (parse ? parse(raw, name) : (raw as T))) };
 }
 
-/** Any text but an empty (or blank) one, which is a usage error with this message. */
-export function nonEmpty(message: string): Parser<string> {
-  return (raw) => {
-    if (raw.trim() === '') throw new UsageError(message);
+/** Any text but an empty (or blank) one, which is a usage error with this message (else one naming the parameter). */
+export function nonEmpty(message?: string): Parser<string> {
+  return (raw, name) => {
+    if (raw.trim() === '') throw new UsageError(message ?? `${name} must not be empty.`);
     return raw;
   };
 }
 
-/** An identifier that goes into a path: an empty one is a usage error. */
-export function parseId(name: string): Parser<string> {
-  return (raw) => requireId(raw, name);
-}
+/** An identifier that goes into a path: an empty one is a usage error naming it. */
+export const parseId: Parser<string> = (raw, name) => requireId(raw, name);
 
 /** Where a verb sits in the tree, for the few verbs that work on the tree itself (completion, mcp). */
 export interface Here {
   command: Command;
   /** The root with every noun loaded (only the invoked one is, at start-up). */
   wholeTree(): Promise<Command>;
+  /** Every verb's declaration, noun by noun in the order of `wsctl --help` (wsctl mcp's tools). */
+  verbs(): Promise<{ path: string[]; verb: VerbDecl; hidden: boolean }[]>;
 }
 
 export interface VerbSpec<A extends Params, F extends Params> {
@@ -239,8 +250,11 @@ export interface VerbSpec<A extends Params, F extends Params> {
   summary: string;
   args?: A;
   flags?: F;
-  /** Rules between options, checked once argv is parsed and before anything runs. */
-  check?(opts: OptsOf<A, F>): void;
+  /**
+   * Rules between options, checked once the options are read and before anything runs, by every
+   * door (src/invoke.ts); `said` names a parameter (by its key) as the door that asked does.
+   */
+  check?(opts: OptsOf<A, F>, said: (key: keyof A | keyof F) => string): void;
   /** Said in help before the examples. */
   notes?: string;
   examples: string[];
@@ -255,6 +269,39 @@ export interface VerbSpec<A extends Params, F extends Params> {
   /** The ids it takes and shows (cli.md §10): completion, the list, and what is remembered (src/ids/). */
   ids?: IdsSpec<OptsOf<A, F>>;
   run(opts: OptsOf<A, F>, ctx: Ctx, here: Here): Promise<Result | Call | void>;
+  /** What `wsctl mcp` adds to the command as a tool (src/mcp/tools.ts); `false` with why, for a command that is no tool. */
+  mcp?: McpSpec<OptsOf<A, F>> | { none: string };
+}
+
+/**
+ * What an MCP tool adds to its command (cli.md §8), never a second definition of its arguments:
+ * the tool's arguments are the command's, in snake case, less the flags that only a terminal needs.
+ */
+export interface McpSpec<O = Record<string, unknown>> {
+  /** Said to agents instead of the summary (where that speaks of terminals, prompts or --yes). */
+  description?: string;
+  /** One more sentence for agents. */
+  note?: string;
+  /** Flags (by key) that mean nothing to a tool: prompts, paging, terminal output, stdin. */
+  drop?: string[];
+  /** Arguments the tool takes that the command reads another way (byok add's key: stdin or a prompt). */
+  extra?: Params;
+  /** JSON Schema of an argument where it is not a string (convo show's tail: an integer, default 50). */
+  schema?: Record<string, Record<string, unknown>>;
+  /** Values the verb runs with, whatever the call says (a tool never pages; a confirmed removal needs no --yes). */
+  fixed?: Partial<O> & Record<string, unknown>;
+  /** Reaches beyond the workspace (a third-party app). */
+  openWorld?: boolean;
+  /** The argument that names a local file: read only inside the server's folders, its real path confirmed. */
+  localFile?: string;
+  /** What a person confirms before anything is sent (cli.md §8): the command's words and its target; undefined when nothing needs it. */
+  confirm?(opts: O): { action: string; target: string } | undefined;
+  /** The one text part, instead of the document as compact JSON (convo show's Markdown transcript). */
+  text?(document: unknown): string;
+  /** The document returned, when it is not the --json document (keys create's key, masked unless --show-secrets). */
+  shown?(document: unknown, server: { showSecrets: boolean }): unknown;
+  /** How to ask for less when a result is too large. */
+  less?: string;
 }
 
 // The parameters are erased here: a noun lists verbs of every shape.
@@ -277,99 +324,6 @@ export interface NounDecl {
 
 export function defineNoun(spec: NounDecl): NounDecl {
   return spec;
-}
-
-/** The noun's help text, its verbs (and its own action), each running through `app`. */
-export function addNoun(command: Command, noun: NounDecl, app: App): void {
-  if (noun.examples) command.addHelpText('after', examples(...noun.examples));
-  if (noun.self) addVerb(command, noun.self, app);
-  else keepDescribed(command, { runs: false, examples: noun.examples ?? [] });
-  for (const verb of noun.verbs) addVerb(command.command(verb.name), verb, app);
-}
-
-function addVerb(command: Command, verb: VerbDecl, app: App): void {
-  command.description(verb.summary);
-  for (const alias of verb.aliases ?? []) command.alias(alias);
-  const args = Object.entries((verb.args ?? {}) as Params);
-  const flags = Object.entries((verb.flags ?? {}) as Params);
-  const takes = (verb.ids?.takes ?? {}) as Record<string, string | undefined>;
-  // Trailing id arguments may be left out: the pipeline chooses them from a list, or says where they come from.
-  const firstChosen = args.findIndex((_, i) => args.slice(i).every(([key]) => takes[key] !== undefined));
-  const chosen = firstChosen < 0 ? [] : args.slice(firstChosen).map(([key, a]) => ({ key, syntax: a.syntax }));
-  args.forEach(([key, a]) => {
-    const argument = command.createArgument(a.syntax, a.help);
-    if (a.choices) argument.choices(a.choices);
-    if (chosen.some((c) => c.key === key)) argument.argOptional();
-    command.addArgument(argument);
-  });
-  // Help keeps the arguments as the contract spells them.
-  if (chosen.length > 0) command.usage(['[options]', ...args.map(([, a]) => a.syntax)].join(' '));
-  for (const [, f] of flags) {
-    const option = command.createOption(f.syntax, f.help);
-    if (f.choices) option.choices(f.choices);
-    if (f.repeated) option.argParser((raw: string, all: string[]) => [...all, raw]);
-    if (f.fallback !== undefined) option.default(f.fallback);
-    command.addOption(option);
-  }
-  command.addHelpText('after', (verb.notes ?? '') + examples(...verb.examples));
-  keepDescribed(command, {
-    runs: true,
-    examples: verb.examples,
-    notes: verb.notes,
-    ids: { args: args.map(([key]) => takes[key]), flags: Object.fromEntries(flags.filter(([key]) => takes[key]).map(([key, f]) => [longFlag(f.syntax), takes[key]])) },
-  });
-  command.action((...given: unknown[]) => {
-    const cmd = given[given.length - 1] as Command;
-    // Our parsers run once the runner has checked the global options and the environment (their
-    // errors come first, as they did when run() parsed), and in a test that only records them.
-    const parse = (): Record<string, unknown> => {
-      const opts: Record<string, unknown> = {};
-      const missing: string[] = [];
-      const values = flags.map(([key, f]) => {
-        const option = cmd.options.find((o) => o.flags === f.syntax) as Option;
-        const value = givenValue(cmd, option.attributeName());
-        if (f.required && value === undefined) missing.push(option.long as string);
-        return [key, f, value] as const;
-      });
-      if (missing.length > 0) {
-        throw new UsageError(`Missing required option${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Run \`${pathOf(cmd)} --help\` for usage.`);
-      }
-      // An optional argument left out (or one chosen later from a list) is undefined, not parsed.
-      args.forEach(([key, a], i) => (opts[key] = given[i] === undefined && (a.syntax.startsWith('[') || chosen.some((c) => c.key === key)) ? undefined : a.read(given[i])));
-      for (const [key, f, value] of values) opts[key] = value === undefined && 'fallback' in f ? f.fallback : f.read(value);
-      verb.check?.(opts);
-      return opts;
-    };
-    const here: Here = {
-      command: cmd,
-      async wholeTree() {
-        const root = rootOf(cmd);
-        await app.loadAll(root);
-        return root;
-      },
-    };
-    return app.run(cmd, parse, async (given, ctx) => {
-      const o = await chooseMissing(ctx, verb.ids, given, chosen);
-      // Under an AI agent, the profile's agent policy is asked before the verb asks or sends anything.
-      enforcePolicy(ctx, verb, o as Record<string, unknown>);
-      return remembering(ctx, verb.ids, o, async () => settle(ctx, await verb.run(o, ctx, here)));
-    });
-  });
-}
-
-/** What argv gave for a flag, on this command or on its noun (`wsctl mcp --read-only config`); undefined when absent. */
-function givenValue(command: Command, attribute: string): unknown {
-  for (let c: Command | null = command; c?.parent; c = c.parent) {
-    const value = c.getOptionValue(attribute);
-    // A --no-x flag is true by default: absent, which is its fallback.
-    if (value !== undefined && c.getOptionValueSource(attribute) !== 'default') return value;
-  }
-  return undefined;
-}
-
-/** "--account" of "--account <account_id>". */
-function longFlag(syntax: string): string {
-  return /--[\w-]+/.exec(syntax)?.[0] ?? syntax;
 }
 
 export function rootOf(command: Command): Command {
@@ -402,6 +356,7 @@ export function saysFailure(body: unknown): boolean {
 
 /** "a/b/c" → ["a", "b", "c"], for target paths; empty, "." and ".." segments are refused. */
 export function splitPath(value: string, flag: string): string[] {
+  // A Parser: `flag` is the parameter as the door names it.
   const parts = value.split('/').filter((p) => p !== '');
   if (parts.length === 0 || parts.some((p) => p === '.' || p === '..')) {
     throw new UsageError(`Invalid ${flag} '${value}': give folder names separated by '/', without '.' or '..'.`);

@@ -24,6 +24,8 @@ export interface BaseCtx {
   helpWidth?(): number | undefined;
   /** What `convo show --follow` reads the time from and waits on; the real clock when absent. */
   clock?: Clock;
+  /** Hears how far a long call has come (bytes uploaded, messages read): an MCP call's progress notifications. */
+  progress?(done: number, total?: number): void;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { App, Result } from './command.js';
 import type { BaseCtx, Ctx, Globals } from './context.js';
-import { buildProgram, invokedNoun, loadCommands } from './program.js';
+import { buildProgram, declaredVerbs, invokedNoun, loadCommands } from './program.js';
 import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
 import { setRuntimeFlags } from './tricks-switch.js';
 
@@ -28,6 +28,7 @@ function helpRequest(argv: string[]): { argv: string[]; words: string[] } | unde
 function runningApp(base: BaseCtx, outcome: Outcome): App {
   const app: App = {
     loadAll: (program) => loadCommands(program, app, 'all'),
+    declared: declaredVerbs,
     async run(command, opts, verb) {
       const globals = rootOf(command).opts<Globals>();
       outcome.json = !!globals.json || globals.jq !== undefined;

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_POLICIES, agentName, detectAgent, widens } from '../src/agent.js';
 import { effectOf, mcpOffer, policyRefusal } from '../src/agent-policy.js';
-import { offered } from '../src/mcp/tools.js';
+import { offered, toolsOf } from '../src/mcp/tools.js';
+import { declaredVerbs } from '../src/program.js';
 import { VERBS } from './endpoints.js';
 
 describe('detecting an agent', () => {
@@ -106,14 +107,16 @@ describe('the agent policy, from the declarations', () => {
     expect(widens('read-only', 'read-only')).toBe(false);
   });
 
-  it('wsctl mcp offers no tool the policy refuses, nor the force argument under no-destructive', () => {
-    const names = (flags: { readOnly?: boolean; allowDestructive?: boolean }, policy: (typeof AGENT_POLICIES)[number]) => offered(mcpOffer(flags, policy));
+  it('wsctl mcp offers no tool the policy refuses, and refuses the force argument under no-destructive', async () => {
+    const tools = toolsOf(await declaredVerbs());
+    const names = (flags: { readOnly?: boolean; allowDestructive?: boolean }, policy: (typeof AGENT_POLICIES)[number]) => offered(tools, mcpOffer(flags, policy));
     const all = names({ allowDestructive: true }, 'full');
     expect(all.map((t) => t.name)).toContain('device_rm');
     const noDestructive = names({ allowDestructive: true }, 'no-destructive');
     expect(noDestructive.map((t) => t.name).sort()).toEqual(all.filter((t) => t.kind !== 'destructive').map((t) => t.name).sort());
     const siteCreate = noDestructive.find((t) => t.name === 'site_create')!;
-    expect(Object.keys(siteCreate.input.shape)).not.toContain('force');
+    expect(policyRefusal(siteCreate.verb, { name: 'x', force: true }, 'no-destructive', 'work')).toMatch(/no-destructive: AI agents may not delete or replace/);
+    expect(policyRefusal(siteCreate.verb, { name: 'x' }, 'no-destructive', 'work')).toBeUndefined();
     expect(names({ allowDestructive: true }, 'read-only').every((t) => t.kind === 'read')).toBe(true);
     expect(names({}, 'read-only').map((t) => t.name)).toEqual(names({ readOnly: true }, 'full').map((t) => t.name));
     // A policy only narrows: full leaves the server's own flags as they are.

@@ -32,7 +32,7 @@ const MAY_IMPORT: Record<Layer, Layer[]> = {
 /** Leaf modules: plain data and functions every layer may use; they import no other layer. */
 const LEAVES = ['errors.ts', 'enums.ts', 'schemas.ts', 'images.ts', 'secrets.ts', 'tricks.ts', 'tricks-switch.ts', 'sanitize.ts', 'visible.ts', 'reference.ts', 'globals.ts', 'agent.ts'];
 /** The verbs' shared helpers, part of the commands layer. */
-const COMMAND_HELPERS = ['command.ts', 'confirm.ts', 'removal.ts', 'agent-policy.ts'];
+const COMMAND_HELPERS = ['command.ts', 'invoke.ts', 'confirm.ts', 'removal.ts', 'agent-policy.ts'];
 const SHELL = ['main.ts', 'shell.ts', 'runner.ts', 'report.ts', 'docs.ts', 'program.ts', 'app.ts', 'context.ts'];
 /** The context's types are the one thing below the shell that commands and their helpers may name. */
 const INJECTED_TYPES = 'context.ts';

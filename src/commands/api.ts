@@ -36,8 +36,8 @@ export const api = defineNoun({
       fields: repeated('-f, --field <key=value>', 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)', parseField),
       input: option('--input <file>', 'send the file as the request body (- for stdin)'),
     },
-    check(opts) {
-      if (opts.fields.length > 0 && opts.input !== undefined) throw new UsageError('Use -f fields or --input, not both.');
+    check(opts, said) {
+      if (opts.fields.length > 0 && opts.input !== undefined) throw new UsageError(`Use ${said('fields')} or ${said('input')}, not both.`);
     },
     examples: ["wsctl api /settings/ --jq '.timezone'", 'wsctl api -X GET /api-keys/ -f limit=10', 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'],
     // Any path: its sample reaches getSettings.

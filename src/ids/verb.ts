@@ -29,6 +29,11 @@ export function offered(ctx: Pick<Ctx, 'env' | 'config' | 'resolution'>, kind: I
   }
 }
 
+/** The usage error of a missing id: where such ids come from. */
+export function missingId(name: string, kind: IdKind): string {
+  return `missing required argument '${name}'. ${WHERE_FROM[kind].charAt(0).toUpperCase()}${WHERE_FROM[kind].slice(1)}.`;
+}
+
 /** A missing id argument: chosen from the remembered ones on a terminal, else a usage error saying where such ids come from. */
 export async function chooseMissing<O>(ctx: Ctx, spec: IdsSpec<O> | undefined, opts: O, chosen: { key: string; syntax: string }[]): Promise<O> {
   if (!spec || chosen.length === 0) return opts;
@@ -41,7 +46,7 @@ export async function chooseMissing<O>(ctx: Ctx, spec: IdsSpec<O> | undefined, o
     const appGiven = kind === 'connection' && app ? (values[app] as string | undefined) : undefined;
     const ids = offered(ctx, kind, appGiven);
     if (ids.length === 0 || !ctx.term.canChoose) {
-      throw new UsageError(`missing required argument '${name}'. ${WHERE_FROM[kind].charAt(0).toUpperCase()}${WHERE_FROM[kind].slice(1)}.`);
+      throw new UsageError(missingId(name, kind));
     }
     const question = appGiven ? `Choose a ${kind} of ${appGiven}` : `Choose ${kind === 'app' || kind === 'account' ? 'an' : 'a'} ${kind}`;
     values[key] = await ctx.term.choose(question, ids, `give ${name} as an argument`);

@@ -1,71 +1,59 @@
 // `wsctl mcp`: a Model Context Protocol server on stdin/stdout (cli.md §8), on the official SDK's
-// stdio server parts only (its HTTP transports would bring express and hono). Loaded by this
-// command alone. Each tool call runs its verb with a context of its own, built as the command's
-// would be (profile, key, base URL, --sandbox, timeouts, retries, redaction), whose stdout is a
-// buffer: stdout carries protocol messages only, whatever a call does.
-import { PassThrough, Readable, Writable } from 'node:stream';
+// server core only (its HTTP transports would bring express and hono). Each tool call goes through
+// the pipeline every command takes (src/invoke.ts), with a context of its own built as the
+// command's would be (profile, key, base URL, --sandbox, timeouts, retries, redaction), whose stdout
+// is a sink: stdout carries protocol messages only, whatever a call does.
+import { Readable, Writable } from 'node:stream';
 import * as z from 'zod/mini';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CompleteRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../command.js';
 import { createCtx, type BaseCtx, type Globals } from '../context.js';
-import { WsctlError } from '../errors.js';
+import { UsageError, WsctlError } from '../errors.js';
+import { invoke } from '../invoke.js';
+import { cleanErrorMessage, cleanLine } from '../sanitize.js';
 import type { IO } from '../terminal/index.js';
-import { cleanErrorMessage } from '../sanitize.js';
-import { offered, TOOLS, type Tool } from './tools.js';
+import { commandLine, confine, mcpDoor, rawOptions } from './door.js';
+import { rememberedIds, type SeenIds } from './seen.js';
+import { mcpOffer, policyInEffect, policyRefusal } from '../agent-policy.js';
+import type { AgentPolicy } from '../agent.js';
+import { AuthError } from '../errors.js';
+import { offered, toolsOf, type DeclaredVerb, type ToolDef } from './tools.js';
+import { LineTransport, MAX_MESSAGE_BYTES } from './transport.js';
+
+export { MAX_MESSAGE_BYTES };
 
 export interface McpOptions {
   readOnly?: boolean;
   allowDestructive?: boolean;
   showSecrets?: boolean;
+  /** Run what a person would confirm without asking (an unattended agent a person set up on purpose). */
+  noConfirm?: boolean;
+  /** A folder, besides the working folder, that persona_upload_avatar may read files from. */
+  uploadDir?: string;
+  /** The profile's agent policy (cli.md §11): tools it refuses are not offered, and `force` is refused under no-destructive. */
+  policy?: { profile: string; policy: AgentPolicy };
 }
 
-/** What the command tree says about a command: its description and what each parameter means. */
-export interface CommandInfo {
-  description: string;
-  params: Record<string, string>;
-}
-
-/** The longest protocol message taken: a longer line is answered with an error and dropped. */
-export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
-
-/** JSON Schema of a zod definition, as MCP clients read it (objects open unless the schema says strict). */
-export function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-}
-
-/** The tool as tools/list shows it. */
-export function describeTool(tool: Tool, info: CommandInfo | undefined): McpTool {
-  const input = jsonSchema(tool.input, 'input') as { properties?: Record<string, Record<string, unknown>> };
-  for (const [name, property] of Object.entries(input.properties ?? {})) {
-    const said = info?.params[name];
-    if (said && property.description === undefined) property.description = said;
-  }
-  if (tool.name === 'byok_add' && input.properties?.api_key) input.properties.api_key.description = "the provider's API key (never shown back in full)";
-  if (tool.name === 'convo_show' && input.properties?.tail) input.properties.tail.description = 'only the last n messages (default 50)';
-  return {
-    name: tool.name,
-    title: `wsctl ${tool.command.join(' ')}`,
-    description: [tool.description ?? info?.description ?? '', tool.note ?? ''].filter(Boolean).join('. ').replace(/\.\./g, '.'),
-    inputSchema: input as McpTool['inputSchema'],
-    outputSchema: jsonSchema(tool.output, 'input') as McpTool['outputSchema'],
-    annotations: {
-      title: `wsctl ${tool.command.join(' ')}`,
-      readOnlyHint: tool.kind === 'read',
-      destructiveHint: tool.kind === 'destructive',
-      idempotentHint: tool.idempotent,
-      openWorldHint: tool.openWorld,
-    },
-  };
-}
+/** The largest document a call returns (cli.md §8). */
+export const MAX_RESULT_BYTES = 4 * 1024 * 1024;
+/** Calls that run at once; more wait their turn, in order. */
+export const MAX_CALLS = 4;
 
 const noPrompt: BaseCtx['prompt'] = {
   secret: () => Promise.reject(new Error('wsctl mcp never prompts')),
   confirm: () => Promise.reject(new Error('wsctl mcp never prompts')),
-};
+  text: () => Promise.reject(new Error('wsctl mcp never prompts')),
+} as BaseCtx['prompt'];
 
 /** A call's own streams: no input, its output kept away from the protocol's stdout. */
 function callIO(stderr: Writable): IO {
@@ -84,7 +72,7 @@ function text(value: string): { type: 'text'; text: string } {
   return { type: 'text', text: value };
 }
 
-/** A failed call: wsctl's one-line message and exit code, and the error document of --json. */
+/** A failed call: wsctl's one-line message ending in its exit code, then the error document of --json. */
 export function errorResult(error: unknown, debug: boolean, stderr: Writable, exitCode?: number): CallToolResult {
   const known = error instanceof WsctlError;
   const code = exitCode ?? (known ? error.exitCode : 1);
@@ -95,30 +83,87 @@ export function errorResult(error: unknown, debug: boolean, stderr: Writable, ex
   if (known && error.requestId) doc.request_id = error.requestId;
   if (known && error.details !== undefined) doc.details = error.details;
   if (debug && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
-  return { isError: true, content: [text(`Error: ${message.replace(/\n/g, ' ')} (exit code ${code})`), text(JSON.stringify({ error: doc }, null, 2))] };
+  return { isError: true, content: [text(`Error: ${message.replace(/\n/g, ' ')} (exit code ${code})`), text(JSON.stringify({ error: doc }))] };
 }
 
+/** Runs work MAX_CALLS at a time, the rest in the order they came. */
+class Turns {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= MAX_CALLS) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await work();
+    } finally {
+      // The slot passes to the next in line, or is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+/** What a call may do besides its work: ask the person, report progress. */
+export interface CallExtra {
+  signal: AbortSignal;
+  /** Asks the client's person; undefined when the client cannot ask. */
+  ask?(message: string): Promise<boolean>;
+  progress?(progress: number, total?: number): void;
+}
+
+export const DECLINED = 'Declined: nothing was sent.';
+
 export class ToolRunner {
+  private readonly folders: string[];
+
   constructor(
     private readonly outer: Ctx,
     private readonly options: McpOptions,
-  ) {}
+    private readonly seen: SeenIds = rememberedIds(outer),
+    private readonly cwd = process.cwd(),
+  ) {
+    this.folders = [cwd, ...(options.uploadDir ? [options.uploadDir] : [])];
+  }
 
   /** Runs one call with a context of its own; every failure becomes a result, never a crash. */
-  async call(tool: Tool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  async call(tool: ToolDef, args: unknown, extra: CallExtra): Promise<CallToolResult> {
     const { outer } = this;
     const globals: Globals = { ...outer.globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false };
     const base: BaseCtx = {
       io: callIO(outer.io.stderr),
       env: outer.env,
-      signal: signal ? AbortSignal.any([outer.signal, signal]) : outer.signal,
+      signal: AbortSignal.any([outer.signal, extra.signal]),
       version: outer.version,
       prompt: noPrompt,
     };
     let ctx: Ctx | undefined;
     try {
+      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
+      const raw = rawOptions(tool, (args ?? {}) as Record<string, unknown>);
       ctx = await createCtx(base, globals);
-      const { result, text: extra, shown } = await tool.call(args as never, ctx, { showSecrets: !!this.options.showSecrets });
+      const callCtx = ctx;
+      let size: number | undefined;
+      // An upload's bytes are counted with its multipart framing: said against the file's size.
+      const progress = extra.progress;
+      if (progress) ctx.progress = (done, total) => progress(size === undefined ? done : Math.min(done, size), total ?? size);
+      const result = await invoke(tool.verb, raw, ctx, mcpDoor, {
+        extra: tool.spec.extra,
+        before: async (opts) => {
+          const policy = this.options.policy;
+          const refusal = policy && policyRefusal(tool.verb, opts, policy.policy, policy.profile);
+          if (refusal) throw new AuthError(refusal);
+          const file = tool.spec.localFile;
+          if (file !== undefined && typeof opts[file] === 'string') {
+            const confined = await confine(opts[file] as string, this.folders, this.cwd);
+            opts = { ...opts, [file]: confined.path };
+            size = confined.size;
+          }
+          await this.confirm(tool, opts, raw, callCtx, extra, size);
+          return { ...opts, ...tool.spec.fixed };
+        },
+      });
       if (!result) throw new Error(`${tool.name} returned nothing`);
       try {
         await result.after?.();
@@ -129,69 +174,49 @@ export class ToolRunner {
         const known = error instanceof WsctlError;
         const said = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300).replace(/[.\s]*$/, '.');
         const failed = errorResult(new WsctlError(`${known ? said : `Could not save: ${said}`} ${result.lost}`), outer.debug, outer.io.stderr, known ? error.exitCode : 1);
-        return { ...failed, content: [...failed.content, text(JSON.stringify(result.json, null, 2))] };
+        return { ...failed, content: [...failed.content, text(JSON.stringify(result.json))] };
       }
-      const document = shown === undefined ? result.json : shown.document;
-      const content = [text(JSON.stringify(document, null, 2))];
+      const document = tool.spec.shown ? tool.spec.shown(result.json, { showSecrets: !!this.options.showSecrets }) : result.json;
+      const json = JSON.stringify(document);
       if (result.failure || result.exitCode) {
-        // The verb's own exit code (auth status's 4), or 1 for a body that reports failure.
-        const code = result.failure ? 1 : result.exitCode;
-        const failed = errorResult(new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'), outer.debug, outer.io.stderr, code);
-        return { ...failed, content: [...failed.content, ...content] };
+        // The verb's own exit code, or 1 for a body that reports failure: the document follows the error.
+        const failed = errorResult(new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'), outer.debug, outer.io.stderr, result.failure ? 1 : result.exitCode);
+        return { ...failed, content: [...failed.content, text(json.length > MAX_RESULT_BYTES ? '(document too large to return)' : json)] };
       }
-      if (extra) content.push(text(extra(document)));
-      const structured = document && typeof document === 'object' && !Array.isArray(document) ? (document as Record<string, unknown>) : { result: document };
-      return { content, structuredContent: structured };
+      const shown = tool.spec.text ? tool.spec.text(document) : json;
+      const bytes = Buffer.byteLength(json) + (tool.spec.text ? Buffer.byteLength(shown) : 0);
+      if (bytes > MAX_RESULT_BYTES) {
+        const mib = (bytes / 1024 / 1024).toFixed(1);
+        throw new UsageError(`The result is ${mib} MiB, more than the ${MAX_RESULT_BYTES / 1024 / 1024} MiB a tool returns: ${tool.spec.less ?? 'ask for less'}.`);
+      }
+      this.seen.record(tool.name, raw, document);
+      return { content: [text(shown)], structuredContent: document as Record<string, unknown> };
     } catch (error) {
       return errorResult(error, outer.debug, outer.io.stderr);
     } finally {
       await ctx?.close().catch(() => {});
     }
   }
+
+  /** A person agrees before anything is sent, when the tool says so (cli.md §8); --no-confirm skips it. */
+  private async confirm(tool: ToolDef, opts: Record<string, unknown>, raw: Record<string, unknown>, ctx: Ctx, extra: CallExtra, size: number | undefined): Promise<void> {
+    const asked = tool.spec.confirm?.(opts as never);
+    if (!asked || this.options.noConfirm) return;
+    const target = tool.spec.localFile !== undefined && size !== undefined ? `${asked.target} (${size} bytes)` : asked.target;
+    if (!extra.ask) {
+      throw new UsageError(`${tool.name} needs a person to confirm, and this client cannot ask: nothing was sent. A person can run \`${commandLine(tool, opts, raw, ctx)}\`.`);
+    }
+    const t = await ctx.target({ key: false });
+    const message = cleanLine(`Allow the agent to ${asked.action} ${target} (profile '${t.profile}', ${t.baseUrl ?? 'no base URL'})?`);
+    if (!(await extra.ask(message))) throw new UsageError(DECLINED);
+  }
 }
 
-/**
- * stdin, line by line, without any line longer than MAX_MESSAGE_BYTES: such a line is dropped
- * (with an error response when its id can be read), so that the SDK's buffer never overflows,
- * which would end the server.
- */
-function boundedLines(stdin: Readable, tooLong: (head: string) => void): PassThrough {
-  const out = new PassThrough();
-  let pending: Buffer[] = [];
-  let size = 0;
-  let dropping = false;
-  let head = '';
-  stdin.on('data', (chunk: Buffer | string) => {
-    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    while (data.length > 0) {
-      const newline = data.indexOf(10);
-      const piece = newline < 0 ? data : data.subarray(0, newline + 1);
-      data = newline < 0 ? Buffer.alloc(0) : data.subarray(newline + 1);
-      if (!dropping) {
-        if (size === 0) head = '';
-        if (head.length < 256) head += piece.subarray(0, 256).toString('utf8');
-        if (size + piece.length > MAX_MESSAGE_BYTES) {
-          dropping = true;
-          pending = [];
-          size = 0;
-        } else {
-          pending.push(piece);
-          size += piece.length;
-        }
-      }
-      if (newline >= 0) {
-        if (dropping) tooLong(head);
-        else out.write(Buffer.concat(pending));
-        pending = [];
-        size = 0;
-        dropping = false;
-      }
-    }
-  });
-  stdin.on('end', () => out.end());
-  stdin.on('close', () => out.end());
-  stdin.on('error', (error) => out.destroy(error));
-  return out;
+/** tools/call with its params unchecked: the handler checks them. */
+const LooseCallRequest = z.object({ method: z.literal('tools/call'), params: z.optional(z.unknown()) });
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -203,63 +228,120 @@ function protocolError(code: number, message: string): Error {
 }
 
 /** Why a tool of wsctl is not offered by this server, and which flag offers it. */
-function notOffered(name: string, options: McpOptions): string | undefined {
-  const tool = TOOLS.find((t) => t.name === name);
+function notOffered(tool: ToolDef | undefined, options: McpOptions): string | undefined {
   if (!tool) return undefined;
-  if (options.readOnly && tool.kind !== 'read') return `Tool '${name}' is not offered: the server was started with --read-only, which offers the reads alone.`;
-  if (tool.kind === 'destructive' && !options.allowDestructive) return `Tool '${name}' deletes, and is offered only when the server is started with --allow-destructive.`;
+  if (options.readOnly && tool.kind !== 'read') return `Tool '${tool.name}' is not offered: the server was started with --read-only, which offers the reads alone.`;
+  if (tool.kind === 'destructive' && !options.allowDestructive) return `Tool '${tool.name}' deletes, and is offered only when the server is started with --allow-destructive.`;
   return undefined;
 }
 
-/** tools/call with its params unchecked: the handler checks them. */
-const LooseCallRequest = z.object({ method: z.literal('tools/call'), params: z.optional(z.unknown()) });
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const CONVERSATION_TEMPLATE = 'wsctl://conversations/{conversation_id}';
 
 /** The server with its tools, before it is connected to a transport; inflight holds the calls under way. */
 export function createServer(
   options: McpOptions,
   ctx: Ctx,
-  describe: (command: string[]) => CommandInfo | undefined,
+  tools: ToolDef[] | Promise<ToolDef[]>,
+  seen: SeenIds = rememberedIds(ctx),
 ): { server: Server; inflight: Set<Promise<unknown>>; abortCalls: () => void } {
   const calls = new AbortController();
-  const tools = offered(options);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const listed = tools.map((t) => describeTool(t, describe(t.command)));
-  const runner = new ToolRunner(ctx, options);
+  // The tools are made while initialize is answered: it does not need them.
+  const made = Promise.resolve(tools).then((all) => {
+    const served = offered(all, options);
+    return { all, served, byName: new Map(served.map((t) => [t.name, t])), listed: served.map((t) => t.listing) };
+  });
+  const runner = new ToolRunner(ctx, options, seen);
+  const turns = new Turns();
 
   const server = new Server(
     { name: 'wsctl', title: 'wsctl', version: ctx.version },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, completions: {} },
       instructions:
         'Administers a personal AI-assistant workspace through wsctl: API keys, conversations, capabilities, settings, connections, models, devices, personas, publications and sites.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await made).listed }));
   const inflight = new Set<Promise<unknown>>();
   // Installed past the Server's own tools/call wrapper, whose schema checks turn `arguments: null`
-  // into an internal error with a schema dump: the request is checked here, in one clean line.
-  Protocol.prototype.setRequestHandler.call(server, LooseCallRequest, async (request: z.infer<typeof LooseCallRequest>, extra: { signal: AbortSignal }) => {
-    const params = request.params;
-    if (!isObject(params) || typeof params.name !== 'string') throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
-    const tool = byName.get(params.name);
-    if (!tool) throw protocolError(ErrorCode.InvalidParams, notOffered(params.name, options) ?? `Unknown tool '${params.name}'. Tools: ${tools.map((t) => t.name).join(', ')}.`);
-    if (params.arguments !== undefined && !isObject(params.arguments)) throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: arguments must be an object.`);
-    const parsed = z.safeParse(tool.input, params.arguments ?? {});
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('; ');
-      throw protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${problems}`);
-    }
-    const call = runner.call(tool, parsed.data, AbortSignal.any([extra.signal, calls.signal]));
-    inflight.add(call);
-    return call.finally(() => inflight.delete(call));
+  // into an internal error with a schema dump: the request is checked here, and wrong arguments are
+  // a result the model can correct itself from (exit code 2), not a protocol error.
+  Protocol.prototype.setRequestHandler.call(
+    server,
+    LooseCallRequest,
+    async (request: z.infer<typeof LooseCallRequest>, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification(n: unknown): Promise<void> }) => {
+      const params = request.params;
+      if (!isObject(params) || typeof params.name !== 'string') throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
+      const { all, served, byName } = await made;
+      const tool = byName.get(params.name);
+      if (!tool) throw protocolError(ErrorCode.InvalidParams, notOffered(all.find((t) => t.name === params.name), options) ?? `Unknown tool '${cleanLine(params.name)}'. Tools: ${served.map((t) => t.name).join(', ')}.`);
+      const token = extra._meta?.progressToken;
+      const signal = AbortSignal.any([extra.signal, calls.signal]);
+      // An empty elicitation capability means form mode (MCP 2025-11-25 keeps it for older clients).
+      const elicitation = server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
+      const canAsk = !!elicitation && (elicitation.form !== undefined || elicitation.url === undefined);
+      const call = turns.run(() =>
+        runner.call(tool, params.arguments, {
+          signal,
+          ask: canAsk
+            ? async (message) => {
+                const answer = await server.elicitInput(
+                  { mode: 'form', message, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Confirm', description: 'Yes, do it' } }, required: ['confirm'] } },
+                  { signal },
+                );
+                return answer.action === 'accept' && answer.content?.confirm === true;
+              }
+            : undefined,
+          progress:
+            token === undefined
+              ? undefined
+              : (progress, total) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total === undefined ? {} : { total }) } }).catch(() => {}),
+        }),
+      );
+      inflight.add(call);
+      return call.finally(() => inflight.delete(call));
+    },
+  );
+
+  // Resources: the documents of caps and settings, and any conversation's transcript as Markdown.
+  const read = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const tool = (await made).all.find((t) => t.name === name) as ToolDef;
+    return turns.run(() => runner.call(tool, args, { signal: calls.signal }));
+  };
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [
+      { uri: 'wsctl://capabilities', name: 'capabilities', title: 'Workspace capabilities', description: 'The document of `wsctl caps --json`', mimeType: 'application/json' },
+      { uri: 'wsctl://settings', name: 'settings', title: 'User settings', description: 'The document of `wsctl settings --json`', mimeType: 'application/json' },
+    ],
+  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [{ uriTemplate: CONVERSATION_TEMPLATE, name: 'conversation', title: 'Conversation transcript', description: 'The whole transcript as Markdown', mimeType: 'text/markdown' }],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    const conversation = /^wsctl:\/\/conversations\/([^/?#]+)$/.exec(uri);
+    const [name, args, mimeType] =
+      uri === 'wsctl://capabilities'
+        ? ['caps', {}, 'application/json']
+        : uri === 'wsctl://settings'
+          ? ['settings', {}, 'application/json']
+          : conversation
+            ? ['convo_show', { conversation_id: decodeURIComponent(conversation[1] as string), tail: Number.MAX_SAFE_INTEGER }, 'text/markdown']
+            : [undefined, {}, ''];
+    if (!name) throw protocolError(-32002, `Resource not found: ${cleanLine(uri)}.`);
+    const result = await read(name, args);
+    const first = (result.content[0] as { text: string }).text;
+    if (result.isError) throw protocolError(ErrorCode.InternalError, first);
+    return { contents: [{ uri, mimeType, text: first }] };
+  });
+  server.setRequestHandler(CompleteRequestSchema, (request) => {
+    const { ref, argument } = request.params;
+    if (ref.type !== 'ref/resource' || ref.uri !== CONVERSATION_TEMPLATE || argument.name !== 'conversation_id') return { completion: { values: [] } };
+    const values = seen.ids('conversation').filter((id) => id.startsWith(argument.value));
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });
 
   server.onerror = (error) => {
-    // Lines that are not JSON-RPC: said on stderr, never answered on stdout with anything else.
     logTo(ctx)(ctx.debug ? String(error?.stack ?? error) : String(error?.message ?? error));
   };
   return { server, inflight, abortCalls: () => calls.abort() };
@@ -272,18 +354,20 @@ function logTo(ctx: Ctx): (line: string) => void {
   return (line) => ctx.io.stderr.write(`wsctl mcp: ${cleanErrorMessage(line).replace(/\n/g, ' ')}\n`);
 }
 
-/** Runs the server on stdin/stdout until stdin closes, SIGINT (ctx.signal) or SIGTERM. */
-export async function serve(options: McpOptions, ctx: Ctx, describe: (command: string[]) => CommandInfo | undefined): Promise<void> {
-  const { server, inflight, abortCalls } = createServer(options, ctx, describe);
-  const tools = offered(options);
+/** Runs the server on stdin/stdout until stdin closes, SIGINT (ctx.signal) or SIGTERM; its tools are made from `verbs`, the declarations. */
+export async function serve(given: McpOptions, ctx: Ctx, verbs: () => Promise<DeclaredVerb[]>): Promise<void> {
+  // The profile's agent policy narrows what is offered; a config that cannot be read leaves the flags as given.
+  let policy: McpOptions['policy'];
+  try {
+    policy = policyInEffect(ctx);
+  } catch {
+    policy = undefined;
+  }
+  const options: McpOptions = policy ? { ...given, ...mcpOffer(given, policy.policy), policy } : given;
+  const all = verbs().then(toolsOf);
+  const { server, inflight, abortCalls } = createServer(options, ctx, all);
   const log = logTo(ctx);
-  const stdout = ctx.io.stdout;
-  const input = boundedLines(ctx.io.stdin, (head) => {
-    const id = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?\d{1,16})/.exec(head)?.[1];
-    log(`a message longer than ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB was dropped`);
-    if (id !== undefined) stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(id), error: { code: ErrorCode.InvalidRequest, message: `Message too large: the limit is ${MAX_MESSAGE_BYTES} bytes.` } })}\n`);
-  });
-  const transport = new StdioServerTransport(input, stdout as NodeJS.WritableStream as never, { maxBufferSize: 2 * MAX_MESSAGE_BYTES + 1 });
+  const transport = new LineTransport(ctx.io.stdin, ctx.io.stdout, log);
   // Nothing but protocol messages on stdout, whatever a library may print.
   const saved = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = (...args: unknown[]) => ctx.io.stderr.write(`${args.map(String).join(' ')}\n`);
@@ -301,7 +385,7 @@ export async function serve(options: McpOptions, ctx: Ctx, describe: (command: s
   // A client that sends its requests and closes stdin still gets its answers, for a few seconds:
   // then the calls still under way (a service that does not answer, retries) are stopped, and
   // answered as interrupted.
-  input.on('end', () => {
+  transport.onend = () => {
     const settled = Promise.allSettled([...inflight]);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)));
@@ -312,13 +396,11 @@ export async function serve(options: McpOptions, ctx: Ctx, describe: (command: s
         return settled;
       })
       .then(() => setImmediate(stop));
-  });
-  input.on('error', () => stop());
-  transport.onclose = () => stop();
+  };
 
   try {
     await server.connect(transport);
-    if (ctx.debug) log(`serving ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
+    if (ctx.debug) void all.then((tools) => log(`serving tools: ${offered(tools, options).map((t) => t.name).join(', ')}`));
     if (!ctx.signal.aborted) await stopped;
   } finally {
     abortCalls();

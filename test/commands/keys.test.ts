@@ -79,7 +79,7 @@ describe('keys', () => {
     ['--force and --insecure-storage', ['--force', '--insecure-storage']],
   ])('create with %s but no --save-as is a usage error (exit 2), nothing created', async (named, flags) => {
     const verb = named.includes(' and ') ? 'go' : 'goes';
-    const message = `${named} ${verb} with --save-as <profile>: without it no key is saved.`;
+    const message = `${named} ${verb} with --save-as: without it no key is saved.`;
     for (const wsctl of [run, runBin]) {
       const r = await wsctl(['keys', 'create', 'ci', ...flags], { env: sb.env });
       expect(r.code).toBe(2);

@@ -10,8 +10,17 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, runBin, tempDir } from '../helpers.js';
-import { texts } from './harness.js';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { BIN, ROOT, runBin, tempDir } from '../helpers.js';
+import { offered } from '../../src/mcp/tools.js';
+import { texts, loadTools } from './harness.js';
+
+const TOOLS = await loadTools();
+/** The tools a server offers by default, and with --allow-destructive. */
+const DEFAULT = offered(TOOLS, {}).map((t) => t.name);
+const ALL = TOOLS.map((t) => t.name);
 
 const closers: (() => unknown)[] = [];
 afterAll(async () => {
@@ -95,14 +104,15 @@ describe('the built wsctl mcp over stdio', () => {
     const env = await sandboxServe();
     const s = await spawnServer([], env);
     const { tools } = await s.client.listTools();
-    expect(tools).toHaveLength(11);
+    expect(tools.map((t) => t.name)).toEqual(DEFAULT);
     const keys = await s.client.callTool({ name: 'keys_list', arguments: {} });
     expect(keys.isError).toBeFalsy();
     expect((keys.structuredContent as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
     const caps = await s.client.callTool({ name: 'caps', arguments: {} });
     expect(JSON.stringify(caps.structuredContent)).toContain('"app_slug":"gmail"');
     const convo = await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_demo', tail: 1 } });
-    expect(texts(convo)[1]).toMatch(/^# /);
+    expect(texts(convo)).toHaveLength(1);
+    expect(texts(convo)[0]).toMatch(/^# /);
     expect(s.garbage).toEqual([]);
     expect(s.stderr()).not.toContain(env.WSCTL_API_KEY);
   });
@@ -123,8 +133,8 @@ describe('the built wsctl mcp over stdio', () => {
   });
 
   it('--sandbox --allow-destructive: the embedded sandbox, deletions included', async () => {
-    const s = await spawnServer(['--sandbox', '--allow-destructive'], { WSCTL_CONFIG_DIR: tempDir() });
-    expect((await s.client.listTools()).tools).toHaveLength(14);
+    const s = await spawnServer(['--sandbox', '--allow-destructive', '--no-confirm'], { WSCTL_CONFIG_DIR: tempDir() });
+    expect((await s.client.listTools()).tools.map((t) => t.name)).toEqual(ALL);
     const removed = await s.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } });
     expect(removed.structuredContent).toEqual({ success: true });
     const again = await s.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } });
@@ -152,7 +162,7 @@ describe('the built wsctl mcp over stdio', () => {
     expect((settings.structuredContent as Record<string, string>).name).toBe(HOSTILE);
     expect(JSON.parse(texts(settings)[0]!)[HOSTILE]).toBe(HOSTILE);
     expect((await call('notes_import', { page_id: HOSTILE })).structuredContent).toEqual({ filename: HOSTILE });
-    expect((await s.client.listTools()).tools).toHaveLength(11);
+    expect((await s.client.listTools()).tools.map((t) => t.name)).toEqual(DEFAULT);
     expect(s.garbage).toEqual([]);
     expect(s.stderr()).not.toContain('wsk_fault_test_key_123456');
     expect(s.stderr()).not.toContain('sk-provider-secret-0123456789');
@@ -186,42 +196,46 @@ function raw(args: string[], env: Record<string, string>): { child: ChildProcess
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
 describe('stdout carries protocol messages only', () => {
-  it('malformed JSON-RPC, unknown methods and huge arguments get errors or nothing, and the server goes on', { timeout: 120_000 }, async () => {
+  it('every malformed line is answered (-32700, -32600, id null where unreadable), wrong arguments are results, and the server goes on', { timeout: 120_000 }, async () => {
     const s = raw(['--sandbox'], { WSCTL_CONFIG_DIR: tempDir() });
     const send = (text: string) => s.child.stdin.write(`${text}\n`);
     const init = s.next(0);
     send(INIT);
     await init;
     send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const errors = () => s.lines.filter((l) => (l as { id: unknown }).id === null) as { error: { code: number } }[];
     send('{not json');
     send('[1, 2, 3]');
     send('"just a string"');
     send(JSON.stringify({ jsonrpc: '2.0', method: 'no/such/notification' }));
+    const notARequest = s.next(7);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 42 }));
+    expect((await notARequest).error).toMatchObject({ code: -32600 });
+    expect(errors().map((e) => e.error.code)).toEqual([-32700, -32600, -32600]);
     const unknown = s.next(1);
     send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'no/such/method' }));
     expect((await unknown).error).toMatchObject({ code: -32601 });
-    const big = s.next(2);
-    send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'keys_create', arguments: { name: 'x'.repeat(5_000_000) } } }));
-    expect((await big).error).toMatchObject({ code: -32602 });
     const huge = s.next(3);
     send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'keys_create', arguments: { name: 'y'.repeat(40_000_000) } } }));
     expect((await huge).error).toMatchObject({ code: -32600 });
     const deep = s.next(4);
     send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"caps","arguments":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}}`);
-    expect((await deep).error).toMatchObject({ code: -32602 });
+    const deepResult = (await deep).result as { isError: boolean; content: { text: string }[] };
+    expect([deepResult.isError, deepResult.content[0]!.text]).toEqual([true, "Error: Unknown argument 'a' for caps. It takes no arguments. (exit code 2)"]);
     const deeper = s.next(99);
     send(`{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"caps","arguments":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
-    expect((await deeper).error).toEqual({ code: -32602, message: 'Invalid arguments for caps: arguments must be an object.' });
+    const answer = await deeper;
+    expect(answer.error ?? answer.result).toMatchObject(answer.error ? { code: -32600 } : { isError: true });
     const list = s.next(5);
     send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
-    expect(((await list).result as { tools: unknown[] }).tools).toHaveLength(11);
+    expect(((await list).result as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(DEFAULT);
     const call = s.next(6);
     send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'keys_list', arguments: {} } }));
     expect((await call).result).toMatchObject({ structuredContent: { keys: expect.any(Array) } });
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
-    for (const line of s.lines) expect(line).toMatchObject({ jsonrpc: '2.0', id: expect.any(Number) });
-    expect(s.lines.map((l) => (l as { id: number }).id)).toEqual([0, 1, 2, 3, 4, 99, 5, 6]);
+    for (const line of s.lines) expect(line).toMatchObject({ jsonrpc: '2.0' });
+    expect(s.lines.map((l) => (l as { id: number }).id)).toEqual([0, null, null, null, 7, 1, 3, 4, 99, 5, 6]);
     expect(s.stderr()).not.toMatch(/\n\s+at .+:\d+:\d+/);
   });
 
@@ -335,5 +349,83 @@ describe('wsctl mcp config', () => {
     const name = await runBin(['mcp', 'config'], { env: { WSCTL_PROFILE: 'no/such' } });
     expect([name.code, name.stdout]).toEqual([2, '']);
     expect(name.stderr).toMatch(/^Error: Invalid profile name 'no\/such'/);
+  });
+});
+
+describe('the built wsctl mcp with a person, progress, cancellation and many calls', () => {
+  it('a client that declares elicitation is asked: accept removes, decline and cancel send nothing; one that does not is told the command line', { timeout: 60_000 }, async () => {
+    const config = tempDir();
+    const answers: ElicitResult[] = [{ action: 'accept', content: { confirm: true } }, { action: 'decline' }, { action: 'cancel' }];
+    const asked: string[] = [];
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--sandbox', '--allow-destructive'], env: { PATH: process.env.PATH ?? '', HOME: tempDir(), WSCTL_CONFIG_DIR: config }, stderr: 'pipe' });
+    const client = new Client({ name: 'wsctl-e2e', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push((request.params as { message: string }).message);
+      return answers.shift()!;
+    });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    expect((await client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } })).structuredContent).toEqual({ success: true });
+    for (const id of ['dev_phone', 'dev_phone']) expect(texts(await client.callTool({ name: 'device_rm', arguments: { device_id: id } }))[0]).toBe('Error: Declined: nothing was sent. (exit code 2)');
+    expect(asked[0]).toMatch(/^Allow the agent to remove device dev_laptop \(profile 'sandbox', http:\/\/127\.0\.0\.1:\d+\)\?$/);
+    // Not asked: the phone is still there.
+    const cannot = await spawnServer(['--sandbox', '--allow-destructive', '--profile', 'work'], { WSCTL_CONFIG_DIR: config });
+    expect(texts(await cannot.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } }))[0]).toBe(
+      'Error: device_rm needs a person to confirm, and this client cannot ask: nothing was sent. A person can run `wsctl device rm --profile work --sandbox dev_phone --yes`. (exit code 2)',
+    );
+    const again = await spawnServer(['--sandbox', '--allow-destructive', '--no-confirm'], { WSCTL_CONFIG_DIR: config });
+    expect((await again.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } })).structuredContent).toEqual({ success: true });
+  });
+
+  it('progress tokens before the result, and 20 calls at once all answered', { timeout: 60_000 }, async () => {
+    const s = raw(['--sandbox', '--upload-dir', join(ROOT, 'test', 'fixtures'), '--no-confirm'], { WSCTL_CONFIG_DIR: tempDir() });
+    const send = (message: unknown) => s.child.stdin.write(`${JSON.stringify(message)}\n`);
+    const init = s.next(0);
+    send(JSON.parse(INIT));
+    await init;
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const uploaded = s.next(1);
+    send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_upload_avatar', arguments: { file: join(ROOT, 'test', 'fixtures', 'avatar.png') }, _meta: { progressToken: 'up' } } });
+    expect((await uploaded).result).toMatchObject({ structuredContent: { url: expect.any(String) } });
+    const progress = s.lines.filter((l) => (l as { method?: string }).method === 'notifications/progress') as { params: { progressToken: string; progress: number; total?: number } }[];
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress[0]!.params).toMatchObject({ progressToken: 'up', total: statSync(join(ROOT, 'test', 'fixtures', 'avatar.png')).size });
+    expect(s.lines.indexOf(progress[0]!)).toBeLessThan(s.lines.findIndex((l) => (l as { id?: number }).id === 1));
+    // Twenty at once, all answered.
+    const many = Array.from({ length: 20 }, (_, i) => s.next(100 + i));
+    for (let i = 0; i < 20; i++) send({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: i % 2 ? 'caps' : 'keys_list', arguments: {} } });
+    for (const answer of await Promise.all(many)) expect((answer.result as { isError?: boolean }).isError).toBeFalsy();
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+  });
+
+  it('a cancelled call aborts its request and is not answered; the server goes on', { timeout: 30_000 }, async () => {
+    const url = await faultServer();
+    const s = raw(['--timeout', '600', '--debug'], { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const init = s.next(0);
+    s.child.stdin.write(`${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    await init;
+    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_versions', arguments: { persona_id: 'p1' } } })}\n`);
+    while (!s.stderr().includes('/pub/personas/')) await new Promise((resolve) => setTimeout(resolve, 20));
+    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'no longer needed' } })}\n`);
+    const next = s.next(2);
+    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'settings', arguments: {} } })}\n`);
+    expect((await next).result).toMatchObject({ structuredContent: expect.any(Object) });
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    expect(s.lines.map((l) => (l as { id?: number }).id)).toEqual([0, 2]);
+  });
+
+  it('a result over 4 MiB is refused naming its size', { timeout: 30_000 }, async () => {
+    const big = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ conversation: { id: 'c', title: 'Big' }, state: 'idle', messages: Array.from({ length: 50 }, () => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'x'.repeat(100_000) }] })) }));
+    });
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
+    closers.push(() => big.close());
+    const s = await spawnServer([], { WSCTL_BASE_URL: `http://127.0.0.1:${(big.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const result = await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'c' } });
+    expect(texts(result)[0]).toMatch(/^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail\. \(exit code 2\)$/);
+    expect((await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'c', tail: 2 } })).isError).toBeFalsy();
   });
 });

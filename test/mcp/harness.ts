@@ -5,10 +5,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Command } from 'commander';
 import type { App } from '../../src/command.js';
-import { describe as describeCommand } from '../../src/commands/mcp/index.js';
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createCtx, type Globals } from '../../src/context.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
+import { toolsOf, type ToolDef } from '../../src/mcp/tools.js';
+import { declaredVerbs } from '../../src/program.js';
 import { buildProgram, loadCommands } from '../../src/program.js';
+
+/** The tools wsctl mcp makes from the declarations, in the order of `wsctl --help`. */
+export async function loadTools(): Promise<ToolDef[]> {
+  return toolsOf(await declaredVerbs());
+}
 
 /** The whole command tree, as `wsctl mcp` loads it; run hears which command an action ran, without running it. */
 export async function commandTree(run: (command: Command) => void = () => {}): Promise<Command> {
@@ -25,7 +33,12 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-export async function connect(options: McpOptions, env: Record<string, string>, globals: Globals = {}): Promise<Connected> {
+export interface ClientSide {
+  /** The client declares elicitation and answers each question so (the questions are kept in `asked`). */
+  answer?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
+}
+
+export async function connect(options: McpOptions, env: Record<string, string>, globals: Globals = {}, side: ClientSide = {}): Promise<Connected> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -35,11 +48,11 @@ export async function connect(options: McpOptions, env: Record<string, string>, 
   const io = { stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
   const never = () => Promise.reject(new Error('no prompts in tests'));
   const ctx = await createCtx({ io, env: { WSCTL_RETRY_BASE_MS: '10', ...env }, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } }, globals);
-  const program = await commandTree();
-  const { server } = createServer(options, ctx, (path) => describeCommand(program, path));
+  const { server } = createServer(options, ctx, await loadTools());
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const client = new Client({ name: 'wsctl-test', version: '1.0.0' });
+  const client = new Client({ name: 'wsctl-test', version: '1.0.0' }, { capabilities: side.answer ? { elicitation: { form: {} } } : {} });
+  if (side.answer) client.setRequestHandler(ElicitRequestSchema, (request) => side.answer!(request));
   await client.connect(clientSide);
   return {
     client,

@@ -29,6 +29,7 @@ export const login = defineVerb({
   ],
   // The key is checked with a list of keys (not with --no-verify).
   endpoints: ['listKeys'],
+  mcp: { none: 'credentials: an agent neither logs in nor reads keys' },
   sample: ['auth', 'login', '--with-key', '--insecure-storage'],
   run,
 });

@@ -11,6 +11,7 @@ export const status = defineVerb({
   summary: 'Show the active profile, its base URL and key, and whether the service accepts the key',
   examples: ['wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'"],
   endpoints: ['listKeys'],
+  mcp: { none: 'credentials: an agent neither logs in nor reads keys' },
   sample: ['auth', 'status'],
   run: (_opts, ctx) => run(ctx),
 });

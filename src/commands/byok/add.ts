@@ -22,10 +22,10 @@ export const add = defineVerb({
   name: 'add',
   summary: 'Register a model provider; its key comes from stdin, WSCTL_BYOK_API_KEY, or a hidden prompt on a terminal',
   flags: {
-    name: required('--name <name>', 'a name for the configuration (required)', nonEmpty('--name must not be empty.')),
+    name: required('--name <name>', 'a name for the configuration (required)', nonEmpty()),
     providerUrl: required('--provider-url <url>', 'base URL of the model provider, http or https (required)', checkProviderUrl),
     format: required('--format <format>', 'API format of the provider (required)', byokFormats),
-    model: required('--model <model_id>', 'model id at the provider (required)', nonEmpty('--model must not be empty.')),
+    model: required('--model <model_id>', 'model id at the provider (required)', nonEmpty()),
     apiKeyStdin: flag('--api-key-stdin', 'read the provider key from standard input (first line; on a terminal, asked with input hidden)'),
     showSecret: flag('--show-secret', 'show the provider key in the output'),
   },
@@ -36,6 +36,15 @@ export const add = defineVerb({
   ],
   endpoints: ['addByok'],
   sample: ['byok', 'add', '--name', 'x', '--provider-url', 'https://api.openai.com/v1', '--format', 'openai', '--model', 'gpt-4.1'],
+  mcp: {
+    description: 'Register a model provider, with its API key as api_key',
+    note: 'The provider key is returned masked.',
+    drop: ['apiKeyStdin', 'showSecret'],
+    // The key goes to the verb whole, which checks it as it checks a key read from stdin.
+    extra: { apiKey: required('--api-key <key>', "the provider's API key (never shown back in full)") },
+    // Future conversations go to that provider.
+    confirm: (opts) => ({ action: 'register model provider', target: `${opts.name} (${maskUrlPassword(opts.providerUrl)}, ${opts.model})` }),
+  },
   run,
 });
 
@@ -58,7 +67,7 @@ function checkKey(given: string): string {
   return key;
 }
 
-export function checkProviderUrl(raw: string): string {
+export function checkProviderUrl(raw: string, name = '--provider-url'): string {
   let url: URL | undefined;
   try {
     url = new URL(raw);
@@ -66,7 +75,7 @@ export function checkProviderUrl(raw: string): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new UsageError(`Invalid --provider-url '${maskUrlPassword(raw)}': give an http:// or https:// URL.`);
+    throw new UsageError(`Invalid ${name} '${maskUrlPassword(raw)}': give an http:// or https:// URL.`);
   }
   // The provider key would cross the network in clear, as the API key would (cli.md §5, §7).
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {

@@ -8,14 +8,21 @@ export const rm = defineVerb({
   aliases: ['remove'],
   summary: 'Remove a connection to a third-party app; asks to confirm on a terminal, else needs --yes',
   args: {
-    appSlug: arg('<app_slug>', 'the app, e.g. gmail (`wsctl caps` lists connected apps)', parseId('app_slug')),
-    connId: arg('<pd_conn_id>', 'the connection id, as given to `conn set-permission` before (`wsctl ids connection` lists them)', parseId('pd_conn_id')),
+    appSlug: arg('<app_slug>', 'the app, e.g. gmail (`wsctl caps` lists connected apps)', parseId),
+    connId: arg('<pd_conn_id>', 'the connection id, as given to `conn set-permission` before (`wsctl ids connection` lists them)', parseId),
   },
   flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
   examples: ['wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes', "wsctl conn rm gmail pdc_gmail --yes --jq '.success'"],
   endpoints: ['removeConnection'],
   sample: ['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'],
   ids: { takes: { appSlug: 'app', connId: 'connection' }, removes: true },
+  mcp: {
+    description: 'Remove a connection to a third-party app',
+    drop: ['yes'],
+    // A person confirms through the client instead (cli.md §8).
+    fixed: { yes: true },
+    confirm: (opts) => ({ action: 'remove connection', target: `${opts.appSlug}/${opts.connId}` }),
+  },
   run,
 });
 

@@ -12,14 +12,18 @@ export const setPermission = defineVerb({
   name: 'set-permission',
   summary: "Change a connection's permission",
   args: {
-    appSlug: arg('<app_slug>', 'the app, e.g. gmail (`wsctl caps` lists connected apps)', parseId('app_slug')),
-    connId: arg('<pd_conn_id>', 'the connection id, as given to `conn set-permission` before (`wsctl ids connection` lists them)', parseId('pd_conn_id')),
-    permission: arg('<permission>', 'the new permission, e.g. read or write', parseId('permission')),
+    appSlug: arg('<app_slug>', 'the app, e.g. gmail (`wsctl caps` lists connected apps)', parseId),
+    connId: arg('<pd_conn_id>', 'the connection id, as given to `conn set-permission` before (`wsctl ids connection` lists them)', parseId),
+    permission: arg('<permission>', 'the new permission, e.g. read or write', parseId),
   },
   examples: ['wsctl conn set-permission gmail pdc_gmail write', "wsctl conn set-permission notion pdc_notion read --jq '.success'"],
   endpoints: ['setConnectionPermission'],
   sample: ['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'],
   ids: { takes: { appSlug: 'app', connId: 'connection' }, remembers: (opts) => [{ kind: 'connection', id: opts.connId, app: opts.appSlug, description: `${opts.appSlug}, ${opts.permission}` }] },
+  mcp: {
+    // Widening access to everything: a person agrees first.
+    confirm: (opts) => (opts.permission === 'full' ? { action: 'give full access to connection', target: `${opts.appSlug}/${opts.connId}` } : undefined),
+  },
   run,
 });
 

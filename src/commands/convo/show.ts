@@ -3,6 +3,8 @@ import { UsageError } from '../../errors.js';
 import { printConversation } from '../../conversation/print.js';
 import type { IdRef } from '../../ids/store.js';
 import { request } from '../../service.js';
+import type { Conversation } from '../../schemas.js';
+import { transcriptMarkdown } from '../../conversation/markdown.js';
 
 export interface ShowOptions {
   id: string;
@@ -22,16 +24,16 @@ export interface ShowOptions {
 const INTERVAL_MS = 2000;
 
 /** --interval in milliseconds: at least 0.5 s (each poll fetches the whole history). */
-export function parseInterval(raw: string): number {
+export function parseInterval(raw: string, name = '--interval'): number {
   const seconds = /^\s*\d*\.?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(seconds > 0) || seconds > 86_400) throw new UsageError(`Invalid --interval '${raw}': give a number of seconds (at least 0.5).`);
+  if (!(seconds > 0) || seconds > 86_400) throw new UsageError(`Invalid ${name} '${raw}': give a number of seconds (at least 0.5).`);
   return Math.max(500, Math.round(seconds * 1000));
 }
 
 export const show = defineVerb({
   name: 'show',
   summary: 'Show a conversation: header, transcript, token totals',
-  args: { id: arg('<conversation_id>', 'the conversation id (`wsctl caps` shows some; `wsctl ids conversation` lists those seen)', parseId('conversation_id')) },
+  args: { id: arg('<conversation_id>', 'the conversation id (`wsctl caps` shows some; `wsctl ids conversation` lists those seen)', parseId) },
   flags: {
     tail: option('--tail <n>', 'only the last n messages', parseTail),
     markdown: flag('--markdown', 'print the transcript as Markdown'),
@@ -40,14 +42,22 @@ export const show = defineVerb({
     follow: flag('-f, --follow', 'while the conversation runs, print each message as it completes (never paged)'),
     intervalMs: option('--interval <seconds>', 'with --follow, seconds between polls (default 2, at least 0.5)', parseInterval),
   },
-  check(opts) {
-    if (opts.intervalMs !== undefined && !opts.follow) throw new UsageError('--interval goes with --follow.');
+  check(opts, said) {
+    if (opts.intervalMs !== undefined && !opts.follow) throw new UsageError(`${said('intervalMs')} goes with ${said('follow')}.`);
   },
   examples: ['wsctl convo show conv_demo --tail 2', 'wsctl convo show conv_live --follow', "wsctl convo show conv_demo --jq '.messages | length'"],
   endpoints: ['getConversation'],
   sample: ['convo', 'show', 'conv_demo', '--no-pager'],
   moreSamples: [['convo', 'show', 'conv_demo', '--follow']],
   ids: { takes: { id: 'conversation' }, remembers: (opts, shown) => conversationIds(opts.id, shown as Shown | undefined) },
+  mcp: {
+    note: 'Returns the last `tail` messages (default 50); its text is the transcript as Markdown.',
+    drop: ['markdown', 'full', 'pager', 'follow', 'intervalMs'],
+    schema: { tail: { type: 'integer', minimum: 0, default: 50 } },
+    fixed: { whole: true },
+    text: (document) => transcriptMarkdown(document as Conversation),
+    less: 'pass a smaller tail',
+  },
   run,
 });
 
@@ -62,8 +72,8 @@ export function conversationIds(id: string, shown: Shown | undefined): IdRef[] {
   return [{ kind: 'conversation', id, description: shown?.conversation?.title ?? undefined }, ...once];
 }
 
-export function parseTail(raw: string): number {
-  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`Invalid --tail '${raw}': give a whole number of messages.`);
+export function parseTail(raw: string, name = '--tail'): number {
+  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`Invalid ${name} '${raw}': give a whole number of messages.`);
   return Number(raw);
 }
 
@@ -85,7 +95,10 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
     return call({
       request: spec,
       spinner: 'Loading conversation',
-      answer: ({ body }) => ({ json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} }),
+      answer: ({ body }) => {
+        ctx.progress?.(body.messages.length);
+        return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };
+      },
     });
   }
   // The body is printed as it arrives (issue 14, P3).

@@ -5,11 +5,18 @@ export const rm = defineVerb({
   name: 'rm',
   aliases: ['remove'],
   summary: 'Remove a registered device; asks to confirm on a terminal, else needs --yes',
-  args: { deviceId: arg('<device_id>', 'the device id', parseId('device_id')) },
+  args: { deviceId: arg('<device_id>', 'the device id', parseId) },
   flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
   examples: ['wsctl device rm dev_phone', "wsctl device rm dev_phone --yes --jq '.success'"],
   endpoints: ['removeDevice'],
   sample: ['device', 'rm', 'dev_laptop', '--yes'],
+  mcp: {
+    description: 'Remove a registered device',
+    drop: ['yes'],
+    // A person confirms through the client instead (cli.md §8).
+    fixed: { yes: true },
+    confirm: (opts) => ({ action: 'remove device', target: opts.deviceId }),
+  },
   run,
 });
 

@@ -4,7 +4,7 @@ import { checkProfileName, profileOf, storedKey } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { request } from '../../service.js';
-import { relativeTime } from '../../terminal/index.js';
+import { mask, relativeTime } from '../../terminal/index.js';
 
 export interface CreateOptions {
   name: string;
@@ -24,15 +24,22 @@ export const create = defineVerb({
     force: flag('--force', 'with --save-as, replace an existing profile of that name'),
     insecureStorage: flag('--insecure-storage', 'with --save-as, store the key in config.json instead of the OS credential store'),
   },
-  check(opts) {
+  check(opts, said) {
     if (opts.saveAs !== undefined) return;
     // Both only say how to save: without --save-as they would be ignored without a word.
-    const given = [opts.force && '--force', opts.insecureStorage && '--insecure-storage'].filter(Boolean);
-    if (given.length > 0) throw new UsageError(`${given.join(' and ')} ${given.length > 1 ? 'go' : 'goes'} with --save-as <profile>: without it no key is saved.`);
+    const given = [opts.force && said('force'), opts.insecureStorage && said('insecureStorage')].filter(Boolean);
+    if (given.length > 0) throw new UsageError(`${given.join(' and ')} ${given.length > 1 ? 'go' : 'goes'} with ${said('saveAs')}: without it no key is saved.`);
   },
   examples: ['wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', "wsctl keys create ci --jq '.key'"],
   endpoints: ['createKey'],
   sample: ['keys', 'create', 'ci'],
+  mcp: {
+    note: 'The new key is returned masked unless the server was started with --show-secrets; save_as stores it in a wsctl profile.',
+    // The key goes back masked, or to a client that asked for it: no warning to copy it on the server's stderr.
+    fixed: { keyHidden: true },
+    confirm: (opts) => (opts.force ? { action: 'create a key and replace profile', target: opts.saveAs ?? '' } : undefined),
+    shown: (document, server) => (server.showSecrets ? document : { ...(document as object), key: mask((document as { key?: string }).key) }),
+  },
   run,
 });
 

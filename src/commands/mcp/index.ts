@@ -1,7 +1,7 @@
 import { defineNoun, defineVerb } from '../../command.js';
 import { config } from './config.js';
 import { install } from './install.js';
-import { check, describe, serverFlags } from './shared.js';
+import { check, serverFlags } from './shared.js';
 import { uninstall } from './uninstall.js';
 
 export { describe, snake } from './shared.js';
@@ -19,11 +19,9 @@ export const mcp = defineNoun({
     sample: ['mcp', '--read-only'],
     async run(flags, ctx, here) {
       check(flags, ctx.globals);
-      // Tool descriptions come from the command tree: every verb's declaration.
-      const root = await here.wholeTree();
       if (ctx.io.stdinIsTTY) ctx.term.info('wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp install`). Ctrl-C stops it.');
       const { serve } = await import('../../mcp/mcp-server.js');
-      await serve(flags, ctx, (path) => describe(root, path));
+      await serve(flags, ctx, here.verbs);
     },
   }),
 });

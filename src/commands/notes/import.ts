@@ -14,16 +14,17 @@ export interface ImportOptions {
 export const importPage = defineVerb({
   name: 'import',
   summary: 'Import a page as markdown into the workspace; prints the created file name',
-  args: { pageId: arg('<page_id>', 'the page in the note-taking app', parseId('page_id')) },
+  args: { pageId: arg('<page_id>', 'the page in the note-taking app', parseId) },
   flags: {
     title: option('--title <title>', 'title of the imported file'),
-    to: option('--to <a/b/c>', 'folder to import into, split on /', (raw) => splitPath(raw, '--to')),
-    account: option('--account <account_id>', 'the connected account to read the page from (`wsctl caps` shows them)', parseId('--account')),
+    to: option('--to <a/b/c>', 'folder to import into, split on /', splitPath),
+    account: option('--account <account_id>', 'the connected account to read the page from (`wsctl caps` shows them)', parseId),
   },
   examples: ['wsctl notes import page_demo', 'wsctl notes import page_roadmap --to projects/2027 --title "Roadmap"', "wsctl notes import page_demo --jq '.filename'"],
   endpoints: ['importNote'],
   sample: ['notes', 'import', 'page_demo'],
   ids: { takes: { account: 'account' } },
+  mcp: { openWorld: true },
   run,
 });
 

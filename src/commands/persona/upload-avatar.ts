@@ -11,6 +11,12 @@ export const uploadAvatar = defineVerb({
   examples: ['wsctl persona upload-avatar ./ada.png', "wsctl persona upload-avatar ./ada.png --jq '.url'"],
   endpoints: ['uploadPersonaImage'],
   sample: ['persona', 'upload-avatar', 'test/fixtures/avatar.png'],
+  mcp: {
+    note: 'file is a path on the machine that runs wsctl, inside its working folder or a folder the server was given with --upload-dir.',
+    localFile: 'file',
+    // A local file leaves the machine; the door names its real path and size.
+    confirm: (opts) => ({ action: 'upload file', target: opts.file }),
+  },
   run,
 });
 

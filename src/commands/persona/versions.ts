@@ -6,7 +6,7 @@ import { relativeTime } from '../../terminal/index.js';
 export const versions = defineVerb({
   name: 'versions',
   summary: 'List the published versions of a persona',
-  args: { personaId: arg('<persona_id>', 'the persona id', parseId('persona_id')) },
+  args: { personaId: arg('<persona_id>', 'the persona id', parseId) },
   examples: ['wsctl persona versions persona_demo', "wsctl persona versions persona_demo --jq '.published[0].id'"],
   endpoints: ['listPublishedVersions'],
   sample: ['persona', 'versions', 'persona_demo'],

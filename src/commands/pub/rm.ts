@@ -5,11 +5,18 @@ export const rm = defineVerb({
   name: 'rm',
   aliases: ['remove'],
   summary: 'Unpublish a published conversation; asks to confirm on a terminal, else needs --yes',
-  args: { pubId: arg('<pub_id>', 'the publication id', parseId('pub_id')) },
+  args: { pubId: arg('<pub_id>', 'the publication id', parseId) },
   flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
   examples: ['wsctl pub rm pub_demo', "wsctl pub rm pub_demo --yes --jq '.success'"],
   endpoints: ['removePublication'],
   sample: ['pub', 'rm', 'pub_demo', '--yes'],
+  mcp: {
+    description: 'Unpublish a published conversation',
+    drop: ['yes'],
+    // A person confirms through the client instead (cli.md §8).
+    fixed: { yes: true },
+    confirm: (opts) => ({ action: 'unpublish', target: opts.pubId }),
+  },
   run,
 });
 

@@ -19,13 +19,14 @@ export const create = defineVerb({
   args: { name: arg('<name>', 'site name (lowercase letters, digits, -)', nonEmpty('The site name must not be empty.')) },
   flags: {
     variant: option('--variant <variant>', 'starting template', websiteVariants),
-    parent: option('--parent <a/b>', 'folder to create it in, split on /', (raw) => splitPath(raw, '--parent')),
+    parent: option('--parent <a/b>', 'folder to create it in, split on /', splitPath),
     force: flag('--force', 'replace a site of the same name'),
     displayName: option('--display-name <text>', 'the name shown to visitors'),
   },
   examples: ['wsctl site create launch --variant marketing', 'wsctl site create notes --parent blogs/2027 --variant blog --display-name "Field notes"', "wsctl site create launch --force --jq '.data.path'"],
   endpoints: ['createWebsite'],
   sample: ['site', 'create', 'launch'],
+  mcp: { confirm: (opts) => (opts.force ? { action: 'replace site', target: opts.name } : undefined) },
   run,
 });
 
