@@ -1,8 +1,9 @@
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { isLoopback } from '../../http/index.js';
 import { defineVerb, flag, option, wouldChange, type Ctx, type Result } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { sandboxStatePath } from '../../sandbox/embedded.js';
+import { inConfigDir, sandboxStatePath } from '../../sandbox/embedded.js';
 
 export interface ServeOptions {
   port: number;
@@ -37,6 +38,18 @@ function parseHost(raw: string): string {
   return raw;
 }
 
+/** --state's folder must exist (and be a folder): nothing is created for it. */
+function stateFolder(given: string, path: string): void {
+  const folder = dirname(path);
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    throw new UsageError(`The folder of --state '${given}' does not exist (${folder}): create it first, or give a file in an existing folder.`);
+  }
+  if (!isFolder) throw new UsageError(`The folder of --state '${given}' is not a folder (${folder}): give a file in an existing folder.`);
+}
+
 /** The two lines cli.md names, then an export, so that `eval "$(…)"` reaches the commands after it. */
 function printEnv(ctx: Ctx, url: string, key: string): void {
   ctx.term.line(`WSCTL_BASE_URL=${url}`);
@@ -48,6 +61,8 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
   const { port } = opts;
   const defaultState = resolve(sandboxStatePath(ctx.config.dir));
   const statePath = opts.state ? resolve(opts.state) : defaultState;
+  // A folder is made for the config dir only: one for --state would be a typo's (cli.md §5).
+  if (opts.state) stateFolder(opts.state, statePath);
   // Neither a server nor a seeded state file for a dry run: what it would start.
   if (ctx.dryRun) {
     const where = port === 0 ? `${opts.host}, on a free port,` : `${opts.host}:${port}`;
@@ -58,7 +73,7 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
   // `sandbox reset` rewrites the default file only: another one is the user's to fix or remove.
   const store = new FileStore(statePath, statePath === defaultState ? RESET_HINT : undefined);
   // Read (or seeded) here, so that a damaged file is reported by this command, detached or not.
-  const state = await store.read();
+  const state = await (statePath === defaultState ? inConfigDir(ctx.config.dir, () => store.read()) : store.read());
   if (opts.detach) {
     const { detach } = await import('./detached.js');
     const server = await detach(ctx, { port, host: opts.host, statePath });
