@@ -288,7 +288,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     command.addOption(option);
   }
   command.addHelpText('after', (verb.notes ?? '') + examples(...verb.examples));
-  keepDescribed(command, { runs: true, examples: verb.examples, notes: verb.notes });
+  keepDescribed(command, { runs: true, examples: verb.examples, notes: verb.notes, endpoints: verb.endpoints });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
     // Our parsers run once the runner has checked the global options and the environment (their

@@ -25,6 +25,8 @@ export interface Described {
   examples: string[];
   /** Said in help before the examples (where completion scripts go). */
   notes?: string;
+  /** The endpoints of src/service.ts it calls ('any' for `api`), for its man page. */
+  endpoints?: readonly string[] | 'any';
 }
 
 const declared = new WeakMap<Command, Described>();
