@@ -1,6 +1,7 @@
 // Text wrapped between words (cli.md §3): errors, warnings and questions on a terminal, and the
 // help's own paragraphs. Words are never cut, so an id, a URL or a path stays whole (on a line of
-// its own when longer than the line), and a `backquoted command` is one word, spaces and all.
+// its own when longer than the line), and a `backquoted command` is one word, spaces and all,
+// unless it is longer than a line.
 
 /** The words of text: runs of non-spaces, a backquoted span (with what touches it) counted as one. */
 function words(text: string): string[] {
@@ -21,8 +22,14 @@ export function wrapWords(text: string, width: number, measure: (s: string) => n
       const lines: string[] = [];
       let line = '';
       let used = 0;
-      for (const word of words(paragraph)) {
+      const queue = words(paragraph);
+      for (let word = queue.shift(); word !== undefined; word = queue.shift()) {
         const size = measure(word);
+        // A `command` longer than a line breaks at its own spaces (a path in it stays whole).
+        if (size > room && word.includes(' ')) {
+          queue.unshift(...word.split(' ').filter(Boolean));
+          continue;
+        }
         if (line && used + 1 + size > room) {
           lines.push(line);
           line = '';
