@@ -144,6 +144,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** A folder that does not exist, for --state. */
+const MISSING = `${tempDir()}/typo`;
+
 const cases: [args: string[], message: string][] = [
   [['key', 'list'], "Error: unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage."],
   [['keys', 'lst'], "Error: unknown command 'lst'. Did you mean 'list' or 'ls'? Run `wsctl keys --help` for usage."],
@@ -197,8 +200,8 @@ const cases: [args: string[], message: string][] = [
   [['site', 'create', ''], 'Error: The site name must not be empty.'],
   [['--timeout', '5', '--profile'], "Error: Option '--profile <name>' argument missing. Run `wsctl --help` for usage."],
   [['site', 'create', 'x', '--variant', 'blgo'], "Error: Option '--variant <variant>' argument 'blgo' is invalid. Allowed choices are blank, blog, event, slides, data, marketing. Did you mean 'blog'? Run `wsctl site create --help` for usage."],
-  [['completion', 'fsh'], "Error: Value 'fsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. Did you mean 'fish'? Run `wsctl completion --help` for usage."],
-  [['sandbox', 'serve', '--state', '/nonexistent-wsctl/typo/x.json'], "Error: The folder of --state '/nonexistent-wsctl/typo/x.json' does not exist (/nonexistent-wsctl/typo): create it first, or give a file in an existing folder."],
+  [['completion', 'bahs'], "Error: Value 'bahs' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. Did you mean 'bash'? Run `wsctl completion --help` for usage."],
+  [['sandbox', 'serve', '--state', `${MISSING}/x.json`], `Error: The folder of --state '${MISSING}/x.json' does not exist (${MISSING}): create it first, or give a file in an existing folder.`],
   [['profile', 'use', 'constructor'], "Error: No profile 'constructor'. There are no profiles yet. Create one with `wsctl auth login --profile constructor`."],
 ];
 
