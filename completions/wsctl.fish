@@ -77,7 +77,7 @@ complete -c wsctl -l no-input -d 'never prompt; fail naming the flag that answer
 complete -c wsctl -s h -l help -d 'show help'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'auth' -d 'Log in, check and forget API keys'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'profile' -d 'List, switch and delete config profiles'
-complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'keys' -d 'Create and list API keys of the current host'
+complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'keys' -d 'Create and list the workspace'\''s API keys'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'settings' -d 'Show the user'\''s settings'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'caps' -d 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts'
 complete -c wsctl -n '__wsctl_at '\''wsctl'\''' -a 'convo' -d 'Read conversations'

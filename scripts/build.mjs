@@ -4,7 +4,7 @@
 //   dist/lazy/       app.js (every command, the HTTP client, zod/mini, the sandbox) loaded once a
 //                    command runs, and chunks of the heavy libraries each loaded where used.
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { bundledPackages, thirdPartyNotices } from './notices.mjs';
@@ -106,7 +106,6 @@ const complete = await build({
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
 });
-writeFileSync(join(root, 'dist/complete-inputs.json'), JSON.stringify(Object.keys(complete.metafile.inputs), null, 2));
 
 // The root help at 80 columns, rendered by commander, for the launcher to answer `wsctl --help`
 // with when piped (a speed trick: src/tricks.ts lists them all).
@@ -116,11 +115,15 @@ const io = { writeHelp: (text) => (rootHelp += text) };
 const helpCode = await main(['--help'], { io, env: {}, signal: new AbortController().signal, version, prompt: {}, helpWidth: () => 80 });
 if (helpCode !== 0 || !rootHelp.startsWith('Usage: wsctl')) throw new Error(`wsctl --help failed in the build (exit ${helpCode}).`);
 writeFileSync(join(root, 'dist/help-80.txt'), rootHelp);
+// The build's records, for the tests: beside dist/, not in it, so the package does not ship them.
+mkdirSync(join(root, 'build'), { recursive: true });
 // What start-up loads, for the test that keeps heavy imports out of it.
-writeFileSync(join(root, 'dist/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
+// What a TAB loads, for the test that keeps it light.
+writeFileSync(join(root, 'build/complete-inputs.json'), JSON.stringify(Object.keys(complete.metafile.inputs), null, 2));
+writeFileSync(join(root, 'build/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
 // What the parts bundle, for the test that every bundled package has its licence in the notices.
 const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs), ...Object.keys(worker.metafile.inputs), ...Object.keys(complete.metafile.inputs)];
-writeFileSync(join(root, 'dist/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
+writeFileSync(join(root, 'build/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
 const missing = [];
 writeFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(root, bundledPackages(inputs), missing));
 if (missing.length > 0) console.warn(`warning: no licence text for bundled ${missing.join(', ')}: add it to SUPPLIED in scripts/notices.mjs.`);

@@ -7,7 +7,7 @@ import { generatedFiles } from '../dist/wsctl.cjs';
 
 const root = new URL('..', import.meta.url);
 const read = (file) => readFileSync(new URL(file, root), 'utf8');
-const files = await generatedFiles(read('README.md'), read('package.json'));
+const files = await generatedFiles(read('README.md'), read('package.json'), read('CHANGELOG.md'));
 // Pages of commands that no longer exist go.
 mkdirSync(new URL('man/', root), { recursive: true });
 for (const old of readdirSync(new URL('man/', root))) {

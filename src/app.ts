@@ -4,12 +4,14 @@
 export { COMPLETION_FILES, completionScript } from './completion/index.js';
 export { createCtx } from './context.js';
 export { CancelledError, InterruptedError, UsageError, WsctlError } from './errors.js';
-export { clean } from './terminal/index.js';
+export { clean, displayWidth, terminalWidth } from './terminal/index.js';
+export { wrapWords } from './terminal/words.js';
 export { cleanErrorMessage } from './sanitize.js';
 export { maskSecrets, maskSecretsIn } from './secrets.js';
 export { terminalPrompt } from './terminal/prompt.js';
 export { commandReference, replaceReference } from './reference.js';
 export { answerHelp, suggestCommand } from './help/index.js';
+export { closest } from './help/suggest.js';
 export { manPages } from './help/man.js';
 export { exitCodeTable, replaceSection, settingsTable } from './help/render.js';
 export { addNoun } from './invoke.js';

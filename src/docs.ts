@@ -5,9 +5,18 @@ import { buildProgram, declaredVerbs, loadCommands } from './program.js';
 import { VERSION } from './runner.js';
 
 /**
- * The files generated from the command tree: completion scripts, man pages (and package.json's
- * list of them), and the README's command list and tables of settings and exit codes.
+ * The version and date the man pages carry: package.json's version and the date of its entry in
+ * CHANGELOG.md (`## [0.1.0] - 2026-11-26`), never today's, so the pages are the same on every run.
  */
+export function releaseOf(packageJson?: string, changelog?: string): { version: string; date: string } {
+  const version = packageJson === undefined ? VERSION : (JSON.parse(packageJson) as { version: string }).version;
+  if (changelog === undefined) return { version, date: '' };
+  const escaped = version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const entry = new RegExp(`^## \\[?${escaped}\\]? - (\\d{4}-\\d{2}-\\d{2})$`, 'm').exec(changelog);
+  if (!entry) throw new Error(`CHANGELOG.md has no entry "## [${version}] - YYYY-MM-DD" for the version in package.json.`);
+  return { version, date: entry[1] as string };
+}
+
 /** README's table of MCP tools: each tool, its command, what it is and whether a person confirms it. */
 async function mcpToolTable(): Promise<string> {
   const { mcpToolsOf } = await import('./app.js');
@@ -27,7 +36,11 @@ async function mcpToolTable(): Promise<string> {
   return ['| tool | command | kind | a person confirms |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export async function generatedFiles(readme?: string, packageJson?: string): Promise<Record<string, string>> {
+/**
+ * The files generated from the command tree: completion scripts, man pages (and package.json's
+ * list of them), and the README's command list and tables of settings and exit codes.
+ */
+export async function generatedFiles(readme?: string, packageJson?: string, changelog?: string): Promise<Record<string, string>> {
   const { completionScript, COMPLETION_FILES, commandReference, replaceReference, manPages, replaceSection, settingsTable, exitCodeTable } = await import('./app.js');
   let help = '';
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
@@ -42,7 +55,7 @@ export async function generatedFiles(readme?: string, packageJson?: string): Pro
   for (const [shell, file] of Object.entries(COMPLETION_FILES)) {
     files[`completions/${file}`] = completionScript(program, shell as keyof typeof COMPLETION_FILES);
   }
-  const pages = manPages(program, helpOf);
+  const pages = manPages(program, helpOf, releaseOf(packageJson, changelog));
   for (const [file, text] of Object.entries(pages)) files[`man/${file}`] = text;
   if (readme !== undefined) {
     let text = replaceReference(readme, commandReference(program));

@@ -10,6 +10,7 @@ import { UsageError } from './errors.js';
 import type { IdKind } from './ids/kinds.js';
 import { chooseMissing, missingId, remembering } from './ids/verb.js';
 import { keepDescribed } from './visible.js';
+import { didYouMean } from './help/suggest.js';
 
 /** What argv would give for each parameter, by key: a text, a list of texts (repeated), true/false (a flag), or undefined. */
 export type RawOptions = Record<string, unknown>;
@@ -37,9 +38,9 @@ export function commandLineDoor(usage: string): Door {
     name: cliName,
     missing: (names, kind) =>
       kind === 'arg'
-        ? `missing required argument${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}. Run \`${usage} --help\` for usage.`
+        ? `Missing required argument${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}. Run \`${usage} --help\` for usage.`
         : `Missing required option${names.length > 1 ? 's' : ''} ${names.join(', ')}. Run \`${usage} --help\` for usage.`,
-    notAChoice: (name, value, choices) => `option '${name}' argument '${value}' is invalid. Allowed choices are ${choices.join(', ')}. Run \`${usage} --help\` for usage.`,
+    notAChoice: (name, value, choices) => `Option '${name}' argument '${value}' is invalid. Allowed choices are ${choices.join(', ')}.${didYouMean(value, choices)} Run \`${usage} --help\` for usage.`,
   };
 }
 
@@ -155,6 +156,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     runs: true,
     examples: verb.examples,
     notes: verb.notes,
+    endpoints: verb.endpoints,
     ids: { args: args.map(([key]) => takes[key]), flags: Object.fromEntries(flags.filter(([key]) => takes[key]).map(([key, f]) => [longFlag(f.syntax), takes[key]])) },
   });
   command.action((...given: unknown[]) => {

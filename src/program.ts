@@ -4,6 +4,7 @@
 import { Command, Help, Option } from 'commander';
 import type { App, NounDecl, VerbDecl } from './command.js';
 import { GLOBAL_OPTIONS } from './globals.js';
+import { wrapWords } from './terminal/words.js';
 
 type AppModule = typeof import('./app.js');
 
@@ -20,7 +21,7 @@ interface Noun {
 const nouns: Noun[] = [
   { name: 'auth', description: 'Log in, check and forget API keys', declaration: (app) => app.auth },
   { name: 'profile', description: 'List, switch and delete config profiles', declaration: (app) => app.profile },
-  { name: 'keys', description: 'Create and list API keys of the current host', declaration: (app) => app.keys },
+  { name: 'keys', description: "Create and list the workspace's API keys", declaration: (app) => app.keys },
   { name: 'settings', description: "Show the user's settings", declaration: (app) => app.settings },
   { name: 'caps', description: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts', declaration: (app) => app.caps },
   { name: 'convo', description: 'Read conversations', declaration: (app) => app.convo },
@@ -70,10 +71,7 @@ export function buildProgram(version: string, output: ProgramOutput): Command {
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     })
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ wsctl --sandbox keys list\n  $ wsctl auth login --base-url https://api.example.com\n  $ wsctl --sandbox convo show conv_live --follow\n\nThe examples in each command\'s help use the sandbox\'s\nids (conv_demo, dev_phone, …): add --sandbox to try them.\n\nHelp topics: wsctl help environment, exit-codes, formatting\nor config. Manual: man wsctl, man wsctl-keys-create, …\n',
-    );
+    .addHelpText('after', () => rootFootnote(output.helpWidth ?? 80));
   for (const option of globalOptions()) program.addOption(option);
   program.helpCommand(false);
   program.configureHelp({
@@ -82,10 +80,29 @@ export function buildProgram(version: string, output: ProgramOutput): Command {
     subcommandTerm: (cmd) => [cmd.name(), ...cmd.aliases()].join('|'),
     minWidthToWrap: 24,
     formatHelp: globalOptionsLast,
+    // `wsctl help <command>` is the help command: a noun's `help` row (commander's, lowercase) is not listed, though it works.
+    visibleCommands(this: Help, cmd: Command) {
+      return Help.prototype.visibleCommands.call(this, cmd).filter((c) => cmd.commands.includes(c));
+    },
+    // A noun's flags that its verb declares too (`wsctl mcp --read-only`, `wsctl mcp config --read-only`) are listed once, as the verb's.
+    visibleGlobalOptions(this: Help, cmd: Command) {
+      const own = new Set(cmd.options.map((o) => o.long ?? o.short));
+      return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => !own.has(o.long ?? o.short));
+    },
   });
 
   for (const noun of nouns) program.command(noun.name, { hidden: noun.hidden }).description(noun.description);
   return program;
+}
+
+/** The root help's examples and notes, the notes wrapped at the help's width. */
+function rootFootnote(width: number): string {
+  const notes = [
+    "The examples in each command's help use the sandbox's ids (conv_demo, dev_phone, …): add --sandbox to try them.",
+    'Help topics: wsctl help environment, exit-codes, formatting or config. Manual: man wsctl, man wsctl-keys-create, …',
+  ];
+  const examples = ['wsctl --sandbox keys list', 'wsctl auth login --base-url https://api.example.com', 'wsctl --sandbox convo show conv_live --follow'];
+  return `\nExamples:\n${examples.map((e) => `  $ ${e}\n`).join('')}\n${notes.map((n) => wrapWords(n, width)).join('\n\n')}\n`;
 }
 
 /**

@@ -28,8 +28,10 @@ export function debugFromEnv(env: Record<string, string | undefined>): boolean {
 }
 
 export async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {
-  const { WsctlError, CancelledError, InterruptedError, cleanErrorMessage, maskSecrets, maskSecretsIn } = await import('./app.js');
+  const { WsctlError, CancelledError, InterruptedError, cleanErrorMessage, maskSecrets, maskSecretsIn, wrapWords, displayWidth, terminalWidth } = await import('./app.js');
   const { stderr } = base.io;
+  // On a terminal the message wraps at its width, between words (cli.md §3); piped, one line.
+  const said = (text: string) => (base.io.stderrIsTTY ? wrapWords(text, terminalWidth(base.env, base.io.columns), displayWidth) : text);
   const known = error instanceof WsctlError;
   const code = known ? error.exitCode : EXIT_FAILURE;
   if (code === EXIT_OK) return code;
@@ -44,10 +46,10 @@ export async function reportError(error: unknown, base: BaseCtx, outcome: Outcom
     stderr.write(`${JSON.stringify({ error: doc }, null, 2)}\n`);
   } else if (error instanceof CancelledError || error instanceof InterruptedError) {
     // Not errors of the tool: the person said no, or pressed Ctrl-C.
-    stderr.write(`${message}\n`);
+    stderr.write(`${said(message)}\n`);
   } else {
     const requestId = known && error.requestId ? ` (request id ${cleanErrorMessage(maskSecrets(error.requestId))})` : '';
-    stderr.write(`Error: ${message}${requestId}\n`);
+    stderr.write(`${said(`Error: ${message}${requestId}`)}\n`);
   }
   if (outcome.debug && error instanceof Error && error.stack) stderr.write(`${maskSecrets(error.stack)}\n`);
   return code;
@@ -60,6 +62,14 @@ export function oneLineUsage(message: string): string {
     .replace(/\s*\n\s*\(Did you mean (?:one of )?([^)]*?)\?\)/, (_m, names: string) => `. Did you mean ${names.split(/,\s*/).map((n) => `'${n}'`).join(' or ')}?`)
     .replace(/\s*\n\s*/g, ' ')
     .trim();
+}
+
+/**
+ * Commander's messages start with a capital letter, as ours do ("Missing required options …"),
+ * except "unknown command '…'", which cli.md §4 spells that way.
+ */
+function sentence(line: string): string {
+  return /^unknown command /.test(line) ? line : line.charAt(0).toUpperCase() + line.slice(1);
 }
 
 /** The command a path such as "wsctl keys" names. */
@@ -93,15 +103,21 @@ function commandPath(program: Command, argv: string[]): string {
  * where to read the usage. `said` is what commander wrote (onUsageError), else its error's message.
  */
 export async function usageError(program: Command, argv: string[], code: string, said: string): Promise<Error> {
-  const { UsageError, suggestCommand } = await import('./app.js');
+  const { UsageError, suggestCommand, closest } = await import('./app.js');
   const path = commandPath(program, argv);
   const hint = ` Run \`${path} --help\` for usage.`;
-  let line = said.replace(/([^.!?])$/, '$1.');
+  let line = said.replace(/([^.!?])$/, '$1.').replace(/^command-argument value /, 'value ');
   const unknown = /^unknown command '([^']*)'/.exec(line);
   if (code === 'commander.unknownCommand' && unknown) {
     // Commander's guess can be far off (`version` → `persona`): only close ones, and flags typed as words.
     const guess = suggestCommand(commandAt(program, path), unknown[1] as string);
     line = `unknown command '${unknown[1]}'.${guess ? ` Did you mean '${guess}'?` : ''}`;
   }
-  return new UsageError(`${line}${hint}`);
+  // A mistyped choice (`--variant blgo`): the close one, on the same line.
+  const choice = /'([^']*)' is invalid(?: for argument '[^']*')?\. Allowed choices are (.*)\.$/.exec(line);
+  if (code === 'commander.invalidArgument' && choice) {
+    const guess = closest(choice[1] as string, (choice[2] as string).split(', ').map((c) => ({ word: c, suggest: c })));
+    if (guess) line += ` Did you mean '${guess}'?`;
+  }
+  return new UsageError(`${sentence(line)}${hint}`);
 }

@@ -27,6 +27,8 @@ export interface Described {
   notes?: string;
   /** The kind of id each argument takes (undefined where none), and each flag that takes one (cli.md §10). */
   ids?: { args: (string | undefined)[]; flags: Record<string, string | undefined> };
+  /** The endpoints of src/service.ts it calls ('any' for `api`), for its man page. */
+  endpoints?: readonly string[] | 'any';
 }
 
 const declared = new WeakMap<Command, Described>();

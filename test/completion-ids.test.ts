@@ -134,7 +134,7 @@ describe('a broken cache', () => {
 
 describe('the path that answers a TAB', () => {
   it('bundles nothing of the commands: no commander, HTTP client, credential store, zod, jq or spinner', () => {
-    const inputs = JSON.parse(readFileSync(join(ROOT, 'dist', 'complete-inputs.json'), 'utf8')) as string[];
+    const inputs = JSON.parse(readFileSync(join(ROOT, 'build', 'complete-inputs.json'), 'utf8')) as string[];
     expect(inputs.length).toBeGreaterThan(0);
     for (const input of inputs) expect(input).not.toMatch(/commander|undici|keyring|zod|jq|ora|chalk|src\/http|src\/commands|src\/app/);
   });

@@ -29,7 +29,7 @@ const script = (file: string) => join(ROOT, 'completions', file);
 describe('generated files', () => {
   it('the committed completion scripts and README command list equal what the tree generates (npm run completions)', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const files = await generatedFiles(readme);
+    const files = await generatedFiles(readme, readFileSync(join(ROOT, 'package.json'), 'utf8'), readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
     for (const [file, text] of Object.entries(files)) expect(readFileSync(join(ROOT, file), 'utf8'), file).toBe(text);
   });
 

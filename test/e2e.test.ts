@@ -125,7 +125,7 @@ describe('bin/wsctl against a sandbox server', () => {
     const r = await runBin(['keys', 'list', '--bogus'], { env: sb.env });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain("unknown option '--bogus'");
+    expect(r.stderr).toContain("Unknown option '--bogus'");
     expect(r.stderr).toContain('wsctl keys list --help');
     const json = await runBin(['nope', '--json'], { env: sb.env });
     expect(json.code).toBe(2);

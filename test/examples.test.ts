@@ -107,7 +107,7 @@ async function paste(example: string, bin: string): Promise<string | undefined> 
   if (process.env.EXAMPLES_TIMING) console.log(`${Date.now() - t0} ms  ${example}`);
   // Only `sandbox serve --detach` leaves a server behind.
   if (example.includes('sandbox serve')) await bash('wsctl sandbox stop', env, cwd);
-  const usage = /unknown (command|option)|missing required|is invalid|Unexpected error/.test(r.stderr);
+  const usage = /unknown (command|option)|missing required|is invalid|Unexpected error/i.test(r.stderr);
   if (!noStackTrace(r.stderr) || usage || (!REMOTE.test(example) && r.code !== 0)) return `${example} → exit ${r.code}: ${r.stderr.trim()}`;
   return undefined;
 }

@@ -41,7 +41,7 @@ describe('help topics', () => {
 
   it('the root help names every topic', async () => {
     const r = await runBin(['--help']);
-    expect(r.stdout).toContain(`Help topics: wsctl help ${TOPICS.map((t) => t.name).slice(0, -1).join(', ')}\nor ${TOPICS.at(-1)!.name}.`);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(`Help topics: wsctl help ${TOPICS.map((t) => t.name).slice(0, -1).join(', ')} or ${TOPICS.at(-1)!.name}.`);
   });
 
   it('`wsctl help <unknown>` exits 2 with a suggestion, on one line', async () => {
@@ -106,6 +106,28 @@ describe('the order of help', () => {
     expect(lines.findIndex((l) => l === 'Examples:')).toBeGreaterThan(globals);
   });
 
+  it('every flag is listed once: a noun that runs (`wsctl mcp`) does not repeat its flags among its verb\'s global options', async () => {
+    const r = await runBin(['mcp', 'config', '--help'], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    const flags = [...r.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
+    expect(flags.length).toBeGreaterThan(10);
+    expect(flags.filter((f, i) => flags.indexOf(f) !== i)).toEqual([]);
+  });
+
+  it.each(nouns.map((n) => [n]))('`wsctl %s --help` has no row of commander\'s lowercase `help` command (`wsctl help <command>` is the help command)', async (noun) => {
+    const r = await runBin([noun, '--help'], { env: { COLUMNS: '80' } });
+    expect(r.stdout).not.toMatch(/^ {2}help\b/m);
+    // It still works, as commander's did.
+    const viaWord = await runBin([noun, 'help'], { env: { COLUMNS: '80' } });
+    expect([viaWord.code, viaWord.stdout]).toEqual([0, r.stdout]);
+  });
+
+  it('no help text leaves "the current host" unexplained', async () => {
+    for (const args of [['--help'], ['keys', '--help'], ['keys', 'create', '--help'], ['keys', 'list', '--help']]) {
+      expect((await runBin(args)).stdout, args.join(' ')).not.toMatch(/current host/i);
+    }
+  });
+
   it("a verb's help lists its own options, then the global ones in a section of their own", async () => {
     const r = await runBin(['keys', 'create', '--help'], { env: { COLUMNS: '80' } });
     const lines = r.stdout.split('\n');
@@ -121,10 +143,34 @@ describe('the order of help', () => {
 
 describe('manual pages', () => {
   const pages = readdirSync(join(ROOT, 'man')).sort();
+  const page = (name: string) => readFileSync(join(ROOT, 'man', name), 'utf8');
+
+  it('wsctl.1 lists every command that runs, `wsctl mcp` as well as `wsctl mcp config`', () => {
+    const commands = page('wsctl.1').split('.SH COMMANDS')[1]!.split('.SH ')[0]!;
+    expect(commands).toContain('\\fBwsctl mcp\\fR\n');
+    expect(commands).toContain('\\fBwsctl mcp config\\fR');
+    expect(commands).toContain('\\fBwsctl caps\\fR');
+  });
+
+  it('every page carries the version and its release date (from CHANGELOG.md) in .TH, and DESCRIPTION does not repeat NAME', () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+    const date = new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - (\\d{4}-\\d{2}-\\d{2})$`, 'm').exec(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'))?.[1];
+    expect(date).toBeDefined();
+    for (const name of pages) {
+      const text = page(name);
+      expect(text, name).toMatch(new RegExp(`^\\.TH \\S+ 1 "${date}" "wsctl ${version.replace(/\./g, '\\.')}" "wsctl manual"$`, 'm'));
+      if (name === 'wsctl.1') continue;
+      const summary = /^\.SH NAME\n\S+ \\- (.*)$/m.exec(text)![1]!;
+      const description = text.split('.SH DESCRIPTION\n')[1]!.split('\n')[0]!;
+      expect(description, name).not.toContain(summary);
+    }
+    expect(page('wsctl-keys-create.1')).toMatch(/^\\fBwsctl keys create\\fR sends \\fBPOST \/api\\-keys\/\\fR/m);
+  });
+
 
   it('man/ and package.json\'s `man` equal what the tree generates (npm run docs)', async () => {
     const pkg = readFileSync(join(ROOT, 'package.json'), 'utf8');
-    const files = await generatedFiles(undefined, pkg);
+    const files = await generatedFiles(undefined, pkg, readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
     const generated = Object.keys(files).filter((f) => f.startsWith('man/')).map((f) => f.slice(4)).sort();
     expect(pages).toEqual(generated);
     for (const page of generated) expect(readFileSync(join(ROOT, 'man', page), 'utf8'), page).toBe(files[`man/${page}`]);

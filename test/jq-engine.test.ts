@@ -71,7 +71,7 @@ describe('the jq engine', () => {
     expect(readFileSync(join(ROOT, 'dist/lazy/terminal/jq.js'), 'utf8')).toContain('jq-worker.cjs');
     const chunks = readdirSync(join(ROOT, 'dist/lazy/chunks')).map((f) => readFileSync(join(ROOT, 'dist/lazy/chunks', f), 'utf8'));
     expect(chunks.filter((c) => c.includes('jq-worker.cjs'))).toEqual([]);
-    const entry = JSON.parse(readFileSync(join(ROOT, 'dist/entry-inputs.json'), 'utf8')) as string[];
+    const entry = JSON.parse(readFileSync(join(ROOT, 'build/entry-inputs.json'), 'utf8')) as string[];
     expect(entry.filter((f) => f.includes('jq'))).toEqual([]);
   });
 });

@@ -43,6 +43,18 @@ describe('--jq', () => {
     expect(sb.requests.length).toBe(before);
   });
 
+  it.each([
+    ['.[', 'line 1, column 2'],
+    ['.a | .b ]', 'line 1, column 9'],
+    ['{a:}', 'line 1, column 4'],
+    ['  .x | $y', 'line 1, column 8'],
+    ['.a |\n .[', 'line 2, column 3'],
+  ])('a compile error in %j is placed at its line and column as typed (%s)', async (expression, place) => {
+    const r = await run(['keys', 'list', '--jq', expression], { env: sb.env });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toMatch(new RegExp(`^Invalid --jq expression: jq: error: .* at <top-level>, ${place}$`));
+  });
+
   it('an error at run time exits 2 with jq\'s message on one line', async () => {
     const r = await run(['settings', '--jq', '.timezone | .[]'], { env: sb.env });
     expect(r.code).toBe(2);

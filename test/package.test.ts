@@ -46,6 +46,8 @@ describe('the package', () => {
       expect(packed, file).toContain(file);
     }
     expect(packed.filter((f) => /^(src|test|scripts|node_modules)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
+    // The build's records of what it bundled are for the tests: nothing in the package reads them.
+    expect(packed.filter((f) => /inputs\.json$/.test(f) || f.startsWith('build/'))).toEqual([]);
     // Every man page listed in package.json is in the package (npm install -g links them).
     for (const page of pkg.man) expect(packed, page).toContain(page.replace(/^\.\//, ''));
   });
@@ -62,7 +64,7 @@ describe('the package', () => {
 describe('third-party notices', () => {
   const notices = readFileSync(join(ROOT, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
   // Read from the build's own record of what it bundled, not from the generator's list.
-  const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle-inputs.json'), 'utf8'));
+  const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'build', 'bundle-inputs.json'), 'utf8'));
   const bundled = new Map<string, string>();
   for (const input of inputs.filter((i) => i.includes('node_modules/'))) {
     const rest = input.slice(input.lastIndexOf('node_modules/') + 'node_modules/'.length).split('/');
@@ -106,7 +108,7 @@ describe('an older Node', () => {
   });
 
   it('`engines` is honest: no bundled or installed package needs a newer Node, and undici needs exactly this one', () => {
-    const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle-inputs.json'), 'utf8'));
+    const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'build', 'bundle-inputs.json'), 'utf8'));
     const dirs = new Set(Object.keys(pkg.dependencies).map((d) => `node_modules/${d}`));
     for (const input of inputs.filter((i) => i.includes('node_modules/'))) {
       const at = input.lastIndexOf('node_modules/');

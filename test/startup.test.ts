@@ -11,10 +11,10 @@ const HEAVY = ['undici', 'zod', 'ora', 'form-data', 'chalk', 'keyring', 'jq-wasm
 
 describe('start-up', () => {
   it('the entry bundle holds commander and our command tree only', () => {
-    const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'dist', 'entry-inputs.json'), 'utf8'));
+    const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'build', 'entry-inputs.json'), 'utf8'));
     const packages = new Set(inputs.filter((i) => i.includes('node_modules/')).map((i) => i.split('node_modules/')[1]!.split('/')[0]));
     expect([...packages]).toEqual(['commander']);
-    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/docs.ts', 'src/globals.ts', 'src/main.ts', 'src/program.ts', 'src/report.ts', 'src/runner.ts', 'src/shell.ts', 'src/tricks-switch.ts']);
+    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/docs.ts', 'src/globals.ts', 'src/main.ts', 'src/program.ts', 'src/report.ts', 'src/runner.ts', 'src/shell.ts', 'src/terminal/words.ts', 'src/tricks-switch.ts']);
   });
 
   it.each([['--version'], ['--help'], ['keys', '--help']])('`wsctl %s` loads none of undici, zod, ora, form-data, chalk, the keyring, jq or the follow loop', async (...args) => {

@@ -16,9 +16,26 @@ function tempPrefix(path: string): string {
   return `${basename(path)}.tmp-`;
 }
 
+/**
+ * Makes a folder and those above it, 0700. Not mkdirSync's recursive mode: where a folder cannot be
+ * made it says ENOENT (a read-only file system) or never returns (under /proc); this says why.
+ */
+export function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+  }
+  makeFolder(dirname(dir));
+  mkdirSync(dir, { mode: 0o700 });
+}
+
 /** Writes text to path by rename: readers see the old file or the new one, never half of one. */
 export function writeFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeFolder(dirname(path));
   const temp = join(dirname(path), `${tempPrefix(path)}${process.pid}-${Math.random().toString(36).slice(2)}`);
   const fd = openSync(temp, 'wx', 0o600);
   try {
@@ -148,7 +165,7 @@ function breakStaleLock(lockPath: string, seen: string): void {
 /** Runs work while holding <path>.lock. A lock is taken over only when its holder is gone, never by age. */
 export async function withLock<T>(path: string, work: () => T | Promise<T>): Promise<T> {
   const lockPath = `${path}.lock`;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeFolder(dirname(path));
   const deadline = Date.now() + LOCK_WAIT_MS;
   const token = newToken();
   while (!createWith(lockPath, token)) {

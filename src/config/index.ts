@@ -94,7 +94,7 @@ const WRITE_PROBLEMS: Record<string, string> = {
 };
 
 /** A file-system error while changing the config, as one line naming the folder and what to do. */
-function cannotWrite(dir: string, error: unknown): unknown {
+export function cannotWrite(dir: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EEXIST' || code === 'ENOTDIR') return notAFolder(dir);
   const why = code ? WRITE_PROBLEMS[code] : undefined;

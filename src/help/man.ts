@@ -3,6 +3,7 @@
 // than wiring a Markdown-to-roff dependency, and the escaping that matters (backslashes, leading
 // dots and quotes, hyphens as \-, non-ASCII as \[uXXXX]) is a few lines below.
 import type { Command } from 'commander';
+import { endpoints, type EndpointName } from '../service.js';
 import { describedOf, visibleSubcommands } from '../visible.js';
 import { environmentRows, EXIT_CODES, FILES, findTopic, TOPICS } from './topics.js';
 
@@ -57,8 +58,15 @@ function exampleLines(examples: string[]): string[] {
   return ['.SH EXAMPLES', '.PP', '.RS 4', '.nf', ...examples.map((e) => `\\&${roff(e)}`), '.fi', '.RE'];
 }
 
-function header(name: string, summary: string): string[] {
-  return [`.\\" Generated from the command tree by \`npm run docs\`: edit the commands, not this file.`, `.TH ${roff(name.toUpperCase())} 1 "" "wsctl" "wsctl manual"`, '.\\" Flags and page names read badly hyphenated or stretched.', '.nh', '.ad l', '.SH NAME', `${roff(name)} \\- ${prose(summary)}`];
+/** The release the pages describe: its version and date (YYYY-MM-DD), fixed, so the pages are reproducible. */
+export interface Release {
+  version: string;
+  date: string;
+}
+
+function header(name: string, summary: string, release: Release): string[] {
+  const th = `.TH ${roff(name.toUpperCase())} 1 "${release.date}" "wsctl ${roff(release.version)}" "wsctl manual"`;
+  return [`.\\" Generated from the command tree by \`npm run docs\`: edit the commands, not this file.`, th, '.\\" Flags and page names read badly hyphenated or stretched.', '.nh', '.ad l', '.SH NAME', `${roff(name)} \\- ${prose(summary)}`];
 }
 
 interface Page {
@@ -87,12 +95,23 @@ function optionRows(command: Command, which: 'own' | 'global'): [string, string]
   return options.map((o) => [help.optionTerm(o), help.optionDescription(o)]);
 }
 
-function commandPage(page: Page, helpOf: (c: Command) => string): string {
+/** What DESCRIPTION says beyond NAME's summary: what the command sends to the service, or what a noun holds. */
+function whatItDoes(command: Command, invocation: string): string {
+  const described = describedOf(command);
+  if (!described?.runs) return `The commands of \`${invocation}\` are listed below, each with a page of its own; \`${invocation} <command> --help\` shows the same in the terminal.`;
+  const sent = described.endpoints ?? [];
+  if (sent === 'any') return `\`${invocation}\` sends one request, to any path of the service, with the key of the profile in use (or to the embedded sandbox with \`--sandbox\`).`;
+  if (sent.length === 0) return `\`${invocation}\` sends no request of its own to the service.`;
+  const requests = sent.map((name) => `\`${endpoints[name as EndpointName].method} ${endpoints[name as EndpointName].path}\``).join(' and ');
+  return `\`${invocation}\` sends ${requests} to the service at the profile's base URL (or to the embedded sandbox with \`--sandbox\`). \`--json\` prints the service's JSON document; \`--dry-run\` shows the request instead of sending it.`;
+}
+
+function commandPage(page: Page, helpOf: (c: Command) => string, release: Release): string {
   const { command, path } = page;
   const help = command.createHelp();
   const name = pageName(path);
-  const lines = [...header(name, command.description()), '.SH SYNOPSIS', `\\fB${roff(`wsctl ${path.join(' ')}`)}\\fR ${roff(help.commandUsage(command).split(' ').slice(path.length + 1).join(' '))}`];
-  lines.push('.SH DESCRIPTION', prose(`${command.description()}.`.replace(/\.\.$/, '.')), ...notesOf(command));
+  const lines = [...header(name, command.description(), release), '.SH SYNOPSIS', `\\fB${roff(`wsctl ${path.join(' ')}`)}\\fR ${roff(help.commandUsage(command).split(' ').slice(path.length + 1).join(' '))}`];
+  lines.push('.SH DESCRIPTION', prose(whatItDoes(command, `wsctl ${path.join(' ')}`)), ...notesOf(command));
   const args = help.visibleArguments(command).map((a): [string, string] => [help.argumentTerm(a), help.argumentDescription(a)]);
   if (args.length > 0) lines.push('.SH ARGUMENTS', ...tagged(args));
   const subs = visibleSubcommands(command);
@@ -108,8 +127,8 @@ function commandPage(page: Page, helpOf: (c: Command) => string): string {
   return `${lines.join('\n')}\n`;
 }
 
-function mainPage(program: Command, helpOf: (c: Command) => string): string {
-  const lines = [...header('wsctl', program.description().replace(/\.$/, ''))];
+function mainPage(program: Command, helpOf: (c: Command) => string, release: Release): string {
+  const lines = [...header('wsctl', program.description().replace(/\.$/, ''), release)];
   lines.push('.SH SYNOPSIS', '\\fBwsctl\\fR [global options] \\fIcommand\\fR [\\fIsubcommand\\fR] [arguments] [options]', '.br', '\\fBwsctl help\\fR [\\fIcommand\\fR... | \\fItopic\\fR]');
   lines.push(
     '.SH DESCRIPTION',
@@ -119,7 +138,8 @@ function mainPage(program: Command, helpOf: (c: Command) => string): string {
     '.PP',
     prose(`Help topics: ${TOPICS.map((t) => `\`wsctl help ${t.name}\` (${t.summary})`).join(', ')}.`),
   );
-  const leaves = commands(program).filter((p) => visibleSubcommands(p.command).length === 0);
+  // Every command that runs: verbs, and nouns that run by themselves (`wsctl mcp`).
+  const leaves = commands(program).filter((p) => visibleSubcommands(p.command).length === 0 || describedOf(p.command)?.runs);
   lines.push(
     '.SH COMMANDS',
     ...leaves.flatMap(({ path, command }) => {
@@ -138,8 +158,8 @@ function mainPage(program: Command, helpOf: (c: Command) => string): string {
 }
 
 /** Every page, by file name under man/. */
-export function manPages(program: Command, helpOf: (c: Command) => string): Record<string, string> {
-  const pages: Record<string, string> = { 'wsctl.1': mainPage(program, helpOf) };
-  for (const page of commands(program)) pages[`${pageName(page.path)}.1`] = commandPage(page, helpOf);
+export function manPages(program: Command, helpOf: (c: Command) => string, release: Release): Record<string, string> {
+  const pages: Record<string, string> = { 'wsctl.1': mainPage(program, helpOf, release) };
+  for (const page of commands(program)) pages[`${pageName(page.path)}.1`] = commandPage(page, helpOf, release);
   return pages;
 }

@@ -43,3 +43,9 @@ export function closest(word: string, candidates: Candidate[]): string | undefin
 export function flagCandidates(longFlags: string[]): Candidate[] {
   return longFlags.filter((f) => f.startsWith('--')).map((f) => ({ word: f.slice(2), suggest: f }));
 }
+
+/** " Did you mean 'blog'?" for a mistyped choice, or nothing. */
+export function didYouMean(value: string, choices: readonly string[]): string {
+  const guess = closest(value, choices.map((c) => ({ word: c, suggest: c })));
+  return guess ? ` Did you mean '${guess}'?` : '';
+}

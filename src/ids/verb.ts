@@ -31,7 +31,7 @@ export function offered(ctx: Pick<Ctx, 'env' | 'config' | 'resolution'>, kind: I
 
 /** The usage error of a missing id: where such ids come from. */
 export function missingId(name: string, kind: IdKind): string {
-  return `missing required argument '${name}'. ${WHERE_FROM[kind].charAt(0).toUpperCase()}${WHERE_FROM[kind].slice(1)}.`;
+  return `Missing required argument '${name}'. ${WHERE_FROM[kind].charAt(0).toUpperCase()}${WHERE_FROM[kind].slice(1)}.`;
 }
 
 /** A missing id argument: chosen from the remembered ones on a terminal, else a usage error saying where such ids come from. */

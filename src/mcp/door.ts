@@ -4,6 +4,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Ctx } from '../command.js';
+import { didYouMean } from '../help/suggest.js';
 import { UsageError } from '../errors.js';
 import type { Door, RawOptions } from '../invoke.js';
 import { cleanLine } from '../sanitize.js';
@@ -14,9 +15,9 @@ export const mcpDoor: Door = {
   name: toolName,
   missing: (names, kind) =>
     kind === 'arg'
-      ? `missing required argument${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}.`
+      ? `Missing required argument${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}.`
       : `Missing required option${names.length > 1 ? 's' : ''} ${names.join(', ')}.`,
-  notAChoice: (name, value, choices) => `option '${name}' argument '${cleanLine(value)}' is invalid. Allowed choices are ${choices.join(', ')}.`,
+  notAChoice: (name, value, choices) => `Option '${name}' argument '${cleanLine(value)}' is invalid. Allowed choices are ${choices.join(', ')}.${didYouMean(value, choices)}`,
 };
 
 function typeOf(value: unknown): string {

@@ -3,6 +3,8 @@
 // The state path is all that loads with the commands: the sandbox itself only with --sandbox.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { cannotWrite } from '../config/index.js';
+import { ConfigError } from '../errors.js';
 
 export function sandboxStatePath(configDir: string): string {
   return join(configDir, 'sandbox.json');
@@ -13,7 +15,20 @@ export async function startEmbeddedSandbox(configDir: string, dryRun = false): P
   const path = sandboxStatePath(configDir);
   // A dry run sends nothing and needs only an address: it does not seed a state file that is not there.
   const store = dryRun && !existsSync(path) ? new MemoryStore() : new FileStore(path, RESET_HINT);
-  const state = await store.read();
+  const state = await inConfigDir(configDir, () => store.read());
   const server = await startSandboxServer({ store });
   return { url: server.url, apiKey: state.bootstrap_key, close: server.close };
+}
+
+/** Work on a file in the config folder: a folder that cannot be written is one line naming it (exit 1), not an errno. */
+export async function inConfigDir<T>(configDir: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    // ENOENT from mkdir: a folder on the way cannot hold folders (/proc/…).
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && (error as NodeJS.ErrnoException).syscall === 'mkdir') {
+      throw new ConfigError(`Cannot create the config folder ${configDir}. Set WSCTL_CONFIG_DIR to a folder you can write.`);
+    }
+    throw cannotWrite(configDir, error);
+  }
 }

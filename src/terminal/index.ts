@@ -5,16 +5,17 @@
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { cleanErrorMessage, cleanLine } from '../sanitize.js';
-import { label, wrap } from './format.js';
+import { displayWidth, label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
 import { heldSink, type HeldSink } from './held-sink.js';
 import { compactJson, indentedJson, valueJson } from './json.js';
 import type { JqFilter } from './jq.js';
 import type { Choice, Prompt } from './prompt.js';
 import { renderTable } from './table.js';
+import { wrapWords } from './words.js';
 
 export { clean, cleanLine } from '../sanitize.js';
-export { fitPieces, mask, plural, relativeTime, thousands, wrap, type Piece } from './format.js';
+export { displayWidth, fitPieces, mask, plural, relativeTime, thousands, wrap, type Piece } from './format.js';
 export { truncate } from './width.js';
 export type { Sink } from './pager.js';
 export type { HeldSink } from './held-sink.js';
@@ -255,13 +256,22 @@ export class Terminal {
     this.line(this.tty ? `${this.paint.green('✓')} ${text}` : text);
   }
 
+  /**
+   * Text for stderr: on a terminal, wrapped at its width between words (an id, a URL, a path or a
+   * `command` is never cut); piped, one line as it is.
+   */
+  forStderr(text: string): string {
+    return this.io.stderrIsTTY ? wrapWords(text, this.width, displayWidth) : text;
+  }
+
   /** Talk on stderr; whatever it quotes cannot drive the terminal. */
   info(message: string): void {
-    this.io.stderr.write(`${cleanErrorMessage(message)}\n`);
+    this.io.stderr.write(`${this.forStderr(cleanErrorMessage(message))}\n`);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`${this.paintErr.yellow('!')} ${cleanErrorMessage(message)}\n`);
+    const text = this.forStderr(`! ${cleanErrorMessage(message)}`);
+    this.io.stderr.write(`${this.paintErr.yellow('!')}${text.slice(1)}\n`);
   }
 
   /** A dim line on stderr (debug traces). */
@@ -353,20 +363,31 @@ export class Terminal {
   /** Asks for a secret with input hidden; without a terminal (or with --no-input) names what answers it instead. */
   async secret(question: string, instead: string): Promise<string> {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
-    return this.options.prompt.secret(cleanLine(question));
+    return this.options.prompt.secret(this.question(cleanLine(question)));
   }
 
   /** Asks for a line of text, echoed; without a terminal (or with --no-input) names what answers it instead. */
   async ask(question: string, instead: string): Promise<string> {
     if (!this.canPrompt || !this.options.prompt.text) throw new UsageError(this.noPrompt(instead));
-    return this.options.prompt.text(question);
+    return this.options.prompt.text(this.question(question));
   }
 
   /** Asks [y/N]; without a terminal (or with --no-input) names what answers it instead. */
   async confirm(question: string, instead: string): Promise<boolean> {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
     // The question repeats arguments (a pasted id): none of it may drive the terminal (cli.md §5).
-    return this.options.prompt.confirm(cleanLine(question));
+    return this.options.prompt.confirm(this.question(cleanLine(question), ' [y/N]'));
+  }
+
+  /**
+   * A question wrapped at the terminal's width, its trailing spaces kept; `suffix` is what the
+   * prompt adds after it ([y/N]), kept on the question's last line.
+   */
+  private question(text: string, suffix = ''): string {
+    const tail = /\s*$/.exec(text)![0];
+    const glue = '\u0000';
+    const wrapped = wrapWords(`${text.trimEnd()}${suffix.replace(/ /g, glue)}`, this.width, (word) => displayWidth(word.replaceAll(glue, ' ')));
+    return wrapped.slice(0, wrapped.length - suffix.length) + tail;
   }
 
   /** A list can be shown to choose from: prompting is allowed (canPrompt, the one place that decides) and the prompt draws lists. */

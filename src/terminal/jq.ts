@@ -59,10 +59,15 @@ export function forJq(json: string): string {
 }
 
 /** jq's own message, on one line: "jq: error: syntax error, unexpected ...". */
-function jqMessage(stderr: string): string {
+function jqMessage(stderr: string, before: string): string {
   const first = stderr.split('\n').find((line) => line.trim() !== '') ?? 'jq failed';
-  return first.replace(/^jq: error \(at [^)]*\):/, 'jq: error:').replace(/:\s*$/, '').trim();
+  // The engine read `before` ahead of the expression: positions on its first line are counted as typed.
+  const typed = first.replace(/\bline 1, column (\d+)/, (_m, column: string) => `line 1, column ${Math.max(1, Number(column) - before.length)}`);
+  return typed.replace(/^jq: error \(at [^)]*\):/, 'jq: error:').replace(/:\s*$/, '').trim();
 }
+
+/** What the compile check runs: jq -n with `empty | …` compiles the expression and evaluates nothing. */
+const CHECK_PREFIX = asArgument('empty | ');
 
 /**
  * The worker's file: dist/lazy/jq-worker.cjs, next to the chunk that holds this module; from the
@@ -174,12 +179,12 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
   if (!/^\s*(import|include|module)\b/.test(expression)) {
     if (signal.aborted) throw new InterruptedError();
     // Nothing is evaluated: jq -n with `empty | …` only compiles the expression.
-    const here = local?.run(asArgument(`empty | ${expression}`), ['-n']);
+    const here = local?.run(`${CHECK_PREFIX}${expression}`, ['-n']);
     if (here) await heardSignals(signal);
     const checked = here ?? (await thread().check(expression));
     if (checked.exitCode === JQ_COMPILE_ERROR) {
       session?.close();
-      throw new UsageError(`Invalid --jq expression: ${jqMessage(checked.stderr)}`);
+      throw new UsageError(`Invalid --jq expression: ${jqMessage(checked.stderr, CHECK_PREFIX)}`);
     }
   }
   session?.unref();
@@ -203,7 +208,7 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
       if (outcome.exitCode !== 0) {
         // Output already shown stays, as jq's would; held output of a failed filter is dropped.
         if (outcome.flowed && lines) await sink.write(lines.end());
-        throw new UsageError(`--jq failed: ${jqMessage(outcome.stderr)}`);
+        throw new UsageError(`--jq failed: ${jqMessage(outcome.stderr, asArgument(''))}`);
       }
       for (const bytes of outcome.chunks) await write(bytes);
       if (lines) {

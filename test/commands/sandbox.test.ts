@@ -1,7 +1,7 @@
 // The sandbox's own edges, on the built bin/wsctl with real processes: parallel detached starts,
 // a --state that is not the running server's, `sandbox stop` and a pid that is no longer the
 // server's, and damaged state files.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -174,6 +174,54 @@ describe('a damaged state file', () => {
     writeFileSync(file, '{"version": 1, ');
     const broken = await runBin(['sandbox', 'serve', '--state', file], { env: { WSCTL_CONFIG_DIR: dir } });
     expect(broken.stderr).toBe(`Error: Sandbox state ${file} is not valid JSON. Fix it, or remove it to start over from the seeded state; it was left untouched.\n`);
+  });
+
+  it('sandbox serve --state in a folder that does not exist: exit 2, and no folder is made', async () => {
+    const dir = tempDir();
+    const typo = join(dir, 'typo', 'deeper');
+    for (const extra of [[], ['--detach'], ['--dry-run']]) {
+      const r = await runBin(['sandbox', 'serve', '--state', join(typo, 'x.json'), ...extra], { env: { WSCTL_CONFIG_DIR: dir } });
+      expect([r.code, r.stdout], extra.join(' ')).toEqual([2, '']);
+      expect(r.stderr).toBe(`Error: The folder of --state '${join(typo, 'x.json')}' does not exist (${typo}): create it first, or give a file in an existing folder.\n`);
+    }
+    expect(existsSync(join(dir, 'typo'))).toBe(false);
+    expect(serversIn(dir)).toEqual([]);
+  });
+
+  // Tests run as root, which chmod does not stop: a config dir that is a file, one below a file,
+  // and sysfs (which refuses new files to root too) stand for folders that cannot be written.
+  it('--sandbox and sandbox reset with a config folder that cannot be written: one line naming it, exit 1', async () => {
+    const file = join(tempDir(), 'not-a-folder');
+    writeFileSync(file, 'x');
+    const cases: [string, RegExp][] = [
+      [file, new RegExp(`^Error: The config folder ${file} is a file, not a folder: `)],
+      [join(file, 'config'), new RegExp(`^Error: The config folder ${join(file, 'config')} is a file, not a folder: `)],
+      ['/sys/kernel', /^Error: Cannot write the config folder \/sys\/kernel: you may not write to it\. /],
+      ['/proc/wsctl-config', /^Error: Cannot create the config folder \/proc\/wsctl-config\. /],
+    ];
+    for (const [dir, said] of cases) {
+      for (const args of [['--sandbox', 'keys', 'list'], ['sandbox', 'reset']]) {
+        const r = await runBin(args, { env: { WSCTL_CONFIG_DIR: dir, HOME: tempDir() }, timeoutMs: 20_000 });
+        expect([r.code, r.stdout], `${dir}: ${args.join(' ')}`).toEqual([1, '']);
+        expect(r.stderr, `${dir}: ${args.join(' ')}`).toMatch(said);
+        expect(r.stderr.split('\n')).toHaveLength(2);
+        expect(r.stderr).not.toMatch(/Unexpected error|EEXIST|ENOTDIR|EROFS|EACCES/);
+      }
+    }
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  // A read-only file system: a read-only bind mount of the folder, in a mount namespace of its own.
+  const canMountReadOnly = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount --bind -o ro / / 2>/dev/null || mount --bind -o ro /tmp /tmp']).status === 0;
+  it.skipIf(!canMountReadOnly)('--sandbox and sandbox reset on a read-only file system: one line naming the folder, exit 1', async () => {
+    const dir = tempDir();
+    for (const [args, sub] of [[['--sandbox', 'keys', 'list'], ''], [['sandbox', 'reset'], ''], [['sandbox', 'reset'], 'sub']] as const) {
+      const where = sub ? join(dir, sub) : dir;
+      const r = spawnSync('unshare', ['-rm', 'sh', '-c', `mount --bind -o ro "$0" "$0" && exec "$@"`, dir, process.execPath, BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, WSCTL_CONFIG_DIR: where } });
+      expect([r.status, r.stdout], args.join(' ')).toEqual([1, '']);
+      expect(r.stderr).toBe(`Error: Cannot write the config folder ${where}: it is on a read-only file system. Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.\n`);
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('damaged while a server runs: each request is a 500 that says so, never a JavaScript message', async () => {

@@ -273,7 +273,7 @@ describe('errors', () => {
       expect(result.structuredContent).toBeUndefined();
       expect(texts(result)[0]).toBe(`Error: ${said} (exit code 2)`);
     };
-    await refused('convo_show', {}, "missing required argument 'conversation_id'. `wsctl caps` shows conversation ids (its text numbers), and `wsctl ids conversation` lists those seen before.");
+    await refused('convo_show', {}, "Missing required argument 'conversation_id'. `wsctl caps` shows conversation ids (its text numbers), and `wsctl ids conversation` lists those seen before.");
     await refused('convo_show', { conversation_id: 'conv_demo', tail: -1 }, "Invalid tail '-1': give a whole number of messages.");
     await refused('convo_show', { conversation_id: 'conv_demo', tail: 'x' }, 'Invalid tail: expected a whole number, got a string.');
     await refused('convo_show', { conversation_id: 7 }, 'Invalid conversation_id: expected a string, got a number.');

@@ -13,7 +13,7 @@ describe('the pager', () => {
   beforeAll(async () => {
     sb = await startSandbox();
   });
-  const show = (env: Record<string, string>) => runPty(['convo', 'show', 'conv_demo'], { cols: 80, env: { ...sb.env, CI: '1', ...env } });
+  const show = (env: Record<string, string>, cols = 80) => runPty(['convo', 'show', 'conv_demo'], { cols, env: { ...sb.env, CI: '1', ...env } });
   const warnings = (text: string) => text.split('\n').filter((l) => l.startsWith('! '));
 
   /** A PATH holding only python (which runs the pty), as in a slim container without less. */
@@ -35,7 +35,8 @@ describe('the pager', () => {
     // No PAGER and no less on PATH: wsctl itself is started by its full path.
     ['less is not installed', () => ({ PATH: withoutLess() }), 'less -FRX'],
   ])('%s: one warning, the transcript printed directly, exit 0', async (_name, env, pager) => {
-    const r = await show(env());
+    // Wide enough for the warning to stay one line (it wraps at the terminal's width).
+    const r = await show(env(), 200);
     expect(r.code, r.text).toBe(0);
     expect(warnings(r.text)).toHaveLength(1);
     expect(warnings(r.text)[0]).toMatch(new RegExp(`^! The pager '(.*/)?${pager.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' could not be started \\(not found\\): printing directly\\. Set WSCTL_PAGER, or pass --no-pager\\.$`));
@@ -51,7 +52,7 @@ describe('the pager', () => {
     ['sh -c "exit 3"', 'exited with status 3'],
     ['head -c 20; exit 2', 'exited with status 2'],
   ])('PAGER=%s fails before taking the output: exit 1 naming it', async (pager, how) => {
-    const r = await show({ PAGER: pager });
+    const r = await show({ PAGER: pager }, 200);
     expect(r.code, r.text).toBe(1);
     expect(r.text).toContain(`Error: The pager '${pager}' ${how}, so the output may not have been shown in full. Run again with --no-pager, or set WSCTL_PAGER.`);
     expect(crashed(r.output)).toBe(false);

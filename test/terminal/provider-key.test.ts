@@ -27,7 +27,8 @@ describe('byok add --api-key-stdin on a terminal', () => {
   it('with prompts off it exits 2 naming what answers instead, as auth login --with-key does', async () => {
     const r = await runPty([...ADD, '--no-input'], { cols: 80, env: { ...sb.env, WSCTL_CONFIG_DIR: tempDir() }, timeoutS: 10 });
     expect(r.code).toBe(2);
-    expect(r.text).toMatch(/pipe the provider key in with --api-key-stdin, or set WSCTL_BYOK_API_KEY/);
+    // Wrapped at the terminal's width: read as one line.
+    expect(r.text.replace(/\n/g, ' ')).toMatch(/pipe the provider key in with --api-key-stdin, or set WSCTL_BYOK_API_KEY/);
     expect(r.text).not.toContain('input hidden');
   });
 });

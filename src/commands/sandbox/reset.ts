@@ -1,5 +1,5 @@
 import { defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
-import { sandboxStatePath } from '../../sandbox/embedded.js';
+import { inConfigDir, sandboxStatePath } from '../../sandbox/embedded.js';
 
 export const reset = defineVerb({
   name: 'reset',
@@ -14,6 +14,6 @@ export async function run(ctx: Ctx): Promise<Result> {
   const path = sandboxStatePath(ctx.config.dir);
   if (ctx.dryRun) return wouldChange({ reset: true, state: path }, `Would reset the sandbox to its seeded state (${path}).`);
   const { FileStore } = await import('../../sandbox/store.js');
-  await new FileStore(path).reset();
+  await inConfigDir(ctx.config.dir, () => new FileStore(path).reset());
   return { json: { reset: true, state: path }, human: (out) => out.done(`Sandbox reset to its seeded state (${path}).`) };
 }

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { isLoopback } from '../../http/index.js';
 import { defineVerb, flag, option, wouldChange, type Ctx, type Result } from '../../command.js';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { UsageError } from '../../errors.js';
-import { sandboxStatePath } from '../../sandbox/embedded.js';
+import { inConfigDir, sandboxStatePath } from '../../sandbox/embedded.js';
 
 export interface ServeOptions {
   /** Undefined: the port this config folder's previous server had, when it is free, else a free one. */
@@ -55,6 +55,18 @@ function rememberedPort(configDir: string): number | undefined {
   }
 }
 
+/** --state's folder must exist (and be a folder): nothing is created for it. */
+function stateFolder(given: string, path: string): void {
+  const folder = dirname(path);
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    throw new UsageError(`The folder of --state '${given}' does not exist (${folder}): create it first, or give a file in an existing folder.`);
+  }
+  if (!isFolder) throw new UsageError(`The folder of --state '${given}' is not a folder (${folder}): give a file in an existing folder.`);
+}
+
 /** The two lines cli.md names, then an export, so that `eval "$(…)"` reaches the commands after it. */
 function printEnv(ctx: Ctx, url: string, key: string): void {
   ctx.term.line(`WSCTL_BASE_URL=${url}`);
@@ -67,6 +79,8 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
   const port = opts.port ?? remembered ?? 0;
   const defaultState = resolve(sandboxStatePath(ctx.config.dir));
   const statePath = opts.state ? resolve(opts.state) : defaultState;
+  // A folder is made for the config dir only: one for --state would be a typo's (cli.md §5).
+  if (opts.state) stateFolder(opts.state, statePath);
   // Neither a server nor a seeded state file for a dry run: what it would start.
   if (ctx.dryRun) {
     const where = port === 0 ? `${opts.host}, on a free port,` : remembered ? `${opts.host}:${port} (the previous server's port, if free)` : `${opts.host}:${port}`;
@@ -77,7 +91,7 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
   // `sandbox reset` rewrites the default file only: another one is the user's to fix or remove.
   const store = new FileStore(statePath, statePath === defaultState ? RESET_HINT : undefined);
   // Read (or seeded) here, so that a damaged file is reported by this command, detached or not.
-  const state = await store.read();
+  const state = await (statePath === defaultState ? inConfigDir(ctx.config.dir, () => store.read()) : store.read());
   if (opts.detach) {
     const { detach } = await import('./detached.js');
     // The background server chooses its port itself, as a foreground one does (below).
