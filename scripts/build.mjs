@@ -1,7 +1,7 @@
 // Builds dist/ with esbuild in two parts, so that start-up stays small:
 //   dist/wsctl.cjs   the entry (main.ts and its parts, the command tree and commander), CommonJS, which Node
 //                    loads faster than an ES module;
-//   dist/lazy/       app.js (every command, the HTTP client, zod/mini, the sandbox) loaded once a
+//   dist/lazy/       cli/loaded.js (every command, the HTTP client, zod/mini, the sandbox) loaded once a
 //                    command runs, and chunks of the heavy libraries each loaded where used.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 
 // What the runner and program.ts load with import(): every command and what they share (app.ts).
 // The jq engine's host too: the runner starts its worker thread while app.js loads.
-const lazyEntries = [join(root, 'src/app.ts'), join(root, 'src/terminal/jq.ts'), join(root, 'src/completion/answer.ts')];
+const lazyEntries = [join(root, 'src/cli/loaded.ts'), join(root, 'src/terminal/jq.ts'), join(root, 'src/completion/answer.ts')];
 
 // wsctl mcp bundles the MCP SDK's stdio server parts only: its HTTP transports would bring
 // express and hono, which wsctl must neither ship nor load.
@@ -49,7 +49,7 @@ const lazy = await build({
   format: 'esm',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  // A speed trick (src/tricks.ts lists them all), with its own off path at run time.
+  // A speed trick (src/tricks/registry.ts lists them all), with its own off path at run time.
   // jsonc-parser's main file is UMD, whose require() calls esbuild cannot follow: its ES module build instead.
   alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
@@ -88,7 +88,7 @@ const entry = await build({
   ...common,
   metafile: true,
   entryPoints: { wsctl: 'src/main.ts' },
-  // A speed trick (src/tricks.ts lists them all), with its own off path at run time.
+  // A speed trick (src/tricks/registry.ts lists them all), with its own off path at run time.
   alias: { 'node:child_process': './scripts/lazy-child-process.cjs' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
@@ -108,7 +108,7 @@ const complete = await build({
 });
 
 // The root help at 80 columns, rendered by commander, for the launcher to answer `wsctl --help`
-// with when piped (a speed trick: src/tricks.ts lists them all).
+// with when piped (a speed trick: src/tricks/registry.ts lists them all).
 const { main } = createRequire(import.meta.url)(join(root, 'dist/wsctl.cjs'));
 let rootHelp = '';
 const io = { writeHelp: (text) => (rootHelp += text) };

@@ -1,4 +1,4 @@
-// A speed trick (src/tricks.ts lists them all): stands in for node:child_process inside
+// A speed trick (src/tricks/registry.ts lists them all): stands in for node:child_process inside
 // commander, which needs it only to run executable subcommands (wsctl has none): loading it at
 // start-up would cost every invocation. The real module comes from process.getBuiltinModule,
 // not require(), which the build's alias would send back to this file. WSCTL_NO_TRICKS=1: the

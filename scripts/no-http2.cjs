@@ -1,4 +1,4 @@
-// A speed trick (src/tricks.ts lists them all): stands in for node:http2 inside undici, which
+// A speed trick (src/tricks/registry.ts lists them all): stands in for node:http2 inside undici, which
 // loads it (and tls) at start-up for HTTP/2 connections that wsctl never makes (allowH2 stays
 // off). The shape is undici's own fallback for runtimes without http2. WSCTL_NO_TRICKS=1: the
 // real module (from process.getBuiltinModule, since require() would be aliased back here).

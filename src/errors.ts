@@ -1,5 +1,5 @@
 // Typed errors: each carries the exit code of cli.md §4, so report.ts maps them in one place.
-import { maskSecrets, maskSecretsIn } from './secrets.js';
+import { maskSecrets, maskSecretsIn } from './common/secrets.js';
 
 export const ExitCode = {
   ok: 0,

@@ -2,10 +2,10 @@
 // policy judged from the declarations alone (no network): which verbs read, write or delete, which
 // options make them destructive, and what `wsctl mcp` offers under each policy.
 import { describe, expect, it } from 'vitest';
-import { AGENT_POLICIES, agentName, detectAgent, widens } from '../src/agent.js';
-import { effectOf, mcpOffer, policyRefusal } from '../src/agent-policy.js';
+import { AGENT_POLICIES, agentName, detectAgent, widens } from '../src/common/agent.js';
+import { effectOf, mcpOffer, policyRefusal } from '../src/verbs/agent-policy.js';
 import { offered, toolsOf } from '../src/mcp/tools.js';
-import { declaredVerbs } from '../src/program.js';
+import { declaredVerbs } from '../src/cli/program.js';
 import { VERBS } from './endpoints.js';
 
 describe('detecting an agent', () => {

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { visibleSubcommands } from '../src/visible.js';
+import { visibleSubcommands } from '../src/common/visible.js';
 import { serviceCalls } from './endpoints.js';
 import { BIN, noStackTrace, ROOT, runBin, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
@@ -225,7 +225,7 @@ describe('sandbox stop and a pid file that lies', () => {
 
 describe('help', () => {
   it('every command, noun and verb, ends its help with two or three examples', async () => {
-    const { buildProgram, loadCommands } = await import('../src/program.js');
+    const { buildProgram, loadCommands } = await import('../src/cli/program.js');
     let text = '';
     const program = buildProgram('0.0.0', { writeOut: (t) => (text += t), writeErr: () => {}, onUsageError: () => {} });
     await loadCommands(program, { run: async () => {}, loadAll: async () => {} }, 'all');

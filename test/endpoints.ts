@@ -3,7 +3,7 @@
 // end-to-end matrices iterate them; test/service.test.ts checks that every endpoint is reached and
 // that each verb calls exactly the endpoints it declares.
 import { join } from 'node:path';
-import { declaredVerbs, type DeclaredVerb } from '../src/program.js';
+import { declaredVerbs, type DeclaredVerb } from '../src/cli/program.js';
 import { compileTemplate, endpointNames, endpoints, matchTemplate, type EndpointName } from '../src/service.js';
 import { ROOT } from './helpers.js';
 

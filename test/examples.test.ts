@@ -7,11 +7,11 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { visibleSubcommands } from '../src/visible.js';
+import { visibleSubcommands } from '../src/common/visible.js';
 import { BIN, noStackTrace, REPEAT_RUN, ROOT, atOnce, run, startSandbox, tempDir } from './helpers.js';
 
 async function helpExamples(): Promise<string[]> {
-  const { buildProgram, loadCommands } = await import('../src/program.js');
+  const { buildProgram, loadCommands } = await import('../src/cli/program.js');
   let text = '';
   const program = buildProgram('0.0.0', { writeOut: (t) => (text += t), writeErr: () => {}, onUsageError: () => {} });
   await loadCommands(program, { run: async () => {}, loadAll: async () => {} }, 'all');

@@ -1,48 +1,66 @@
-// The layers of src/ and who may import whom: the HTTP client, the config, the terminal and the
-// generators (completion, help and man pages) stand alone (on the leaf modules); the sandbox and
-// the service table sit on the HTTP client; the conversation engine (convo show's stream, spool,
-// transcript and follow loop) on the HTTP client, the service table and the terminal; commands sit
-// on all of them; the MCP server on the commands (and the engine, for Markdown transcripts); the
-// shell (main, program, app, context) on top.
+// The layers of src/, one folder each, and who may import whom: the HTTP client, the config, the
+// terminal and the generators (completion, help and man pages) stand alone (on the leaf modules:
+// common/, tricks/ and the root's errors, enums and schemas); the ids wsctl remembers sit on the
+// config; the sandbox and the service table on the HTTP client; the conversation engine (convo
+// show's stream, spool, transcript and follow loop) on the HTTP client, the service table and the
+// terminal; the verb framework (verbs/: declarations, the pipeline both doors take, confirmations,
+// the agent policy, the ids a verb takes) and the commands on all of them; the MCP server on the
+// commands (and the engine, for Markdown transcripts); the process (cli/: argv, context, reports,
+// generated files) on top.
 // No layer imports upward or sideways, type-only imports included, so each can be read and tested
-// alone. A new module must be given a layer here.
+// alone. A new folder must be given a layer here; a new file in a folder has its folder's.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 
-type Layer = 'leaf' | 'http' | 'config' | 'terminal' | 'completion' | 'help' | 'service' | 'sandbox' | 'conversation' | 'commands' | 'mcp' | 'shell';
+type Layer = 'leaf' | 'http' | 'config' | 'ids' | 'terminal' | 'completion' | 'help' | 'service' | 'sandbox' | 'conversation' | 'commands' | 'mcp' | 'cli';
 
 /** What each layer may import besides itself and the leaf modules. */
 const MAY_IMPORT: Record<Layer, Layer[]> = {
   leaf: [],
   http: [],
   config: [],
+  ids: ['config'],
   terminal: [],
-  completion: [],
-  help: [],
+  completion: ['config', 'ids', 'help'],
+  help: ['service'],
   service: ['http'],
   sandbox: ['http', 'config', 'service'],
   conversation: ['http', 'terminal', 'service'],
-  commands: ['http', 'config', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation'],
-  mcp: ['http', 'config', 'terminal', 'service', 'conversation', 'commands'],
-  shell: ['http', 'config', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation', 'commands', 'mcp'],
+  commands: ['http', 'config', 'ids', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation'],
+  mcp: ['http', 'config', 'ids', 'terminal', 'help', 'service', 'conversation', 'commands'],
+  cli: ['http', 'config', 'ids', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation', 'commands', 'mcp'],
 };
 
-/** Leaf modules: plain data and functions every layer may use; they import no other layer. */
-const LEAVES = ['errors.ts', 'enums.ts', 'schemas.ts', 'images.ts', 'secrets.ts', 'tricks.ts', 'tricks-switch.ts', 'sanitize.ts', 'visible.ts', 'reference.ts', 'globals.ts', 'agent.ts'];
-/** The verbs' shared helpers, part of the commands layer. */
-const COMMAND_HELPERS = ['command.ts', 'invoke.ts', 'confirm.ts', 'removal.ts', 'agent-policy.ts'];
-const SHELL = ['main.ts', 'shell.ts', 'runner.ts', 'report.ts', 'docs.ts', 'program.ts', 'app.ts', 'context.ts'];
-/** The context's types are the one thing below the shell that commands and their helpers may name. */
-const INJECTED_TYPES = 'context.ts';
+/** Each folder's layer (the verb framework is part of the commands layer). */
+const FOLDERS: Record<string, Layer> = {
+  common: 'leaf',
+  tricks: 'leaf',
+  http: 'http',
+  config: 'config',
+  ids: 'ids',
+  terminal: 'terminal',
+  completion: 'completion',
+  help: 'help',
+  sandbox: 'sandbox',
+  conversation: 'conversation',
+  verbs: 'commands',
+  commands: 'commands',
+  mcp: 'mcp',
+  cli: 'cli',
+};
+/** The root holds plain data every layer may use, the endpoint table, and the bundle's entry. */
+const ROOT_FILES: Record<string, Layer> = { 'errors.ts': 'leaf', 'enums.ts': 'leaf', 'schemas.ts': 'leaf', 'service.ts': 'service', 'main.ts': 'cli' };
+/** The context's types are the one thing of cli/ that commands and the verb framework may name. */
+const INJECTED_TYPES = 'cli/context.ts';
 
 /** The two edges that cross a layer on purpose, each with its reason. */
 const CROSSINGS: Record<string, string> = {
   // The `mcp` verb starts the server, which serves the other verbs as tools (loaded on use only).
   'commands/mcp/index.ts → mcp/mcp-server.ts': 'the mcp verb starts the MCP server',
   // The server is a second runner beside main.ts: each tool call gets a context of its own.
-  'mcp/mcp-server.ts → context.ts': 'the MCP server builds a context per tool call',
+  'mcp/mcp-server.ts → cli/context.ts': 'the MCP server builds a context per tool call',
 };
 
 /** The one reader of boolean variables: outside src/, since the launcher and the build's stand-ins share it. */
@@ -51,15 +69,8 @@ const SHARED_LEAVES = ['../bin/booleans.cjs'];
 function layerOf(file: string): Layer | undefined {
   if (SHARED_LEAVES.includes(file)) return 'leaf';
   const [top, ...rest] = file.split('/');
-  if (rest.length === 0) {
-    if (LEAVES.includes(top as string)) return 'leaf';
-    if (COMMAND_HELPERS.includes(top as string)) return 'commands';
-    if (SHELL.includes(top as string)) return 'shell';
-    if (top === 'service.ts') return 'service';
-    return undefined;
-  }
-  const folders: Record<string, Layer> = { http: 'http', config: 'config', terminal: 'terminal', completion: 'completion', help: 'help', sandbox: 'sandbox', conversation: 'conversation', commands: 'commands', mcp: 'mcp' };
-  return folders[top as string];
+  if (rest.length === 0) return ROOT_FILES[top as string];
+  return FOLDERS[top as string];
 }
 
 function sourceFiles(dir: string): string[] {
@@ -98,7 +109,7 @@ describe('layers', () => {
 
   it('finds the imports it checks', () => {
     expect(edges.length).toBeGreaterThan(100);
-    expect(edges).toContainEqual({ from: 'commands/device/rm.ts', to: 'removal.ts', typeOnly: false });
+    expect(edges).toContainEqual({ from: 'commands/device/rm.ts', to: 'verbs/removal.ts', typeOnly: false });
   });
 
   it('every module of src/ has a layer', () => {

@@ -2,7 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { clean, cleanLine, colorWanted, compactJson, indentedJson, mask, Terminal, relativeTime, thousands } from '../src/terminal/index.js';
-import { escapeInvisible } from '../src/sanitize.js';
+import { escapeInvisible } from '../src/common/sanitize.js';
 
 function capture() {
   const stdout = new PassThrough();

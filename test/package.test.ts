@@ -42,7 +42,7 @@ describe('the package', () => {
   it('npm pack holds the launcher, the bundle, completions, man pages, LICENSE and the notices, and no sources', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const packed: string[] = JSON.parse(out)[0].files.map((f: { path: string }) => f.path);
-    for (const file of ['LICENSE', 'THIRD-PARTY-NOTICES.txt', 'README.md', 'package.json', 'bin/wsctl', 'bin/package.json', 'dist/wsctl.cjs', 'dist/lazy/app.js', 'dist/lazy/jq.wasm', 'completions/_wsctl', 'man/wsctl.1', 'man/wsctl-keys-create.1']) {
+    for (const file of ['LICENSE', 'THIRD-PARTY-NOTICES.txt', 'README.md', 'package.json', 'bin/wsctl', 'bin/package.json', 'dist/wsctl.cjs', 'dist/lazy/cli/loaded.js', 'dist/lazy/jq.wasm', 'completions/_wsctl', 'man/wsctl.1', 'man/wsctl-keys-create.1']) {
       expect(packed, file).toContain(file);
     }
     expect(packed.filter((f) => /^(src|test|scripts|node_modules)\//.test(f) || f.endsWith('.ts'))).toEqual([]);

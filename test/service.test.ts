@@ -4,11 +4,11 @@
 // and the sandbox serves every endpoint.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, loadCommands } from '../src/program.js';
+import { buildProgram, loadCommands } from '../src/cli/program.js';
 import { handlers, routes } from '../src/sandbox/routes.js';
 import { compileTemplate, endpointNames, endpoints, fillPath, matchTemplate, request } from '../src/service.js';
-import { verbPaths } from '../src/visible.js';
-import type { App } from '../src/command.js';
+import { verbPaths } from '../src/common/visible.js';
+import type { App } from '../src/verbs/declare.js';
 import { endpointOf, LOCAL_COMMANDS, samplesOf, serviceCalls, VERBS } from './endpoints.js';
 import { run, runBin, startSandbox } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tricksOn } from '../src/tricks.js';
+import { tricksOn } from '../src/tricks/registry.js';
 import { BIN, ROOT, runBin, startSandbox, tempDir } from './helpers.js';
 
 const HEAVY = ['undici', 'zod', 'ora', 'form-data', 'chalk', 'keyring', 'jq-wasm', 'chunks/jq-', 'chunks/follow-', 'chunks/mcp-server-'];
@@ -14,7 +14,7 @@ describe('start-up', () => {
     const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'build', 'entry-inputs.json'), 'utf8'));
     const packages = new Set(inputs.filter((i) => i.includes('node_modules/')).map((i) => i.split('node_modules/')[1]!.split('/')[0]));
     expect([...packages]).toEqual(['commander']);
-    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/docs.ts', 'src/globals.ts', 'src/main.ts', 'src/program.ts', 'src/report.ts', 'src/runner.ts', 'src/shell.ts', 'src/terminal/words.ts', 'src/tricks-switch.ts']);
+    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/cli/docs.ts', 'src/common/globals.ts', 'src/main.ts', 'src/cli/program.ts', 'src/cli/report.ts', 'src/cli/run.ts', 'src/cli/process.ts', 'src/terminal/words.ts', 'src/tricks/switch.ts']);
   });
 
   it.each([['--version'], ['--help'], ['keys', '--help']])('`wsctl %s` loads none of undici, zod, ora, form-data, chalk, the keyring, jq or the follow loop', async (...args) => {
@@ -24,7 +24,7 @@ describe('start-up', () => {
     for (const name of HEAVY) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
     if (args[0] !== 'keys') expect(loaded.filter((l) => l.includes('dist/lazy/'))).toEqual([]);
     // The trace does see lazy loads: a noun's help loads the commands module.
-    else expect(loaded.some((l) => l.includes('dist/lazy/app.js'))).toBe(true);
+    else expect(loaded.some((l) => l.includes('dist/lazy/cli/loaded.js'))).toBe(true);
   });
 
   it('a request with WSCTL_API_KEY loads neither the keyring module, nor the jq engine, nor the follow loop', async () => {
@@ -45,7 +45,7 @@ describe('start-up', () => {
     const marker = 'Client does not support form elicitation.';
     expect(code).toContain(marker);
     // No chunk other than the server's holds the SDK, and none imports the SDK's HTTP servers.
-    for (const chunk of [...chunks.map((c) => join('lazy', 'chunks', c)), join('lazy', 'app.js'), 'wsctl.cjs']) {
+    for (const chunk of [...chunks.map((c) => join('lazy', 'chunks', c)), join('lazy', 'cli', 'loaded.js'), 'wsctl.cjs']) {
       if (!chunk.endsWith('js')) continue;
       const text = readFileSync(join(ROOT, 'dist', chunk), 'utf8');
       if (!chunk.includes('mcp-server-')) expect(text.includes(marker), chunk).toBe(false);

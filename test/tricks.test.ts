@@ -1,4 +1,4 @@
-// The speed tricks (src/tricks.ts lists them: STYLE.md 14), each checked against the built bundle
+// The speed tricks (src/tricks/registry.ts lists them: STYLE.md 14), each checked against the built bundle
 // or the running Node: these tests fail loudly when a pinned dependency or Node moves under them,
 // and each also proves that WSCTL_NO_TRICKS=1 turns its trick off. Every test here sets the switch
 // itself, so the file means the same in the suite's run with the switch on.
@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
 import { parseBoolean } from '../bin/booleans.cjs';
-import { quickCheck, RUNTIME_FLAGS, TRICKS, tricksOn } from '../src/tricks.js';
+import { quickCheck, RUNTIME_FLAGS, TRICKS, tricksOn } from '../src/tricks/registry.js';
 import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));

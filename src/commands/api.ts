@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Method } from '../http/index.js';
-import { arg, call, defineNoun, defineVerb, option, repeated, type Call, type Ctx } from '../command.js';
+import { arg, call, defineNoun, defineVerb, option, repeated, type Call, type Ctx } from '../verbs/declare.js';
 import { UsageError } from '../errors.js';
 import { clean, cleanLine } from '../terminal/index.js';
 import { readAll, readStdin } from '../terminal/prompt.js';

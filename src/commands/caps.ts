@@ -1,4 +1,4 @@
-import { call, defineNoun, defineVerb, type Call, type Ctx } from '../command.js';
+import { call, defineNoun, defineVerb, type Call, type Ctx } from '../verbs/declare.js';
 import type { IdRef } from '../ids/store.js';
 import type { Capabilities } from '../schemas.js';
 import { request } from '../service.js';

@@ -1,4 +1,4 @@
-import { arg, defineNoun, defineVerb, type Ctx } from '../command.js';
+import { arg, defineNoun, defineVerb, type Ctx } from '../verbs/declare.js';
 import { completions } from '../completion/answer.js';
 
 // `wsctl __complete profiles`, `wsctl __complete ids <kind> -- <words>`: the dynamic values of the

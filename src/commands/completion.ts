@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { arg, defineNoun, defineVerb, type Ctx, type Result } from '../command.js';
+import { arg, defineNoun, defineVerb, type Ctx, type Result } from '../verbs/declare.js';
 import { completionScript } from '../completion/index.js';
 import { shells } from '../enums.js';
 

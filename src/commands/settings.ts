@@ -1,4 +1,4 @@
-import { call, defineNoun, defineVerb, type Call, type Ctx, type Result } from '../command.js';
+import { call, defineNoun, defineVerb, type Call, type Ctx, type Result } from '../verbs/declare.js';
 import type { Settings } from '../schemas.js';
 import { request } from '../service.js';
 

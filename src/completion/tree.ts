@@ -3,7 +3,7 @@
 // flag shows up in completion without anyone editing a script.
 import type { Command, Option } from 'commander';
 import { TOPICS } from '../help/topics.js';
-import { describedOf, visibleSubcommands } from '../visible.js';
+import { describedOf, visibleSubcommands } from '../common/visible.js';
 
 /** `ids`: the ids wsctl remembers of a kind (cli.md §10), asked of `wsctl __complete ids` at TAB time. */
 export type Values = { kind: 'choices'; values: string[] } | { kind: 'files' } | { kind: 'profiles' } | { kind: 'ids'; of: string } | { kind: 'any' };

@@ -4,7 +4,7 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { AGENT_POLICIES, type AgentPolicy } from '../agent.js';
+import { AGENT_POLICIES, type AgentPolicy } from '../common/agent.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
 import { DEFAULT_PROFILE, normaliseDir, storedKey, typedConfigDir, type ConfigData, type ConfigFolder, type Env, type Profile } from './resolve.js';

@@ -3,7 +3,7 @@
 // agree. No I/O here: config.json is read through the thunk only when flags and environment
 // leave something open, and the credential store is only named, never asked.
 import { isAbsolute, resolve as resolvePath } from 'node:path';
-import type { AgentPolicy } from '../agent.js';
+import type { AgentPolicy } from '../common/agent.js';
 import { notABoolean, parseBoolean } from '../../bin/booleans.cjs';
 import { UsageError } from '../errors.js';
 

@@ -2,7 +2,7 @@
 // order, as soon as it is complete (a later message exists, or the state is no longer running or
 // stopping); then the totals, or with --json newline-delimited JSON. Loaded only with --follow.
 import { hash } from 'node:crypto';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import { InterruptedError } from '../errors.js';
 import type { Message } from '../schemas.js';
 import { request } from '../service.js';

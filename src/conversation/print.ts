@@ -1,6 +1,6 @@
 // `convo show` without --follow: the conversation printed as its body arrives (issue 14, P3),
 // as the transcript or, with --json, as the body's fields and messages.
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import type { Api, RequestSpec } from '../http/index.js';
 import type { Message } from '../schemas.js';
 import { JsonObjectWriter, type Sink } from '../terminal/index.js';

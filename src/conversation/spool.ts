@@ -2,7 +2,7 @@
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { builtinCrypto } from '../tricks.js';
+import { builtinCrypto } from '../tricks/registry.js';
 import type { Sink } from '../terminal/index.js';
 
 const IN_MEMORY = 4 << 20;

@@ -1,7 +1,7 @@
 // `wsctl help …`: a topic, a command's help (left to commander), or exit 2 with a suggestion.
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { visibleSubcommands } from '../visible.js';
+import { visibleSubcommands } from '../common/visible.js';
 import { topicText } from './render.js';
 import { closest, flagCandidates, type Candidate } from './suggest.js';
 import { findTopic, TOPICS } from './topics.js';

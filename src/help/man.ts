@@ -4,7 +4,7 @@
 // dots and quotes, hyphens as \-, non-ASCII as \[uXXXX]) is a few lines below.
 import type { Command } from 'commander';
 import { endpoints, type EndpointName } from '../service.js';
-import { describedOf, visibleSubcommands } from '../visible.js';
+import { describedOf, visibleSubcommands } from '../common/visible.js';
 import { environmentRows, EXIT_CODES, FILES, findTopic, TOPICS } from './topics.js';
 
 /** Text for a roff text line or macro argument: nothing in it is read as a request or an escape. */

@@ -2,7 +2,7 @@
 // same rows print as help, become the man page's ENVIRONMENT, EXIT STATUS and FILES sections
 // and the README's tables, so none of them can say something the others do not.
 // Text may quote code in `backticks`: each rendering shows it its own way.
-import { AGENT_VARIABLES } from '../agent.js';
+import { AGENT_VARIABLES } from '../common/agent.js';
 
 export interface Setting {
   /** The flag, when there is one. */

@@ -3,9 +3,9 @@
 import { ApiError, AuthError, NetworkError, NotFoundError, UsageError, type ErrorInfo } from '../errors.js';
 import type * as z from 'zod/mini';
 import { responseSchemas, type SchemaName } from '../schemas.js';
-import { cleanLine } from '../sanitize.js';
+import { cleanLine } from '../common/sanitize.js';
 import { maskUrlPassword } from './redact.js';
-import { quickCheck } from '../tricks.js';
+import { quickCheck } from '../tricks/registry.js';
 import type { Attempt } from './transport.js';
 
 const MAX_DEPTH = 512;

@@ -6,7 +6,7 @@ import { InterruptedError, NetworkError, WsctlError } from '../errors.js';
 import type { Response, SchemaName } from '../schemas.js';
 import { decode, errorInfo, type DecodeOptions } from './decode.js';
 import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, worthRepeating, type Hop } from './policy.js';
-import { mask, maskSecrets, rememberSecret } from '../secrets.js';
+import { mask, maskSecrets, rememberSecret } from '../common/secrets.js';
 import { maskUrlPassword, redact, REDACTED, secretValues } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
 import { checkBaseUrl, joinUrl } from './url.js';

@@ -2,7 +2,7 @@
 // and which redirects wsctl follows, and with what (cli.md §7). Pure decisions: the client in
 // ./index.ts acts on them.
 import { ApiError, NetworkError, type ErrorInfo } from '../errors.js';
-import { cleanLine } from '../sanitize.js';
+import { cleanLine } from '../common/sanitize.js';
 import { BAD_HEADER, NOT_HTTP } from './transport.js';
 import { isLoopback, type Target } from './url.js';
 

@@ -1,6 +1,6 @@
 // What --debug and --dry-run may show: secrets replaced by name, in headers and bodies (JSON or
 // not, a truncated body too), every line sanitised for the terminal.
-import { cleanLine } from '../sanitize.js';
+import { cleanLine } from '../common/sanitize.js';
 
 export const REDACTED = '[redacted]';
 

@@ -3,8 +3,8 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { NetworkError } from '../errors.js';
-import { cleanLine } from '../sanitize.js';
-import { undiciParts } from '../tricks.js';
+import { cleanLine } from '../common/sanitize.js';
+import { undiciParts } from '../tricks/registry.js';
 import { maskUrlPassword, redactText, traceHeader } from './redact.js';
 import type { Target } from './url.js';
 

@@ -1,13 +1,13 @@
-// The MCP door of the pipeline (src/invoke.ts): a tool call's JSON arguments become the raw options
+// The MCP door of the pipeline (src/verbs/invoke.ts): a tool call's JSON arguments become the raw options
 // the command line would have read, named as the tool names them; a local file is confined to the
 // server's folders; a person confirms what cannot be undone or sends data away (cli.md §8).
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Ctx } from '../command.js';
+import type { Ctx } from '../verbs/declare.js';
 import { didYouMean } from '../help/suggest.js';
 import { UsageError } from '../errors.js';
-import type { Door, RawOptions } from '../invoke.js';
-import { cleanLine } from '../sanitize.js';
+import type { Door, RawOptions } from '../verbs/invoke.js';
+import { cleanLine } from '../common/sanitize.js';
 import { toolName, type ToolDef } from './tools.js';
 
 /** The command line's messages, in the tool's names (test/mcp/rules.test.ts compares them). */

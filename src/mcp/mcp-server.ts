@@ -1,6 +1,6 @@
 // `wsctl mcp`: a Model Context Protocol server on stdin/stdout (cli.md §8), on the official SDK's
 // server core only (its HTTP transports would bring express and hono). Each tool call goes through
-// the pipeline every command takes (src/invoke.ts), with a context of its own built as the
+// the pipeline every command takes (src/verbs/invoke.ts), with a context of its own built as the
 // command's would be (profile, key, base URL, --sandbox, timeouts, retries, redaction), whose stdout
 // is a sink: stdout carries protocol messages only, whatever a call does.
 import { Readable, Writable } from 'node:stream';
@@ -16,16 +16,16 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Ctx } from '../command.js';
-import { createCtx, type BaseCtx, type Globals } from '../context.js';
+import type { Ctx } from '../verbs/declare.js';
+import { createCtx, type BaseCtx, type Globals } from '../cli/context.js';
 import { UsageError, WsctlError } from '../errors.js';
-import { invoke } from '../invoke.js';
-import { cleanErrorMessage, cleanLine } from '../sanitize.js';
+import { invoke } from '../verbs/invoke.js';
+import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import type { IO } from '../terminal/index.js';
 import { commandLine, confine, mcpDoor, rawOptions } from './door.js';
 import { rememberedIds, type SeenIds } from './seen.js';
-import { mcpOffer, policyInEffect, policyRefusal } from '../agent-policy.js';
-import type { AgentPolicy } from '../agent.js';
+import { mcpOffer, policyInEffect, policyRefusal } from '../verbs/agent-policy.js';
+import type { AgentPolicy } from '../common/agent.js';
 import { AuthError } from '../errors.js';
 import { offered, toolsOf, type DeclaredVerb, type ToolDef } from './tools.js';
 import { LineTransport, MAX_MESSAGE_BYTES } from './transport.js';

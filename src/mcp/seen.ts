@@ -1,9 +1,9 @@
 // The ids offered to completion/complete (cli.md §8 and §10): those wsctl remembers for the
 // server's workspace (every call remembers what it took and showed, in the pipeline), or, for a
 // server run without a context (tests), those this process has seen.
-import type { Ctx } from '../command.js';
+import type { Ctx } from '../verbs/declare.js';
 import { OFFERABLE_ID } from '../ids/kinds.js';
-import { offered } from '../ids/verb.js';
+import { offered } from '../verbs/remembered-ids.js';
 
 export interface SeenIds {
   /** After a call succeeded: the ids in its arguments (by the verb's keys) and its document. */

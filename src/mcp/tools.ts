@@ -3,8 +3,8 @@
 // command's arguments and flags in snake case (less the flags a terminal alone needs, plus what the
 // verb's `mcp` adds); read, write or destructive follows the methods of the endpoints it declares.
 import * as z from 'zod/mini';
-import type { McpSpec, Param, VerbDecl } from '../command.js';
-import { cliName } from '../invoke.js';
+import type { McpSpec, Param, VerbDecl } from '../verbs/declare.js';
+import { cliName } from '../verbs/invoke.js';
 import { responseSchemas } from '../schemas.js';
 import { endpoints, type Endpoint } from '../service.js';
 
@@ -112,7 +112,7 @@ function outputSchema(verb: VerbDecl): ToolListing['outputSchema'] {
   return portable(json) as ToolListing['outputSchema'];
 }
 
-/** A verb as the command tree declares it (src/program.ts's declaredVerbs). */
+/** A verb as the command tree declares it (src/cli/program.ts's declaredVerbs). */
 export interface DeclaredVerb {
   path: string[];
   verb: VerbDecl;

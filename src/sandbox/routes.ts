@@ -2,7 +2,7 @@
 // the validation (422), not-found (404) and state changes a real service would have.
 import type * as z from 'zod/mini';
 import { connectionPermissions } from '../enums.js';
-import { IMAGE_EXTENSIONS, sniffImageType } from '../images.js';
+import { IMAGE_EXTENSIONS, sniffImageType } from '../common/images.js';
 import { ByokBody, CreateKeyBody, CreateWebsiteBody, NotesImportBody, PermissionBody, validationDetails, type Detail, type SchemaName } from '../schemas.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { LIVE_ID, liveStart, liveView } from './live.js';

@@ -1,5 +1,5 @@
 // The sandbox's seeded demo data, under the stable ids the README lists.
-import { builtinCrypto } from '../tricks.js';
+import { builtinCrypto } from '../tricks/registry.js';
 import { liveSeed } from './live.js';
 import type { SandboxState, StoredConnection, StoredConversation, StoredKey } from './state.js';
 

@@ -10,7 +10,7 @@ import { takeFault, type Fault } from './faults.js';
 import { findRoute, type Reply } from './routes.js';
 import { randomId } from './seed.js';
 import type { Store } from './store.js';
-import { builtinHttp } from '../tricks.js';
+import { builtinHttp } from '../tricks/registry.js';
 
 export interface RecordedRequest {
   method: string;

@@ -4,9 +4,14 @@
 // redrawing in place stays exact.
 import type { Readable, Writable } from 'node:stream';
 import { InterruptedError } from '../errors.js';
-import { cleanLine } from '../sanitize.js';
-import type { Choice } from './prompt.js';
+import { cleanLine } from '../common/sanitize.js';
 import { displayWidth, truncate } from './width.js';
+
+/** One entry of a list to choose from: its value and what describes it (service text, sanitised when drawn). */
+export interface Choice {
+  id: string;
+  description: string;
+}
 
 type RawStdin = Readable & { setRawMode?: (raw: boolean) => void; isRaw?: boolean };
 

@@ -1,10 +1,10 @@
 // How values read for people: masked secrets, relative times, labels, display width.
-import { cleanLine } from '../sanitize.js';
+import { cleanLine } from '../common/sanitize.js';
 import { displayWidth, graphemes, prefixLength, truncate } from './width.js';
 
 export { displayWidth, truncate } from './width.js';
 
-export { mask } from '../secrets.js';
+export { mask } from '../common/secrets.js';
 
 export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '';

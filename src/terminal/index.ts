@@ -4,7 +4,7 @@
 // reads on a TTY, piped, or as JSON. Heavy libraries (chalk, ora) load only when used.
 import type { Readable, Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { cleanErrorMessage, cleanLine } from '../sanitize.js';
+import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { displayWidth, label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
 import { heldSink, type HeldSink } from './held-sink.js';
@@ -14,7 +14,7 @@ import type { Choice, Prompt } from './prompt.js';
 import { renderTable } from './table.js';
 import { wrapWords } from './words.js';
 
-export { clean, cleanLine } from '../sanitize.js';
+export { clean, cleanLine } from '../common/sanitize.js';
 export { displayWidth, fitPieces, mask, plural, relativeTime, thousands, wrap, type Piece } from './format.js';
 export { truncate } from './width.js';
 export type { Sink } from './pager.js';

@@ -1,5 +1,5 @@
 // The jq engine on the main thread, for a filter's first try: no thread to start (~30 ms of CPU
-// and 12 MiB), a speed trick (src/tricks.ts lists them all). Here a filter gets SLICE_MS of time,
+// and 12 MiB), a speed trick (src/tricks/registry.ts lists them all). Here a filter gets SLICE_MS of time,
 // LOCAL_HEAP of memory and HOLD_BYTES of output; past any of them it is stopped, this engine is
 // dropped (a WebAssembly run stopped part-way cannot go on), and the worker thread runs the filter
 // from the start. The process's signal listeners are never touched: SIGTERM ends the process at

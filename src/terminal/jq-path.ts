@@ -1,5 +1,5 @@
 // A --jq filter that is only a path (`.keys[].id`, `.items[0] | .name`, `.`) read straight from the
-// document, without the jq engine: a speed trick (src/tricks.ts lists them all). It answers only
+// document, without the jq engine: a speed trick (src/tricks/registry.ts lists them all). It answers only
 // where its bytes are certainly jq's own; anything else (a value jq would print differently, or a
 // step jq would fail on, with its own message) is left to the engine, which runs the filter from
 // the start. test/jq-path.test.ts compares the two on documents made to tell them apart.

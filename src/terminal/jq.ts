@@ -8,13 +8,13 @@
 // output (cli.md §3).
 import { readFileSync } from 'node:fs';
 import { InterruptedError, UsageError } from '../errors.js';
-import { liftoffOnly, tricksOn } from '../tricks.js';
+import { liftoffOnly, tricksOn } from '../tricks/registry.js';
 import { loadLocalEngine, type LocalEngine } from './jq-local.js';
 import { followPath, plainPath } from './jq-path.js';
 import { asArgument, type CompiledWasm, type Outcome } from './jq-protocol.js';
 import { startThread, threadSession, type EngineThread, type ThreadSession } from './jq-thread.js';
 import type { Sink } from './pager.js';
-import { clean, escapeInvisible } from '../sanitize.js';
+import { clean, escapeInvisible } from '../common/sanitize.js';
 
 export { MEMORY_MESSAGE } from './jq-thread.js';
 

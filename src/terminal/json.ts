@@ -7,7 +7,7 @@
 // The layout works on bytes, not strings: `convo show --json` of 55,000 messages copies each
 // message's bytes into a block that is written as it fills (perf-floors.md, P3).
 import { isAscii } from 'node:buffer';
-import { escapeInvisible } from '../sanitize.js';
+import { escapeInvisible } from '../common/sanitize.js';
 import type { Sink } from './pager.js';
 
 const QUOTE = 0x22;

@@ -15,11 +15,9 @@ export interface Prompt {
   choose?(question: string, items: Choice[], width: number): Promise<string>;
 }
 
-/** One entry of a list to choose from: its value and what describes it (service text, sanitised when drawn). */
-export interface Choice {
-  id: string;
-  description: string;
-}
+import type { Choice } from './choose.js';
+
+export type { Choice };
 
 type RawStdin = Readable & { setRawMode?: (raw: boolean) => void; isRaw?: boolean };
 

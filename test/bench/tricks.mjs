@@ -1,4 +1,4 @@
-// npm run bench:tricks: what each speed trick of src/tricks.ts buys, measured on the product.
+// npm run bench:tricks: what each speed trick of src/tricks/registry.ts buys, measured on the product.
 // Each trick is compared with a build (or a run) of wsctl that differs by that trick alone:
 // variant builds are made from this checkout in a temporary folder with one line changed; the
 // V8 flags are held back by a preload; the compile cache by NODE_DISABLE_COMPILE_CACHE. Runs
@@ -74,11 +74,11 @@ async function serve(node, args, lines) {
 const bin = join(root, 'bin/wsctl');
 console.error('building the variants…');
 const variants = {
-  quickCheck: variant('quick', 'src/tricks.ts', '  if (!tricksOn) return undefined;\n  let check', '  return undefined;\n  let check'),
-  undici: variant('undici', 'src/tricks.ts', '  if (!tricksOn) {\n    const loaded', '  if (true) {\n    const loaded'),
+  quickCheck: variant('quick', 'src/tricks/registry.ts', '  if (!tricksOn) return undefined;\n  let check', '  return undefined;\n  let check'),
+  undici: variant('undici', 'src/tricks/registry.ts', '  if (!tricksOn) {\n    const loaded', '  if (true) {\n    const loaded'),
   http2: variant('http2', 'scripts/no-http2.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
   child: variant('child', 'scripts/lazy-child-process.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
-  writeSync: variant('write', 'src/shell.ts', '  if (!tricksOn) delete io.writeHelp;', '  delete io.writeHelp;'),
+  writeSync: variant('write', 'src/cli/process.ts', '  if (!tricksOn) delete io.writeHelp;', '  delete io.writeHelp;'),
   paths: variant('paths', 'src/terminal/jq.ts', 'const steps = tricksOn ? plainPath(expression) : undefined;', 'const steps = undefined;'),
   local: variant('local', 'src/terminal/jq.ts', '    if (!tricksOn) {\n      const { readFile }', '    if (true) {\n      const { readFile }'),
   crypto: variant('crypto', 'src/conversation/spool.ts', "import { builtinCrypto } from '../tricks.js';", "import * as crypto from 'node:crypto';\nconst builtinCrypto = () => crypto;"),

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_POLICIES, type AgentPolicy } from '../../src/agent.js';
+import { AGENT_POLICIES, type AgentPolicy } from '../../src/common/agent.js';
 import { BIN, run, runBin, startSandbox, type TestSandbox } from '../helpers.js';
 
 const CLAUDE = { CLAUDECODE: '1' };

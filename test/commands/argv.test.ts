@@ -5,11 +5,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/command.js';
+import type { App } from '../../src/verbs/declare.js';
 import { Option } from 'commander';
-import { GLOBAL_OPTIONS, type Globals } from '../../src/globals.js';
-import { buildProgram, declaredNouns, loadCommands } from '../../src/program.js';
-import { verbPaths } from '../../src/visible.js';
+import { GLOBAL_OPTIONS, type Globals } from '../../src/common/globals.js';
+import { buildProgram, declaredNouns, loadCommands } from '../../src/cli/program.js';
+import { verbPaths } from '../../src/common/visible.js';
 import { samplesOf, VERBS } from '../endpoints.js';
 import { run, tempDir } from '../helpers.js';
 

@@ -4,14 +4,14 @@ import { PassThrough, Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Command } from 'commander';
-import type { App } from '../../src/command.js';
+import type { App } from '../../src/verbs/declare.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createCtx, type Globals } from '../../src/context.js';
+import { createCtx, type Globals } from '../../src/cli/context.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { toolsOf, type ToolDef } from '../../src/mcp/tools.js';
-import { declaredVerbs } from '../../src/program.js';
-import { buildProgram, loadCommands } from '../../src/program.js';
+import { declaredVerbs } from '../../src/cli/program.js';
+import { buildProgram, loadCommands } from '../../src/cli/program.js';
 
 /** The tools wsctl mcp makes from the declarations, in the order of `wsctl --help`. */
 export async function loadTools(): Promise<ToolDef[]> {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lastRequest, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
-import { createCtx } from '../../src/context.js';
+import { createCtx } from '../../src/cli/context.js';
 import { ToolRunner } from '../../src/mcp/mcp-server.js';
 import { endpoints } from '../../src/service.js';
 import { connect, texts, type Connected, loadTools } from './harness.js';

@@ -5,8 +5,8 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { isTool, snake, toolsOf } from '../../src/mcp/tools.js';
-import { describedOf } from '../../src/visible.js';
-import { declaredVerbs } from '../../src/program.js';
+import { describedOf } from '../../src/common/visible.js';
+import { declaredVerbs } from '../../src/cli/program.js';
 import { commandTree, loadTools } from './harness.js';
 
 const TOOLS = await loadTools();

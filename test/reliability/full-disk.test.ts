@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { declaredVerbs } from '../../src/program.js';
+import { declaredVerbs } from '../../src/cli/program.js';
 import { argvOf } from '../endpoints.js';
 import { BIN, run, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Param } from '../../src/command.js';
+import type { Param } from '../../src/verbs/declare.js';
 import { serviceCalls, VERBS } from '../endpoints.js';
 import { noStackTrace, run, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 

@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../verbs/declare.js';
 import { login } from './login.js';
 import { logout } from './logout.js';
 import { status } from './status.js';

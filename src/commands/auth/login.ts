@@ -1,5 +1,5 @@
 import { checkBaseUrl } from '../../http/index.js';
-import { call, defineVerb, flag, wouldChange, type Call, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, flag, wouldChange, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import { checkProfileName } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
 import { AuthError, UsageError } from '../../errors.js';

@@ -1,4 +1,4 @@
-import { defineVerb, flag, wouldChange, type Ctx, type Result } from '../../command.js';
+import { defineVerb, flag, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { profileOf, storedKey } from '../../config/index.js';
 import { forgetKeys } from '../../config/keys.js';
 

@@ -1,7 +1,7 @@
-import { policyOf, type AgentPolicy } from '../../agent-policy.js';
-import { call, defineVerb, type Call, type Ctx, type Result } from '../../command.js';
+import { policyOf, type AgentPolicy } from '../../verbs/agent-policy.js';
+import { call, defineVerb, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import { profileOf } from '../../config/index.js';
-import type { Target } from '../../context.js';
+import type { Target } from '../../cli/context.js';
 import { AuthError, ExitCode, NetworkError } from '../../errors.js';
 import { request } from '../../service.js';
 import { mask } from '../../terminal/index.js';

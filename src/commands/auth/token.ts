@@ -1,4 +1,4 @@
-import { defineVerb, type Ctx } from '../../command.js';
+import { defineVerb, type Ctx } from '../../verbs/declare.js';
 import { noKey } from '../../config/resolve.js';
 import { AuthError } from '../../errors.js';
 

@@ -1,4 +1,4 @@
-import { call, defineVerb, flag, nonEmpty, required, type Call, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, flag, nonEmpty, required, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import { byokFormats } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import type { ByokBody, Response } from '../../schemas.js';

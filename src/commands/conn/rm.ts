@@ -1,6 +1,6 @@
-import { arg, call, defineVerb, flag, parseId, type Call, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, parseId, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import type { Response } from '../../schemas.js';
-import { confirmDestructive } from '../../confirm.js';
+import { confirmDestructive } from '../../verbs/confirm.js';
 import { request } from '../../service.js';
 
 export const rm = defineVerb({

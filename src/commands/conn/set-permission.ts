@@ -1,4 +1,4 @@
-import { arg, call, defineVerb, parseId, type Call, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, parseId, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import type { Response } from '../../schemas.js';
 import { request } from '../../service.js';
 

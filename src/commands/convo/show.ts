@@ -1,4 +1,4 @@
-import { arg, call, defineVerb, flag, option, parseId, type Call, type Ctx } from '../../command.js';
+import { arg, call, defineVerb, flag, option, parseId, type Call, type Ctx } from '../../verbs/declare.js';
 import { UsageError } from '../../errors.js';
 import { printConversation } from '../../conversation/print.js';
 import type { IdRef } from '../../ids/store.js';

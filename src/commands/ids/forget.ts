@@ -1,4 +1,4 @@
-import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { WsctlError } from '../../errors.js';
 import { ID_KINDS, type IdKind } from '../../ids/kinds.js';
 import { cacheDir, changeIds } from '../../ids/store.js';

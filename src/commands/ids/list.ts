@@ -1,4 +1,4 @@
-import { arg, defineVerb, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, type Ctx, type Result } from '../../verbs/declare.js';
 import { envFlag } from '../../config/resolve.js';
 import { ID_KINDS, type IdKind } from '../../ids/kinds.js';
 import { cacheDir, rememberedIds } from '../../ids/store.js';

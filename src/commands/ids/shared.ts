@@ -1,5 +1,5 @@
 // The workspace `ids` works on: the one in effect (cli.md §10), with a base URL or the sandbox.
-import type { Ctx } from '../../command.js';
+import type { Ctx } from '../../verbs/declare.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { ID_KINDS, isIdKind, type IdKind } from '../../ids/kinds.js';
 import type { Workspace } from '../../ids/store.js';

@@ -1,4 +1,4 @@
-import { arg, call, defineVerb, flag, nonEmpty, option, type Call, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, nonEmpty, option, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import type { Response } from '../../schemas.js';
 import { checkProfileName, profileOf, storedKey } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';

@@ -1,4 +1,4 @@
-import { call, defineVerb, type Call, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import type { Response } from '../../schemas.js';
 import { request } from '../../service.js';
 import { relativeTime, type Cell } from '../../terminal/index.js';

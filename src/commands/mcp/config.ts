@@ -1,4 +1,4 @@
-import { defineVerb, type Ctx, type Result } from '../../command.js';
+import { defineVerb, type Ctx, type Result } from '../../verbs/declare.js';
 import { clientFile, snippet, type ClientName } from './clients.js';
 import { check, clientFlag, serverEntry, serverFlags, type McpFlags } from './shared.js';
 

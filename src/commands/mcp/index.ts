@@ -1,4 +1,4 @@
-import { defineNoun, defineVerb } from '../../command.js';
+import { defineNoun, defineVerb } from '../../verbs/declare.js';
 import { config } from './config.js';
 import { install } from './install.js';
 import { check, serverFlags } from './shared.js';

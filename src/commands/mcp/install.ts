@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { defineVerb, option, required, type Ctx, type Result } from '../../command.js';
+import { defineVerb, option, required, type Ctx, type Result } from '../../verbs/declare.js';
 import { WsctlError } from '../../errors.js';
 import { CLIENT_NAMES, clientEntry, clientFile, clientLabel, entryPath, type ClientName, type ServerEntry } from './clients.js';
 import { check, serverEntry, serverFlags, type McpFlags } from './shared.js';

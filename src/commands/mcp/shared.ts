@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { flag, option, type Ctx, type Globals, type Param } from '../../command.js';
+import { flag, option, type Ctx, type Globals, type Param } from '../../verbs/declare.js';
 import { checkProfileName, configFolder, profileOf } from '../../config/index.js';
 import { timeoutMs } from '../../config/resolve.js';
 import { UsageError, WsctlError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { defineVerb, type Ctx, type Result } from '../../command.js';
+import { defineVerb, type Ctx, type Result } from '../../verbs/declare.js';
 import { clientFile, clientLabel, entryPath, type ClientName } from './clients.js';
 import { fileFlags } from './install.js';
 

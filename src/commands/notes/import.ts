@@ -1,4 +1,4 @@
-import { arg, call, defineVerb, option, parseId, splitPath, type Call, type Ctx } from '../../command.js';
+import { arg, call, defineVerb, option, parseId, splitPath, type Call, type Ctx } from '../../verbs/declare.js';
 import type { NotesImportBody } from '../../schemas.js';
 import { request } from '../../service.js';
 import { cleanLine } from '../../terminal/index.js';

@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../verbs/declare.js';
 import { importPage } from './import.js';
 
 export const notes = defineNoun({

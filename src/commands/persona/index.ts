@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../verbs/declare.js';
 import { uploadAvatar } from './upload-avatar.js';
 import { versions } from './versions.js';
 

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { filePart } from '../../http/index.js';
-import { arg, call, defineVerb, type Call, type Ctx } from '../../command.js';
-import { readImage, type Image } from '../../images.js';
+import { arg, call, defineVerb, type Call, type Ctx } from '../../verbs/declare.js';
+import { readImage, type Image } from '../../common/images.js';
 import { request } from '../../service.js';
 
 export const uploadAvatar = defineVerb({

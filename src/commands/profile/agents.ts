@@ -1,6 +1,6 @@
-import { AGENT_POLICIES, type AgentPolicy } from '../../agent.js';
-import { policyOf } from '../../agent-policy.js';
-import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
+import { AGENT_POLICIES, type AgentPolicy } from '../../common/agent.js';
+import { policyOf } from '../../verbs/agent-policy.js';
+import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { checkProfileName, profileOf } from '../../config/index.js';
 import { refuseWidening } from './shared.js';
 

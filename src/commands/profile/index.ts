@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../verbs/declare.js';
 import { agents } from './agents.js';
 import { list } from './list.js';
 import { rm } from './rm.js';

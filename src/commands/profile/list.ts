@@ -1,5 +1,5 @@
-import { defineVerb, type Ctx, type Result } from '../../command.js';
-import { policyOf } from '../../agent-policy.js';
+import { defineVerb, type Ctx, type Result } from '../../verbs/declare.js';
+import { policyOf } from '../../verbs/agent-policy.js';
 import { storedKey } from '../../config/index.js';
 
 export const list = defineVerb({

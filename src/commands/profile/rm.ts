@@ -1,8 +1,8 @@
-import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { profileOf, storedKey } from '../../config/index.js';
 import { forgetKeys } from '../../config/keys.js';
 import { leftBehind } from '../auth/logout.js';
-import { policyOf } from '../../agent-policy.js';
+import { policyOf } from '../../verbs/agent-policy.js';
 import { refuseWidening, requireProfile } from './shared.js';
 
 export const rm = defineVerb({

@@ -1,5 +1,5 @@
-import { widens, type AgentPolicy } from '../../agent.js';
-import type { Ctx } from '../../command.js';
+import { widens, type AgentPolicy } from '../../common/agent.js';
+import type { Ctx } from '../../verbs/declare.js';
 import type { ConfigData } from '../../config/index.js';
 import { AuthError, UsageError } from '../../errors.js';
 

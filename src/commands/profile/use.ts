@@ -1,4 +1,4 @@
-import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
+import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { requireProfile } from './shared.js';
 
 export const use = defineVerb({

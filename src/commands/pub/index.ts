@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../verbs/declare.js';
 import { rm } from './rm.js';
 
 export const pub = defineNoun({

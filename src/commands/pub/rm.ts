@@ -1,5 +1,5 @@
-import { arg, defineVerb, flag, parseId, type Call, type Ctx } from '../../command.js';
-import { remove } from '../../removal.js';
+import { arg, defineVerb, flag, parseId, type Call, type Ctx } from '../../verbs/declare.js';
+import { remove } from '../../verbs/removal.js';
 
 export const rm = defineVerb({
   name: 'rm',

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Ctx } from '../../command.js';
+import type { Ctx } from '../../verbs/declare.js';
 import { withLock, writeFileAtomic } from '../../config/atomic.js';
 import { UsageError, WsctlError } from '../../errors.js';
 

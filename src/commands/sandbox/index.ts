@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../verbs/declare.js';
 import { reset } from './reset.js';
 import { serve } from './serve.js';
 import { stop } from './stop.js';

@@ -1,4 +1,4 @@
-import { defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
+import { defineVerb, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { inConfigDir, sandboxStatePath } from '../../sandbox/embedded.js';
 
 export const reset = defineVerb({

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isLoopback } from '../../http/index.js';
-import { defineVerb, flag, option, wouldChange, type Ctx, type Result } from '../../command.js';
+import { defineVerb, flag, option, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { UsageError } from '../../errors.js';
 import { inConfigDir, sandboxStatePath } from '../../sandbox/embedded.js';

@@ -1,4 +1,4 @@
-import { defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
+import { defineVerb, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 
 export const stop = defineVerb({
   name: 'stop',

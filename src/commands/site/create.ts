@@ -1,4 +1,4 @@
-import { arg, call, defineVerb, flag, nonEmpty, option, splitPath, type Call, type Ctx, type Result } from '../../command.js';
+import { arg, call, defineVerb, flag, nonEmpty, option, splitPath, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import { websiteVariants } from '../../enums.js';
 import type { CreateWebsiteBody, Response } from '../../schemas.js';
 import { request } from '../../service.js';

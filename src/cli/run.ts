@@ -2,11 +2,11 @@
 // what it returns is printed, and every error goes to the reporter. Touches no `process`: the
 // shell (shell.ts) or a test hands it the streams, the environment and the Ctrl-C signal.
 import type { Command } from 'commander';
-import type { App, Result } from './command.js';
+import type { App, Result } from '../verbs/declare.js';
 import type { BaseCtx, Ctx, Globals } from './context.js';
 import { buildProgram, declaredVerbs, invokedNoun, loadCommands } from './program.js';
 import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
-import { setRuntimeFlags } from './tricks-switch.js';
+import { setRuntimeFlags } from '../tricks/switch.js';
 
 declare const __WSCTL_VERSION__: string;
 export const VERSION = typeof __WSCTL_VERSION__ === 'string' ? __WSCTL_VERSION__ : '0.0.0-dev';
@@ -35,7 +35,7 @@ function runningApp(base: BaseCtx, outcome: Outcome): App {
       outcome.debug ||= !!globals.debug;
       // Before anything compiles WebAssembly; --help never gets here, so never pays for node:v8.
       setRuntimeFlags();
-      const { createCtx } = await import('./app.js');
+      const { createCtx } = await import('./loaded.js');
       const ctx = await createCtx(base, globals);
       try {
         const result = await verb(opts(), ctx);
@@ -51,7 +51,7 @@ function runningApp(base: BaseCtx, outcome: Outcome): App {
 
 /** Prints a verb's Result (JSON or human) and gives the exit code it ends with. */
 async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
-  const { InterruptedError, WsctlError, cleanErrorMessage } = await import('./app.js');
+  const { InterruptedError, WsctlError, cleanErrorMessage } = await import('./loaded.js');
   if (base.signal.aborted) throw new InterruptedError();
   if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
   // A result written as it arrived (a streamed transcript) has nothing left to print.
@@ -77,7 +77,7 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
 export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
   // A TAB: answered without the command tree (bin/wsctl does the same without loading this bundle).
   if (rawArgv[0] === '__complete') {
-    (await import('./completion/answer.js')).answer(rawArgv.slice(1), base.env, (text) => base.io.stdout.write(text));
+    (await import('../completion/answer.js')).answer(rawArgv.slice(1), base.env, (text) => base.io.stdout.write(text));
     return EXIT_OK;
   }
   const help = helpRequest(rawArgv);
@@ -102,11 +102,11 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
 
   // --jq: the engine's thread starts now, while the commands load.
   const jqAt = argv.indexOf('--jq');
-  if (jqAt >= 0) import('./terminal/jq.js').then((m) => m.prestartJq(argv[jqAt + 1])).catch(() => {});
+  if (jqAt >= 0) import('../terminal/jq.js').then((m) => m.prestartJq(argv[jqAt + 1])).catch(() => {});
   try {
     await loadCommands(program, app, invokedNoun(argv));
     if (help && help.words.length > 0) {
-      const topic = (await import('./app.js')).answerHelp(program, help.words, width());
+      const topic = (await import('./loaded.js')).answerHelp(program, help.words, width());
       if (topic !== undefined) {
         writeHelp(topic);
         return EXIT_OK;
@@ -118,7 +118,7 @@ export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
     const commander = error as { code?: string; exitCode?: number };
     const helpOrVersion = ['commander.help', 'commander.helpDisplayed', 'commander.version'].includes(commander.code ?? '');
     if (!base.signal.aborted && (helpOrVersion || (commander.code?.startsWith('commander.') && commander.exitCode === 0))) return EXIT_OK;
-    if (base.signal.aborted) return reportError(new (await import('./app.js')).InterruptedError(), base, outcome);
+    if (base.signal.aborted) return reportError(new (await import('./loaded.js')).InterruptedError(), base, outcome);
     if (typeof commander.code === 'string' && commander.code.startsWith('commander.')) {
       const said = usageMessage ?? oneLineUsage((error as Error).message);
       return reportError(await usageError(program, argv, commander.code, said), base, outcome);

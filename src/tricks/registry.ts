@@ -6,9 +6,9 @@
 // running Node and fails loudly when one breaks. Tricks outside this module (the launcher, the
 // build's stand-ins) read the same variable themselves, since they run before or outside it.
 import type { Dispatcher } from 'undici';
-import { setRuntimeFlags, tricksOn } from './tricks-switch.js';
+import { setRuntimeFlags, tricksOn } from './switch.js';
 
-export { RUNTIME_FLAGS, setRuntimeFlags, tricksOn } from './tricks-switch.js';
+export { RUNTIME_FLAGS, setRuntimeFlags, tricksOn } from './switch.js';
 
 export interface Trick {
   name: string;
@@ -40,7 +40,7 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'help written synchronously',
-    where: 'src/shell.ts (cli: writeHelp)',
+    where: 'src/cli/process.ts (cli: writeHelp)',
     buys: 'help and --version go out with fs.writeSync, without making the stdout stream (which loads node:stream and net): within the noise on the product (Node 20 -13%, Node 24 8% of `--help`); alone, making a piped stdout and writing to it took 26 ms (Node 20) and 14 ms (Node 24) against 0.3 ms for writeSync, minimum of 25 runs',
   },
   {
@@ -55,7 +55,7 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'undici deep imports',
-    where: 'src/tricks.ts (undiciParts)',
+    where: 'src/tricks/registry.ts (undiciParts)',
     buys: "only undici's Agent and request(), not its index (fetch, WebSocket, caches, the HTTP/2 client): Node 20 40%, Node 24 50% of `keys list --json`, and 6-9 MiB of peak memory",
   },
   {
@@ -70,27 +70,27 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'Liftoff only',
-    where: 'src/tricks.ts (setRuntimeFlags, called by src/runner.ts)',
+    where: 'src/tricks/registry.ts (setRuntimeFlags, called by src/cli/run.ts)',
     buys: "V8's optimising tier-up of undici's and jq's WebAssembly would hold the process at exit: Node 20 55% of `keys list --json` and 59% of `--jq`; Node 24 2% and 24%; 14-37 MiB of peak memory",
   },
   {
     name: 'steady young generation',
-    where: 'src/tricks.ts (setRuntimeFlags, called by src/runner.ts)',
+    where: 'src/tricks/registry.ts (setRuntimeFlags, called by src/cli/run.ts)',
     buys: 'V8 doubles the young generation at each busy scavenge (to 3 × 16 MB on Node 24 and 26); held at its start size, a large transcript peaks lower: `convo show` of 55,000 messages peaks at 78 instead of 107 MiB (Node 20) and 93 instead of 119 MiB (Node 24); its time within the noise (Node 20 25% faster, Node 24 12% slower)',
   },
   {
     name: 'node:http without its ES module facade',
-    where: 'src/tricks.ts (builtinHttp, used by src/sandbox/server.ts)',
+    where: 'src/tricks/registry.ts (builtinHttp, used by src/sandbox/server.ts)',
     buys: "Node 22+: the facade's WebSocket getters load Node's own undici; the sandbox server (--sandbox, `sandbox serve`) is the only user: `--sandbox keys list --json` 25% on Node 24 (955 against 1280 ms under load), nothing on Node 20; no other command loads node:http since the sandbox loads only with --sandbox",
   },
   {
     name: 'node:crypto without its ES module facade',
-    where: 'src/tricks.ts (builtinCrypto, used by src/conversation/spool.ts and src/sandbox/seed.ts)',
+    where: 'src/tricks/registry.ts (builtinCrypto, used by src/conversation/spool.ts and src/sandbox/seed.ts)',
     buys: "the facade's webcrypto getter loads WebCrypto, and the spool is part of every command's module: within the noise on the product (Node 20 -11%, Node 24 -5% of `keys list --json`); alone, the facade took 10 ms (Node 20) and 21 ms (Node 24) more than getBuiltinModule, minimum of 20 runs",
   },
   {
     name: 'quickCheck',
-    where: 'src/tricks.ts (quickCheck, used by src/http/decode.ts)',
+    where: 'src/tricks/registry.ts (quickCheck, used by src/http/decode.ts)',
     buys: "zod's verdict from a predicate compiled from the schema, without zod's copy of every object: `convo show --json` of 55,000 messages, Node 20 36%, Node 24 10% of its time",
   },
 ];

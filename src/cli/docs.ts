@@ -1,8 +1,8 @@
 // What `npm run docs` writes (scripts/generate.mjs): everything generated from the command tree.
 import type { Command } from 'commander';
-import type { App } from './command.js';
+import type { App } from '../verbs/declare.js';
 import { buildProgram, declaredVerbs, loadCommands } from './program.js';
-import { VERSION } from './runner.js';
+import { VERSION } from './run.js';
 
 /**
  * The version and date the man pages carry: package.json's version and the date of its entry in
@@ -19,7 +19,7 @@ export function releaseOf(packageJson?: string, changelog?: string): { version: 
 
 /** README's table of MCP tools: each tool, its command, what it is and whether a person confirms it. */
 async function mcpToolTable(): Promise<string> {
-  const { mcpToolsOf } = await import('./app.js');
+  const { mcpToolsOf } = await import('./loaded.js');
   const rows = (await mcpToolsOf(await declaredVerbs())).map((t) => {
     const kind = t.kind === 'read' ? 'read' : t.kind === 'destructive' ? 'destructive, only with `--allow-destructive`' : 'write';
     // A tool that asks whatever its arguments say asks of empty ones too (or reads them to say what it asks).
@@ -41,7 +41,7 @@ async function mcpToolTable(): Promise<string> {
  * list of them), and the README's command list and tables of settings and exit codes.
  */
 export async function generatedFiles(readme?: string, packageJson?: string, changelog?: string): Promise<Record<string, string>> {
-  const { completionScript, COMPLETION_FILES, commandReference, replaceReference, manPages, replaceSection, settingsTable, exitCodeTable } = await import('./app.js');
+  const { completionScript, COMPLETION_FILES, commandReference, replaceReference, manPages, replaceSection, settingsTable, exitCodeTable } = await import('./loaded.js');
   let help = '';
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
   const program = buildProgram(VERSION, { writeOut: (t) => (help += t), writeErr: () => {}, onUsageError: () => {} });

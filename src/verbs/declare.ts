@@ -3,14 +3,14 @@
 // into commander commands whose actions build typed options and hand them to App.run. A verb that
 // sends returns its request as a Call: settle() plans it under --dry-run, else sends it.
 import type { Command } from 'commander';
-import type { Ctx, Globals } from './context.js';
-import { UsageError } from './errors.js';
-import type { Api, ApiResponse, DryRunRequest, Method, RequestSpec } from './http/index.js';
-import type { Response, SchemaName } from './schemas.js';
-import type { EndpointName } from './service.js';
-import type { Terminal } from './terminal/index.js';
-import type { IdsSpec } from './ids/record.js';
-import { cleanLine } from './sanitize.js';
+import type { Ctx, Globals } from '../cli/context.js';
+import { UsageError } from '../errors.js';
+import type { Api, ApiResponse, DryRunRequest, Method, RequestSpec } from '../http/index.js';
+import type { Response, SchemaName } from '../schemas.js';
+import type { EndpointName } from '../service.js';
+import type { Terminal } from '../terminal/index.js';
+import type { IdsSpec } from '../ids/record.js';
+import { cleanLine } from '../common/sanitize.js';
 
 
 export interface Result {
@@ -143,7 +143,7 @@ export interface App {
   run<O>(command: Command, opts: () => O, verb: Verb<O>): Promise<void>;
   /** Loads every command of the tree (only the invoked one is loaded at start-up). */
   loadAll(program: Command): Promise<void>;
-  /** Every verb's declaration (src/program.ts's declaredVerbs), for the verbs that serve others (mcp). */
+  /** Every verb's declaration (src/cli/program.ts's declaredVerbs), for the verbs that serve others (mcp). */
   declared?(): Promise<{ path: string[]; verb: VerbDecl; hidden: boolean }[]>;
 }
 
@@ -252,7 +252,7 @@ export interface VerbSpec<A extends Params, F extends Params> {
   flags?: F;
   /**
    * Rules between options, checked once the options are read and before anything runs, by every
-   * door (src/invoke.ts); `said` names a parameter (by its key) as the door that asked does.
+   * door (src/verbs/invoke.ts); `said` names a parameter (by its key) as the door that asked does.
    */
   check?(opts: OptsOf<A, F>, said: (key: keyof A | keyof F) => string): void;
   /** Said in help before the examples. */
@@ -314,7 +314,7 @@ export function defineVerb<A extends Params = {}, F extends Params = {}>(spec: V
 
 export interface NounDecl {
   name: string;
-  /** One line in the root's help (src/program.ts keeps a copy, so that --help loads no noun; a test compares them). */
+  /** One line in the root's help (src/cli/program.ts keeps a copy, so that --help loads no noun; a test compares them). */
   summary?: string;
   examples?: string[];
   verbs: VerbDecl[];

@@ -1,7 +1,7 @@
 // The switch of every speed trick (WSCTL_NO_TRICKS=1 turns them all off) and the V8 flags set
-// at run time: the part of src/tricks.ts that start-up loads, so it imports nothing but the one
+// at run time: the part of src/tricks/registry.ts that start-up loads, so it imports nothing but the one
 // reader of boolean variables.
-import { tricksOn as readSwitch } from '../bin/booleans.cjs';
+import { tricksOn as readSwitch } from '../../bin/booleans.cjs';
 
 /** False with WSCTL_NO_TRICKS on, as the launcher and the build's stand-ins read it (once per process); context.ts refuses a value that is not a boolean. */
 export const tricksOn = readSwitch();

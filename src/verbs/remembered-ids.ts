@@ -1,12 +1,12 @@
 // The two places a verb meets the ids wsctl remembers: before it runs, a missing id is chosen
 // from a list (on a terminal) or named in a usage error; after it settles, what it showed is
 // remembered and what it removed, or was told does not exist (404), is forgotten.
-import type { Ctx, Result } from '../command.js';
+import type { Ctx, Result } from './declare.js';
 import { envFlag } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
-import { WHERE_FROM, type IdKind } from './kinds.js';
-import { idChanges, recordIds, type IdsSpec } from './record.js';
-import { cacheDir, rememberedIds, type Workspace } from './store.js';
+import { WHERE_FROM, type IdKind } from '../ids/kinds.js';
+import { idChanges, recordIds, type IdsSpec } from '../ids/record.js';
+import { cacheDir, rememberedIds, type Workspace } from '../ids/store.js';
 
 /** The workspace whose ids a command sees; none with WSCTL_NO_HISTORY on or without a base URL. */
 export function workspaceOf(ctx: Pick<Ctx, 'env' | 'config' | 'resolution'>): Workspace | undefined {

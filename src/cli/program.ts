@@ -2,11 +2,11 @@
 // themselves live in app.js, loaded once argv names one (or completion needs the whole tree),
 // so --version and --help pay for commander and this file only.
 import { Command, Help, Option } from 'commander';
-import type { App, NounDecl, VerbDecl } from './command.js';
-import { GLOBAL_OPTIONS } from './globals.js';
-import { wrapWords } from './terminal/words.js';
+import type { App, NounDecl, VerbDecl } from '../verbs/declare.js';
+import { GLOBAL_OPTIONS } from '../common/globals.js';
+import { wrapWords } from '../terminal/words.js';
 
-type AppModule = typeof import('./app.js');
+type AppModule = typeof import('./loaded.js');
 
 // The nouns' names and one-line descriptions, for the root's help; each noun is declared in its
 // own module (src/commands/<noun>/index.ts), loaded only when argv names the noun. The descriptions
@@ -142,7 +142,7 @@ export interface DeclaredVerb {
 
 /** Every noun: the root's entry (name, description) beside its declaration (loads every noun). */
 export async function declaredNouns(): Promise<{ name: string; description: string; hidden: boolean; declared: NounDecl }[]> {
-  const commands = await import('./app.js');
+  const commands = await import('./loaded.js');
   return nouns.map((noun) => ({ name: noun.name, description: noun.description, hidden: !!noun.hidden, declared: noun.declaration(commands) }));
 }
 
@@ -161,7 +161,7 @@ const registered = new WeakSet<Command>();
 export async function loadCommands(program: Command, app: App, which: string | undefined | 'all'): Promise<void> {
   const wanted = nouns.filter((n) => which === 'all' || n.name === which);
   if (wanted.length === 0) return;
-  const commands = await import('./app.js');
+  const commands = await import('./loaded.js');
   for (const noun of wanted) {
     const command = program.commands.find((c) => c.name() === noun.name) as Command;
     if (registered.has(command)) continue;

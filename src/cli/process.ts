@@ -1,11 +1,11 @@
 // The shell: the real process around the runner, and the only module that touches `process`:
 // its streams, environment, Ctrl-C, a closed or full stdout, the last-resort handlers and the exit.
 import { writeSync } from 'node:fs';
-import type { IO } from './terminal/index.js';
-import type { Prompt } from './terminal/prompt.js';
+import type { IO } from '../terminal/index.js';
+import type { Prompt } from '../terminal/prompt.js';
 import { debugFromEnv, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, unexpected } from './report.js';
-import { main, VERSION } from './runner.js';
-import { tricksOn } from './tricks-switch.js';
+import { main, VERSION } from './run.js';
+import { tricksOn } from '../tricks/switch.js';
 
 /** The width help wraps at: $COLUMNS, else the terminal's (only asked when stdout is one, and only when help is written: node:tty loads node:net). */
 function helpWidth(): number | undefined {
@@ -110,10 +110,10 @@ export async function cli(argv: string[]): Promise<void> {
   if (!tricksOn) delete io.writeHelp;
   // The prompt module loads on the first question.
   const prompt: Prompt = {
-    secret: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).secret(question),
-    confirm: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).confirm(question),
-    text: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).text?.(question) ?? '',
-    choose: async (question, items, width) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).choose?.(question, items, width) ?? '',
+    secret: async (question) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).secret(question),
+    confirm: async (question) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).confirm(question),
+    text: async (question) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).text?.(question) ?? '',
+    choose: async (question, items, width) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).choose?.(question, items, width) ?? '',
   };
   let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth });
   if (pager) await pager;

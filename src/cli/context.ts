@@ -1,17 +1,17 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // runner.ts builds the real one; tests build the same thing around their own streams.
-import { detectAgent } from './agent.js';
-import { Api } from './http/index.js';
-import { ConfigStore, configFolder } from './config/index.js';
-import { readKeyring, type KeyStorage } from './config/keys.js';
-import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
-import { AuthError, UsageError } from './errors.js';
-import type { Clock } from './conversation/clock.js';
-import type { Globals } from './globals.js';
-import { createTerminal, type Env, type IO, type Terminal } from './terminal/index.js';
-import type { Prompt } from './terminal/prompt.js';
+import { detectAgent } from '../common/agent.js';
+import { Api } from '../http/index.js';
+import { ConfigStore, configFolder } from '../config/index.js';
+import { readKeyring, type KeyStorage } from '../config/keys.js';
+import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from '../config/resolve.js';
+import { AuthError, UsageError } from '../errors.js';
+import type { Clock } from '../conversation/clock.js';
+import type { Globals } from '../common/globals.js';
+import { createTerminal, type Env, type IO, type Terminal } from '../terminal/index.js';
+import type { Prompt } from '../terminal/prompt.js';
 
-export type { Globals } from './globals.js';
+export type { Globals } from '../common/globals.js';
 
 /** What the process (or a test) provides. */
 export interface BaseCtx {
@@ -91,7 +91,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const backoffMs = envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds');
   const maxResponseMb = envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB');
   // Compiled before anything is sent: a typo in --jq sends no request.
-  const jq = globals.jq === undefined ? undefined : await (await import('./terminal/jq.js')).compileJq(globals.jq, base.signal);
+  const jq = globals.jq === undefined ? undefined : await (await import('../terminal/jq.js')).compileJq(globals.jq, base.signal);
   const agentSaid = agent === undefined ? undefined : `${agent}, from ${told.variable}`;
   const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, agent: agentSaid, prompt: base.prompt, jq });
   if (debug && told.variable) term.trace(agent === undefined ? `agent: none (${told.variable} says so)` : `agent: ${agentSaid}`);
@@ -114,7 +114,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     const r = resolution();
     if (r.sandbox) {
       // Only --sandbox loads the sandbox (its server, routes and seed).
-      embedded ??= await (await import('./sandbox/embedded.js')).startEmbeddedSandbox(config.dir, dryRun);
+      embedded ??= await (await import('../sandbox/embedded.js')).startEmbeddedSandbox(config.dir, dryRun);
       return { profile: r.profile, baseUrl: embedded.url, apiKey: embedded.apiKey, keySource: 'sandbox' };
     }
     const t: Target = { profile: r.profile, baseUrl: r.baseUrl, entry: r.entry };

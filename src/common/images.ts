@@ -5,7 +5,7 @@
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 export const IMAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 

@@ -1,7 +1,7 @@
 // The reporter: an error (ours, commander's or one nobody expected) → its exit code and the one
 // line, or under --json the document, that says what went wrong. Exit codes come from errors.ts.
 import type { Command } from 'commander';
-import { parseBoolean } from '../bin/booleans.cjs';
+import { parseBoolean } from '../../bin/booleans.cjs';
 import type { BaseCtx } from './context.js';
 import { VALUE_OPTIONS } from './program.js';
 
@@ -28,7 +28,7 @@ export function debugFromEnv(env: Record<string, string | undefined>): boolean {
 }
 
 export async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {
-  const { WsctlError, CancelledError, InterruptedError, cleanErrorMessage, maskSecrets, maskSecretsIn, wrapWords, displayWidth, terminalWidth } = await import('./app.js');
+  const { WsctlError, CancelledError, InterruptedError, cleanErrorMessage, maskSecrets, maskSecretsIn, wrapWords, displayWidth, terminalWidth } = await import('./loaded.js');
   const { stderr } = base.io;
   // On a terminal the message wraps at its width, between words (cli.md §3); piped, one line.
   const said = (text: string) => (base.io.stderrIsTTY ? wrapWords(text, terminalWidth(base.env, base.io.columns), displayWidth) : text);
@@ -103,7 +103,7 @@ function commandPath(program: Command, argv: string[]): string {
  * where to read the usage. `said` is what commander wrote (onUsageError), else its error's message.
  */
 export async function usageError(program: Command, argv: string[], code: string, said: string): Promise<Error> {
-  const { UsageError, suggestCommand, closest } = await import('./app.js');
+  const { UsageError, suggestCommand, closest } = await import('./loaded.js');
   const path = commandPath(program, argv);
   const hint = ` Run \`${path} --help\` for usage.`;
   let line = said.replace(/([^.!?])$/, '$1.').replace(/^command-argument value /, 'value ');

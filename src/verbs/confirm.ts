@@ -1,6 +1,6 @@
 // The one way destructive commands ask: [y/N] on a terminal, --yes otherwise (cli.md §5).
-import type { Ctx } from './context.js';
-import { CancelledError } from './errors.js';
+import type { Ctx } from '../cli/context.js';
+import { CancelledError } from '../errors.js';
 
 export async function confirmDestructive(ctx: Ctx, action: string, yes: boolean): Promise<void> {
   if (yes || ctx.dryRun) return;

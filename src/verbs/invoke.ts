@@ -4,13 +4,13 @@
 // comes back for the door to show. A door adds how it reads its input and shows the result, and
 // how it names a parameter in messages; never a rule.
 import type { Command, Option } from 'commander';
-import { examples, pathOf, rootOf, settle, type App, type Ctx, type Here, type NounDecl, type Param, type Result, type VerbDecl } from './command.js';
+import { examples, pathOf, rootOf, settle, type App, type Ctx, type Here, type NounDecl, type Param, type Result, type VerbDecl } from './declare.js';
 import { enforcePolicy } from './agent-policy.js';
-import { UsageError } from './errors.js';
-import type { IdKind } from './ids/kinds.js';
-import { chooseMissing, missingId, remembering } from './ids/verb.js';
-import { keepDescribed } from './visible.js';
-import { didYouMean } from './help/suggest.js';
+import { UsageError } from '../errors.js';
+import type { IdKind } from '../ids/kinds.js';
+import { chooseMissing, missingId, remembering } from './remembered-ids.js';
+import { keepDescribed } from '../common/visible.js';
+import { didYouMean } from '../help/suggest.js';
 
 /** What argv would give for each parameter, by key: a text, a list of texts (repeated), true/false (a flag), or undefined. */
 export type RawOptions = Record<string, unknown>;
@@ -161,7 +161,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
   });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
-    // What argv gave, by key; read and checked by the pipeline (src/invoke.ts) once the runner has
+    // What argv gave, by key; read and checked by the pipeline (src/verbs/invoke.ts) once the runner has
     // checked the global options and the environment (their errors come first), or in a test that
     // only records the options.
     const raw: Record<string, unknown> = {};

@@ -1,8 +1,8 @@
 // The shared shape of `device rm` and `pub rm`: confirm, DELETE, and treat any 2xx as success
 // unless a JSON body says `success: false` (the interface shows no success body for these).
-import { call, saysFailure, type Call, type Ctx } from './command.js';
+import { call, saysFailure, type Call, type Ctx } from './declare.js';
 import { confirmDestructive } from './confirm.js';
-import { request } from './service.js';
+import { request } from '../service.js';
 
 export interface Removal {
   /** "remove device 'dev_phone'": what the prompt and the errors name. */

@@ -33,7 +33,7 @@ export interface Described {
 
 const declared = new WeakMap<Command, Described>();
 
-/** Kept by the builder of the tree (src/command.ts) for the generators: help, man pages, the README. */
+/** Kept by the builder of the tree (src/verbs/declare.ts) for the generators: help, man pages, the README. */
 export function keepDescribed(command: Command, described: Described): void {
   declared.set(command, described);
 }

@@ -2,16 +2,16 @@
 // (the methods of the endpoints it calls, `api`'s method, a --force) before it runs, and whether
 // the policy lets an AI agent do it. A guard against an agent's mistakes, not an authorization
 // boundary: an agent that hides its variables is not seen.
-import type { AgentPolicy } from './agent.js';
-import { profileOf } from './config/index.js';
-import type { Ctx } from './context.js';
-import { AuthError } from './errors.js';
-import type { Method } from './http/index.js';
-import { endpoints, type EndpointName } from './service.js';
+import type { AgentPolicy } from '../common/agent.js';
+import { profileOf } from '../config/index.js';
+import type { Ctx } from '../cli/context.js';
+import { AuthError } from '../errors.js';
+import type { Method } from '../http/index.js';
+import { endpoints, type EndpointName } from '../service.js';
 
-export type { AgentPolicy } from './agent.js';
+export type { AgentPolicy } from '../common/agent.js';
 
-/** What the policy reads of a verb's declaration (VerbSpec in src/command.ts). */
+/** What the policy reads of a verb's declaration (VerbSpec in src/verbs/declare.ts). */
 export interface Declared {
   endpoints: EndpointName[] | 'any';
   method?(opts: Record<string, unknown>): Method;
