@@ -3,6 +3,7 @@
 import { detectAgent } from './agent.js';
 import { Api } from './http/index.js';
 import { ConfigStore, configDir, typedDir } from './config/index.js';
+import { findPin } from './config/pin.js';
 import { readKeyring, type KeyStorage } from './config/keys.js';
 import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
@@ -24,6 +25,8 @@ export interface BaseCtx {
   helpWidth?(): number | undefined;
   /** What `convo show --follow` reads the time from and waits on; the real clock when absent. */
   clock?: Clock;
+  /** The working folder, where a pin file (.wsctl-profile) is looked for; the process's when absent. */
+  cwd?: string;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';
@@ -49,7 +52,7 @@ export interface Ctx extends BaseCtx {
   sandbox: boolean;
   /** The AI agent running wsctl, by name (cli.md §11): no prompt, pager or spinner, and the profile's agent policy applies. */
   agent?: string;
-  /** The profile in effect: --profile, WSCTL_PROFILE, the current profile, or "default". */
+  /** The profile in effect: --profile, WSCTL_PROFILE, a pin file, the current profile, or "default". */
   profileName(): string;
   /** Profile, base URL and where the key lives, by the precedence of cli.md §1 (resolve.ts); no key is read. */
   resolution(): Resolution;
@@ -99,7 +102,9 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   let embedded: { url: string; apiKey: string; close(): Promise<void> } | undefined;
 
   const flags = { profile: globals.profile, baseUrl: globals.baseUrl, sandbox };
-  const input = { flags, env, configDir: config.dir, config: () => config.read() };
+  const cwd = base.cwd ?? process.cwd();
+  let pin: { found?: ReturnType<typeof findPin> } | undefined;
+  const input = { flags, env, configDir: config.dir, config: () => config.read(), pin: () => (pin ??= { found: findPin(cwd) }).found };
   let resolved: Resolution | undefined;
   const resolution = () => (resolved ??= resolveTarget(input, typed));
   const profileName = () => resolveProfile(input);
@@ -189,6 +194,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     sandbox,
     agent,
     profileName,
+    cwd,
     resolution,
     storeEntry: (profile) => entryOf(config.dir, profile, typed),
     target,

@@ -114,7 +114,7 @@ export async function cli(argv: string[]): Promise<void> {
     confirm: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).confirm(question),
     text: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).text?.(question) ?? '',
   };
-  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth });
+  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth, cwd: process.cwd() });
   if (pager) await pager;
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
   await Promise.all([written(stdout), written(stderr)]);

@@ -2,6 +2,7 @@ import { policyOf, type AgentPolicy } from '../../agent-policy.js';
 import { call, defineVerb, type Call, type Ctx, type Result } from '../../command.js';
 import { profileOf } from '../../config/index.js';
 import type { Target } from '../../context.js';
+import { profileFrom } from '../../confirm.js';
 import { AuthError, ExitCode } from '../../errors.js';
 import { request } from '../../service.js';
 import { mask } from '../../terminal/index.js';
@@ -37,8 +38,11 @@ export async function run(ctx: Ctx): Promise<Result | Call> {
 
 function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefined): Result {
   const envKey = t.keySource === 'env';
+  const r = ctx.resolution();
   const status = {
     profile: t.profile,
+    profile_source: r.profileSource ?? null,
+    ...(r.pinFile ? { pin_file: r.pinFile } : {}),
     base_url: t.baseUrl ?? null,
     key_source: t.keySource ?? null,
     key_storage: t.keyStorage ?? null,
@@ -53,6 +57,8 @@ function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefin
     human(out) {
       out.detail([
         ['profile', status.profile],
+        ['profile_source', status.profile_source, profileFrom(r)],
+        ...(r.pinFile ? [['pin_file', r.pinFile] as [string, string]] : []),
         ['base_url', status.base_url],
         ['key_source', status.key_source],
         ['key_storage', status.key_storage, where],
