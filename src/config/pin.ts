@@ -10,6 +10,11 @@ export const PIN_FILE = '.wsctl-profile';
 /** More than a profile's name ever needs: a bigger file is refused unread. */
 const MAX_PIN_BYTES = 1024;
 
+/** The pin of that folder. */
+export function pinPath(dir: string): string {
+  return join(dir, PIN_FILE);
+}
+
 /** The nearest pin from cwd up to the file-system root, or undefined. */
 export function findPin(cwd: string): PinFile | undefined {
   for (let dir = cwd; ; dir = dirname(dir)) {

@@ -56,6 +56,8 @@ const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = 
   [['profile', 'ls'], 'profile list', {}],
   [['profile', 'use', 'work'], 'profile use', { name: 'work' }],
   [['profile', 'rm', 'work'], 'profile rm', { name: 'work' }],
+  [['profile', 'pin', 'work'], 'profile pin', { name: 'work' }],
+  [['profile', 'unpin'], 'profile unpin', {}],
   [['profile', 'agents', 'work', 'read-only'], 'profile agents', { name: 'work', policy: 'read-only' }],
   [['profile', 'agents', 'work', 'no-destructive'], 'profile agents', { name: 'work', policy: 'no-destructive' }],
   [['keys', 'create', 'ci', '--save-as', 'ci', '--force'], 'keys create', { name: 'ci', saveAs: 'ci', force: true }],

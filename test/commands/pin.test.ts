@@ -103,3 +103,63 @@ describe('where the profile in effect came from', () => {
     expect(sb.requests).toHaveLength(0);
   });
 });
+
+describe('profile pin and unpin', () => {
+  let sb: TestSandbox;
+  let config: string;
+  let folder: string;
+  beforeEach(async () => {
+    sb = await startSandbox();
+    config = configWith(sb);
+    folder = tempDir();
+  });
+  const env = () => ({ WSCTL_CONFIG_DIR: config });
+
+  it('pin writes the name and a newline in the working folder; the folders below use it; unpin removes it', async () => {
+    const pin = join(folder, '.wsctl-profile');
+    const r = await run(['profile', 'pin', 'work', '--json'], { env: env(), cwd: folder });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ profile: 'work', pin_file: pin });
+    expect(readFileSync(pin, 'utf8')).toBe('work\n');
+    const below = join(folder, 'src', 'deep');
+    mkdirSync(below, { recursive: true });
+    expect(JSON.parse((await run(['auth', 'status', '--json'], { env: env(), cwd: below })).stdout)).toMatchObject({ profile: 'work', profile_source: 'pin' });
+    const human = await run(['profile', 'pin', 'default'], { env: env(), cwd: folder });
+    expect(human.stdout).toContain("Pinned profile 'default'");
+    expect(readFileSync(pin, 'utf8')).toBe('default\n');
+    const un = await run(['profile', 'unpin', '--json'], { env: env(), cwd: folder });
+    expect(JSON.parse(un.stdout)).toEqual({ removed: true, pin_file: pin });
+    expect(existsSync(pin)).toBe(false);
+    const again = await run(['profile', 'unpin'], { env: env(), cwd: folder });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('nothing to remove');
+    expect(sb.requests).toHaveLength(1);
+  });
+
+  it('--dry-run writes and removes nothing', async () => {
+    const pin = join(folder, '.wsctl-profile');
+    const dry = await run(['profile', 'pin', 'work', '--dry-run', '--json'], { env: env(), cwd: folder });
+    expect(JSON.parse(dry.stdout)).toEqual({ profile: 'work', pin_file: pin, dry_run: true });
+    expect(existsSync(pin)).toBe(false);
+    writeFileSync(pin, 'home\n');
+    const unDry = await run(['profile', 'unpin', '--dry-run'], { env: env(), cwd: folder });
+    expect(unDry.stdout).toContain(`Would remove ${pin}`);
+    expect(readFileSync(pin, 'utf8')).toBe('home\n');
+  });
+
+  it('pin of an unknown or invalid profile is exit 2 and writes nothing', async () => {
+    for (const name of ['nobody', 'https://x.example.com']) {
+      const r = await run(['profile', 'pin', name], { env: env(), cwd: folder });
+      expect(r.code).toBe(2);
+      expect(existsSync(join(folder, '.wsctl-profile'))).toBe(false);
+    }
+  });
+
+  it('the built wsctl pins and unpins in its working folder', async () => {
+    const pin = await runBin(['profile', 'pin', 'home'], { env: env(), cwd: folder });
+    expect(pin.code).toBe(0);
+    expect(readFileSync(join(folder, '.wsctl-profile'), 'utf8')).toBe('home\n');
+    expect((await runBin(['profile', 'unpin'], { env: env(), cwd: folder })).code).toBe(0);
+    expect(existsSync(join(folder, '.wsctl-profile'))).toBe(false);
+  });
+});
