@@ -113,6 +113,7 @@ export async function cli(argv: string[]): Promise<void> {
     secret: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).secret(question),
     confirm: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).confirm(question),
     text: async (question) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).text?.(question) ?? '',
+    choose: async (question, items, start) => (await import('./app.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).choose!(question, items, start),
   };
   let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth, cwd: process.cwd() });
   if (pager) await pager;

@@ -106,6 +106,11 @@ export async function run(args: string[], options: RunOptions = {}): Promise<Run
       prompts.push(question);
       return answers.shift() ?? '';
     },
+    async choose(question, items) {
+      prompts.push(question, ...items);
+      const answer = answers.shift() ?? '';
+      return Math.max(0, items.findIndex((item) => item.startsWith(answer)));
+    },
   };
   const io: IO = {
     stdin: Readable.from(options.stdin !== undefined ? [Buffer.from(options.stdin)] : []),

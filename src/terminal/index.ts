@@ -16,6 +16,7 @@ import { renderTable } from './table.js';
 export { clean, cleanLine } from '../sanitize.js';
 export { fitPieces, mask, plural, relativeTime, thousands, wrap, type Piece } from './format.js';
 export { truncate } from './width.js';
+import { truncate } from './width.js';
 export type { Sink } from './pager.js';
 export type { HeldSink } from './held-sink.js';
 export { JsonObjectWriter } from './json.js';
@@ -388,6 +389,14 @@ export class Terminal {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
     // The question repeats arguments (a pasted id): none of it may drive the terminal (cli.md §5).
     return this.options.prompt.confirm(cleanLine(question));
+  }
+
+  /** A list to choose from with the arrow keys; without a terminal (or with --no-input, or under an agent) names what answers it instead. */
+  async choose(question: string, items: string[], instead: string, start = 0): Promise<number> {
+    if (!this.canPrompt || !this.options.prompt.choose) throw new UsageError(this.noPrompt(instead));
+    // Items repeat names from config.json: none of it may drive the terminal, and each fits on one line.
+    const fit = Math.max(10, this.width - 3);
+    return this.options.prompt.choose(truncate(cleanLine(question), fit + 2), items.map((item) => truncate(cleanLine(item), fit)), start);
   }
 
   private noPrompt(instead: string): string {

@@ -3,6 +3,7 @@
 // everywhere: Ctrl-C ends at once with a newline and the terminal restored.
 import type { Readable, Writable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
+import { chooseFrom } from './choose.js';
 
 export interface Prompt {
   /** Asks on stderr and reads a line from the terminal without echoing it. */
@@ -11,6 +12,8 @@ export interface Prompt {
   confirm(question: string): Promise<boolean>;
   /** Asks on stderr and reads a line from the terminal, echoed. */
   text?(question: string): Promise<string>;
+  /** Shows items (cleaned, fitted to the width) to choose from with the arrow keys; the index chosen. Esc or Ctrl-C: InterruptedError. */
+  choose?(question: string, items: string[], start?: number): Promise<number>;
 }
 
 type RawStdin = Readable & { setRawMode?: (raw: boolean) => void; isRaw?: boolean };
@@ -96,6 +99,9 @@ export function terminalPrompt(stdin: Readable, stderr: Writable, signal: AbortS
     },
     async text(question) {
       return readLine(question, true);
+    },
+    async choose(question, items, start) {
+      return chooseFrom(stdin, stderr, signal, question, items, start);
     },
   };
 }

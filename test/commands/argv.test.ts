@@ -50,6 +50,8 @@ const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = 
   [['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], 'auth login', { withKey: true, verify: false, insecureStorage: true }],
   [['auth', 'status'], 'auth status', {}],
   [['auth', 'token'], 'auth token', {}],
+  [['auth', 'switch', 'work'], 'auth switch', { name: 'work' }],
+  [['auth', 'switch'], 'auth switch', {}],
   [['auth', 'logout', '--all'], 'auth logout', { all: true }],
   [['auth', 'logout'], 'auth logout', { all: false }],
   [['profile', 'list'], 'profile list', {}],
