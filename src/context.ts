@@ -58,12 +58,12 @@ export interface Ctx extends BaseCtx {
   resolution(): Resolution;
   /** The profile's entry in the credential store. */
   storeEntry(profile: string): StoreEntry;
-  /** Base URL and key in effect; the key is read from the store only when asked for (the default). */
-  target(options?: { key?: boolean }): Promise<Target>;
+  /** Base URL and key in effect (or of the profile named); the key is read from the store only when asked for (the default). */
+  target(options?: { key?: boolean; profile?: string }): Promise<Target>;
   /** What stops a request to this target (no base URL, or no key when one is needed), or undefined. */
   missing(t: Target, needsKey?: boolean): string | undefined;
   /** The HTTP client for the target; throws exit 4 when no base URL or key is configured. */
-  api(options?: { apiKey?: string; baseUrl?: string; needsKey?: boolean }): Promise<Api>;
+  api(options?: { apiKey?: string; baseUrl?: string; needsKey?: boolean; signal?: AbortSignal }): Promise<Api>;
   close(): Promise<void>;
 }
 
@@ -110,8 +110,9 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const profileName = () => resolveProfile(input);
   let cachedKey: Promise<string> | undefined;
 
-  async function target(options: { key?: boolean } = {}): Promise<Target> {
-    const r = resolution();
+  async function target(options: { key?: boolean; profile?: string } = {}): Promise<Target> {
+    // Another profile than the one in effect (auth status --all): resolved as if named with --profile.
+    const r = options.profile === undefined ? resolution() : resolveTarget({ ...input, flags: { ...flags, profile: options.profile } }, typed);
     if (r.sandbox) {
       // Only --sandbox loads the sandbox (its server, routes and seed).
       embedded ??= await (await import('./sandbox/embedded.js')).startEmbeddedSandbox(config.dir, dryRun);
@@ -126,8 +127,9 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
         return { ...t, apiKey: r.key.key, keySource: 'profile', keyStorage: 'file' };
       case 'keyring':
         if (options.key === false) return { ...t, keySource: 'profile', keyStorage: 'keyring' };
-        cachedKey ??= readKeyring(r.entry, (line) => debug && term.trace(`credential store: ${line}`));
-        return { ...t, apiKey: await cachedKey, keySource: 'profile', keyStorage: 'keyring' };
+        const read = () => readKeyring(r.entry, (line) => debug && term.trace(`credential store: ${line}`));
+        const key = options.profile === undefined ? await (cachedKey ??= read()) : await read();
+        return { ...t, apiKey: key, keySource: 'profile', keyStorage: 'keyring' };
       default:
         return { ...t, keyStorage: null };
     }
@@ -152,7 +154,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     return undefined;
   }
 
-  async function api(options: { apiKey?: string; baseUrl?: string; needsKey?: boolean } = {}): Promise<Api> {
+  async function api(options: { apiKey?: string; baseUrl?: string; needsKey?: boolean; signal?: AbortSignal } = {}): Promise<Api> {
     // --dry-run sends nothing, so it reads no key: a locked or hanging store cannot stop it.
     const keyWanted = options.apiKey === undefined && !dryRun && options.needsKey !== false;
     const t = await target({ key: keyWanted });
@@ -168,7 +170,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
       debug,
       dryRun,
       userAgent: `wsctl/${base.version}${agent === undefined ? '' : ` agent/${agent}`}`,
-      signal: base.signal,
+      signal: options.signal ?? base.signal,
       trace: (line) => term.trace(line),
       authHint: authHint(t),
       proxy: {

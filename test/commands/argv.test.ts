@@ -48,7 +48,8 @@ async function optionsOf(argv: string[]): Promise<Recorded> {
 const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = [
   [['auth', 'login'], 'auth login', { verify: true }],
   [['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], 'auth login', { withKey: true, verify: false, insecureStorage: true }],
-  [['auth', 'status'], 'auth status', {}],
+  [['auth', 'status'], 'auth status', { all: false }],
+  [['auth', 'status', '--all'], 'auth status', { all: true }],
   [['auth', 'token'], 'auth token', {}],
   [['auth', 'switch', 'work'], 'auth switch', { name: 'work' }],
   [['auth', 'switch'], 'auth switch', {}],

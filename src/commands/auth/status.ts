@@ -1,19 +1,22 @@
 import { policyOf, type AgentPolicy } from '../../agent-policy.js';
-import { call, defineVerb, type Call, type Ctx, type Result } from '../../command.js';
+import { call, defineVerb, flag, type Call, type Ctx, type Result } from '../../command.js';
 import { profileOf } from '../../config/index.js';
+import type { Resolution } from '../../config/resolve.js';
 import type { Target } from '../../context.js';
 import { profileFrom } from '../../confirm.js';
 import { AuthError, ExitCode } from '../../errors.js';
 import { request } from '../../service.js';
-import { mask } from '../../terminal/index.js';
+import { mask, type Terminal } from '../../terminal/index.js';
+import { statusAll } from './status-all.js';
 
 export const status = defineVerb({
   name: 'status',
-  summary: 'Show the active profile, its base URL and key, and whether the service accepts the key',
-  examples: ['wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'"],
+  summary: 'Show the active profile (and where it came from), its base URL and key, and whether the service accepts the key',
+  flags: { all: flag('--all', 'check every profile at once, each with its own timeout') },
+  examples: ['wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'", 'wsctl auth status --all --timeout 5'],
   endpoints: ['listKeys'],
   sample: ['auth', 'status'],
-  run: (_opts, ctx) => run(ctx),
+  run: (opts, ctx) => (opts.all ? statusAll(ctx) : run(ctx)),
 });
 
 export async function run(ctx: Ctx): Promise<Result | Call> {
@@ -26,23 +29,26 @@ export async function run(ctx: Ctx): Promise<Result | Call> {
     answer: () => statusOf(ctx, t, true, undefined),
     otherwise(error) {
       if (!(error instanceof AuthError)) throw error;
-      // A login cannot fix a key that comes from the environment.
-      const rejected =
-        t.keySource === 'env'
-          ? `The service rejected the key in WSCTL_API_KEY (HTTP ${error.status}). Set WSCTL_API_KEY to a valid key, or unset it to use profile '${t.profile}'.`
-          : `The service rejected the key of profile '${t.profile}' (HTTP ${error.status}). Run \`wsctl auth login --profile ${t.profile}\`.`;
-      return statusOf(ctx, t, false, rejected);
+      return statusOf(ctx, t, false, rejected(t, error));
     },
   });
 }
 
-function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefined): Result {
-  const envKey = t.keySource === 'env';
-  const r = ctx.resolution();
-  const status = {
+/** Why a rejected key is rejected, and what fixes it: a login cannot fix a key from the environment. */
+export function rejected(t: Target, error: AuthError): string {
+  return t.keySource === 'env'
+    ? `The service rejected the key in WSCTL_API_KEY (HTTP ${error.status}). Set WSCTL_API_KEY to a valid key, or unset it to use profile '${t.profile}'.`
+    : `The service rejected the key of profile '${t.profile}' (HTTP ${error.status}). Run \`wsctl auth login --profile ${t.profile}\`.`;
+}
+
+export type StatusDocument = ReturnType<typeof documentOf>;
+
+/** The document of auth status for a target; the profile's source only for the profile in effect. */
+export function documentOf(ctx: Ctx, t: Target, valid: boolean | null, r: Pick<Resolution, 'profileSource' | 'pinFile'> | undefined) {
+  return {
     profile: t.profile,
-    profile_source: r.profileSource ?? null,
-    ...(r.pinFile ? { pin_file: r.pinFile } : {}),
+    profile_source: r?.profileSource ?? null,
+    ...(r?.pinFile ? { pin_file: r.pinFile } : {}),
     base_url: t.baseUrl ?? null,
     key_source: t.keySource ?? null,
     key_storage: t.keyStorage ?? null,
@@ -50,23 +56,32 @@ function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefin
     valid,
     agents: agentPolicy(ctx, t.profile),
   };
+}
+
+/** The document as aligned lines on a TTY, key<TAB>value piped. */
+export function showDocument(out: Terminal, ctx: Ctx, status: StatusDocument, extra: [string, string | null][] = []): void {
   // Piped: the raw key_storage; on a TTY, where that is.
-  const where = t.keyStorage === 'keyring' ? 'OS credential store' : t.keyStorage === 'file' ? `file ${ctx.config.path}` : envKey ? 'environment (WSCTL_API_KEY)' : undefined;
+  const where =
+    status.key_storage === 'keyring' ? 'OS credential store' : status.key_storage === 'file' ? `file ${ctx.config.path}` : status.key_source === 'env' ? 'environment (WSCTL_API_KEY)' : undefined;
+  out.detail([
+    ['profile', status.profile],
+    ['profile_source', status.profile_source, status.profile_source === null ? undefined : profileFrom({ profileSource: status.profile_source, pinFile: status.pin_file })],
+    ...(status.pin_file ? [['pin_file', status.pin_file] as [string, string]] : []),
+    ['base_url', status.base_url],
+    ['key_source', status.key_source],
+    ['key_storage', status.key_storage, where],
+    ['key', status.key],
+    ['valid', status.valid, status.valid === null ? undefined : out.flag(status.valid)],
+    ['agents', status.agents],
+    ...extra,
+  ]);
+}
+
+function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefined): Result {
+  const status = documentOf(ctx, t, valid, ctx.resolution());
   return {
     json: status,
-    human(out) {
-      out.detail([
-        ['profile', status.profile],
-        ['profile_source', status.profile_source, profileFrom(r)],
-        ...(r.pinFile ? [['pin_file', r.pinFile] as [string, string]] : []),
-        ['base_url', status.base_url],
-        ['key_source', status.key_source],
-        ['key_storage', status.key_storage, where],
-        ['key', status.key],
-        ['valid', valid, out.flag(valid)],
-        ['agents', status.agents],
-      ]);
-    },
+    human: (out) => showDocument(out, ctx, status),
     exitCode: valid ? undefined : ExitCode.auth,
     exitMessage: problem,
   };
