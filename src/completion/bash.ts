@@ -62,6 +62,8 @@ _wsctl() {
     COMPREPLY=($(compgen -W "\${_wsctl_opts[$cmdpath]}" -- "$cur"))
   elif [[ $positional -eq 0 && -n "\${_wsctl_subs[$cmdpath]}" ]]; then
     COMPREPLY=($(compgen -W "\${_wsctl_subs[$cmdpath]}" -- "$cur"))
+    # Aliases complete like commands (their names are letters, digits, '.', '_' and '-' only).
+    [[ $cmdpath == wsctl ]] && COMPREPLY+=($(compgen -W "$(wsctl __complete aliases 2>/dev/null)" -- "$cur"))
   elif [[ $positional -eq 0 && -n "\${_wsctl_args[$cmdpath]+x}" ]]; then
     _wsctl_values "\${_wsctl_args[$cmdpath]}" "$cur"
   else

@@ -28,6 +28,8 @@ export function storedKey(profile: Profile | undefined): 'file' | 'keyring' | un
 export interface ConfigData {
   current_profile?: string;
   profiles: Record<string, Profile>;
+  /** `wsctl alias set`: name → the command line it stands for (cli.md §5). */
+  aliases?: Record<string, string>;
 }
 
 /** The credential-store entry of one profile of one config folder. */
