@@ -1,7 +1,7 @@
 // The half of wsctl that loads once a command runs: every command and what they share, as one
 // module (one load instead of a dozen small ones). Heavy libraries (undici, ora, form-data,
 // chalk, the jq engine) still load only where used.
-export { expandArgv, readAliases, shown } from './alias.js';
+export { expandArgv, readAliases, shown } from './config/alias.js';
 export { COMPLETION_FILES, completionScript } from './completion/index.js';
 export { createCtx } from './context.js';
 export { CancelledError, InterruptedError, UsageError, WsctlError } from './errors.js';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { expand, splitWords } from '../../src/alias.js';
+import { expand, splitWords } from '../../src/config/alias.js';
 import { run, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 
 describe('splitting an expansion like a shell', () => {

@@ -1,7 +1,7 @@
-import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../command.js';
-import { splitWords } from '../../alias.js';
+import { arg, defineVerb, rootOf, wouldChange, type Ctx, type Here, type Result } from '../../command.js';
+import { splitWords } from '../../config/alias.js';
 import { UsageError } from '../../errors.js';
-import { aliasName } from './shared.js';
+import { aliasName, refuseCommandName } from './shared.js';
 
 export const set = defineVerb({
   name: 'set',
@@ -23,7 +23,8 @@ show the expansion on stderr.
   run,
 });
 
-export async function run(opts: { name: string; expansion: string }, ctx: Ctx): Promise<Result> {
+export async function run(opts: { name: string; expansion: string }, ctx: Ctx, here: Here): Promise<Result> {
+  refuseCommandName(opts.name, rootOf(here.command));
   if (splitWords(opts.expansion).length === 0) throw new UsageError('The expansion is empty: give the command line the alias stands for, e.g. `wsctl alias set ks \'keys list\'`.');
   const json = { name: opts.name, expansion: opts.expansion };
   if (ctx.dryRun) return wouldChange(json, `Would make \`wsctl ${opts.name}\` run \`wsctl ${opts.expansion}\`.`);

@@ -5,7 +5,7 @@ import { AuthError, ExitCode, InterruptedError, UsageError, WsctlError } from '.
 import { request } from '../../service.js';
 import { timeoutMs } from '../../config/resolve.js';
 import { cleanErrorMessage } from '../../sanitize.js';
-import { documentOf, rejected, showDocument, type StatusDocument } from './status.js';
+import { documentOf, rejected, showDocument, type StatusDocument } from './shared.js';
 
 type Checked = StatusDocument & { error?: string };
 type Outcome = 'valid' | 'auth' | 'network';

@@ -9,7 +9,7 @@ export const switchProfile = defineVerb({
   name: 'switch',
   summary: 'Make a profile current, as `profile use` does; without a name, on a terminal, choose it from a list',
   args: { name: arg('[name]', 'profile name (on a terminal, leave it out to choose from a list)') },
-  examples: ['wsctl auth switch work', 'wsctl auth switch', 'wsctl auth switch default --json'],
+  examples: ['wsctl auth switch work', 'wsctl auth switch default --json'],
   endpoints: [],
   sample: ['auth', 'switch', 'default'],
   run,

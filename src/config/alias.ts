@@ -1,9 +1,9 @@
 // Aliases (cli.md §5): a name for a command line, kept in config.json. The expansion is split
 // like a shell's words (quotes and backslashes, no shell run), `$1`, `$2`, … take the arguments
 // after the alias, the rest are appended; expanded once, before commander parses argv.
-import { ConfigStore, configDir } from './config/index.js';
-import { UsageError } from './errors.js';
-import { cleanLine } from './sanitize.js';
+import { ConfigStore, configDir } from './index.js';
+import { UsageError } from '../errors.js';
+import { cleanLine } from '../sanitize.js';
 
 /** Words of a command line as a POSIX shell splits them: '…' literal, "…" with \ before " \ $ `, \ outside quotes. No expansion. */
 export function splitWords(line: string): string[] {
