@@ -85,6 +85,12 @@ describe('auth status --all', () => {
     expect(text).toMatch(/^Error: +No answer from/m);
   });
 
+  it('auth status alone, with a service that never answers: everything else shown, valid null, exit 3', async () => {
+    const r = await run(['auth', 'status', '--json', '--timeout', '0.3', '--profile', 'slow'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_RETRY_BASE_MS: '1' } });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ profile: 'slow', profile_source: 'flag', base_url: hanging.url, key_source: 'profile', valid: null });
+  });
+
   it('--dry-run sends nothing', async () => {
     const r = await run(['auth', 'status', '--all', '--dry-run', '--json'], { env: { WSCTL_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);

@@ -1,6 +1,6 @@
 import { call, defineVerb, flag, type Call, type Ctx, type Result } from '../../command.js';
 import type { Target } from '../../context.js';
-import { AuthError, ExitCode } from '../../errors.js';
+import { AuthError, ExitCode, NetworkError } from '../../errors.js';
 import { request } from '../../service.js';
 import { documentOf, rejected, showDocument } from './shared.js';
 import { statusAll } from './status-all.js';
@@ -24,18 +24,20 @@ export async function run(ctx: Ctx): Promise<Result | Call> {
     spinner: 'Checking the key',
     answer: () => statusOf(ctx, t, true, undefined),
     otherwise(error) {
+      // Unreachable: everything else is still shown, with why (valid null, exit 3).
+      if (error instanceof NetworkError) return statusOf(ctx, t, null, error.message);
       if (!(error instanceof AuthError)) throw error;
       return statusOf(ctx, t, false, rejected(t, error));
     },
   });
 }
 
-function statusOf(ctx: Ctx, t: Target, valid: boolean, problem: string | undefined): Result {
+function statusOf(ctx: Ctx, t: Target, valid: boolean | null, problem: string | undefined): Result {
   const status = documentOf(ctx, t, valid, ctx.resolution());
   return {
     json: status,
     human: (out) => showDocument(out, ctx, status),
-    exitCode: valid ? undefined : ExitCode.auth,
+    exitCode: valid ? undefined : valid === null ? ExitCode.network : ExitCode.auth,
     exitMessage: problem,
   };
 }
