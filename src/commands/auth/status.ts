@@ -9,7 +9,7 @@ export const status = defineVerb({
   name: 'status',
   summary: 'Show the active profile (and where it came from), its base URL and key, and whether the service accepts the key',
   flags: { all: flag('--all', 'check every profile at once, each with its own timeout') },
-  examples: ['wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'", 'wsctl auth status --all --timeout 5'],
+  examples: ['wsctl auth status', "wsctl auth status --profile work --jq '.valid'", 'wsctl auth status --all --timeout 5'],
   endpoints: ['listKeys'],
   sample: ['auth', 'status'],
   run: (opts, ctx) => (opts.all ? statusAll(ctx) : run(ctx)),

@@ -9,6 +9,6 @@ import { use } from './use.js';
 export const profile = defineNoun({
   name: 'profile',
   summary: 'List, switch and delete config profiles',
-  examples: ['wsctl profile list', 'wsctl profile use work', 'wsctl profile pin work', 'wsctl profile agents work read-only'],
+  examples: ['wsctl profile list', 'wsctl profile pin work', 'wsctl profile agents work read-only'],
   verbs: [list, use, pin, unpin, agents, rm],
 });
