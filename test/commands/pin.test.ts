@@ -148,9 +148,10 @@ describe('profile pin and unpin', () => {
   });
 
   it('pin of an unknown or invalid profile is exit 2 and writes nothing', async () => {
-    for (const name of ['nobody', 'https://x.example.com']) {
+    for (const [name, said] of [['nobody', "No profile 'nobody'"], ['https://x.example.com', 'Invalid profile name']]) {
       const r = await run(['profile', 'pin', name], { env: env(), cwd: folder });
       expect(r.code).toBe(2);
+      expect(r.stderr).toContain(said);
       expect(existsSync(join(folder, '.wsctl-profile'))).toBe(false);
     }
   });
