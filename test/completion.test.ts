@@ -20,7 +20,7 @@ beforeAll(() => {
   symlinkSync(BIN, join(shim, 'wsctl'));
   const config = join(dir, 'config');
   mkdirSync(config, { mode: 0o700 });
-  writeFileSync(join(config, 'config.json'), JSON.stringify({ profiles: { work: {}, staging: {}, personal: {} } }));
+  writeFileSync(join(config, 'config.json'), JSON.stringify({ profiles: { work: {}, staging: {}, personal: {} }, aliases: { kl: 'keys list', 'bad$(touch x)': 'keys list' } }));
   env = { PATH: `${shim}:${process.env.PATH}`, HOME: dir, WSCTL_CONFIG_DIR: config, TERM: 'xterm' };
 });
 
@@ -38,6 +38,8 @@ describe('generated files', () => {
     expect(r.stdout).toBe(readFileSync(script('wsctl.bash'), 'utf8'));
     const profiles = await runBin(['__complete', 'profiles'], { env });
     expect(profiles.stdout.split('\n').filter(Boolean).sort()).toEqual(['personal', 'staging', 'work']);
+    // Only names `alias set` accepts: nothing a shell could run reaches compgen.
+    expect((await runBin(['__complete', 'aliases'], { env })).stdout).toBe('kl\n');
     expect((await runBin(['completion', 'tcsh'])).code).toBe(2);
   });
 });
@@ -63,6 +65,10 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     expect(complete('wsctl keys create --save')).toEqual(['--save-as']);
     expect(complete('wsctl --json conv')).toEqual(['convo']);
     expect(complete('wsctl completion ')).toEqual(['bash', 'zsh', 'fish']);
+    // Aliases complete like commands, and only where commands do.
+    expect(complete('wsctl k')).toEqual(['keys', 'kl']);
+    expect(complete('wsctl --json k')).toEqual(['keys', 'kl']);
+    expect(complete('wsctl keys k')).toEqual([]);
     expect(complete(`wsctl persona upload-avatar ${join(ROOT, 'test', 'fixtures', 'avatar.p')}`)).toEqual([join(ROOT, 'test', 'fixtures', 'avatar.png')]);
   });
 });
@@ -84,6 +90,9 @@ describe('zsh', () => {
       term.send('C-u', 'clear', 'Enter');
       term.send('wsctl --profile ', 'Tab');
       await term.waitFor(/personal +staging +work/);
+      term.send('C-u', 'clear', 'Enter');
+      term.send('wsctl kl', 'Tab');
+      await term.waitFor(/^% wsctl kl *$/m);
     } finally {
       term.close();
     }
@@ -101,5 +110,6 @@ describe('fish', () => {
     expect(complete('wsctl ke')).toEqual(['keys']);
     expect(complete('wsctl site create x --variant ').sort()).toEqual(['blank', 'blog', 'data', 'event', 'marketing', 'slides']);
     expect(complete('wsctl --profile ').sort()).toEqual(['personal', 'staging', 'work']);
+    expect(complete('wsctl k').sort()).toEqual(['keys', 'kl']);
   });
 });

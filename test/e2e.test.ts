@@ -94,7 +94,7 @@ describe('bin/wsctl against a sandbox server', () => {
     expect(login.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.e2e.api_key).toBe(sb.key);
     expect((await runBin(['auth', 'status', '--profile', 'e2e'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout).toContain('valid\ttrue');
-    expect((await runBin(['profile', 'list'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout).toBe(`e2e\t${sb.url}\ttrue\ttrue\n`);
+    expect((await runBin(['profile', 'list'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout).toBe(`e2e\t${sb.url}\ttrue\ttrue\tfull\n`);
     expect((await runBin(['profile', 'use', 'e2e'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
     expect((await runBin(['auth', 'logout'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
     expect((await runBin(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(4);

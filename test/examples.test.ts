@@ -97,6 +97,8 @@ async function paste(example: string, bin: string): Promise<string | undefined> 
     const login = await run(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', profile], { env: { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR, WSCTL_BASE_URL: sb.url }, stdin: `${sb.key}\n` });
     if (login.code !== 0) return `setting up profile ${profile} → exit ${login.code}: ${login.stderr.trim()}`;
   }
+  // The alias that `alias rm` examples remove.
+  await run(['alias', 'set', 'ks', 'keys list'], { env: { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR } });
   // `eval "$(wsctl sandbox serve --detach)"` must set and export the variables itself.
   const own = example.includes('sandbox serve') ? { ...env, WSCTL_BASE_URL: '', WSCTL_API_KEY: '' } : env;
   const t0 = Date.now();

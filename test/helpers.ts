@@ -72,6 +72,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The clock `convo show --follow` reads and waits on (the real one when absent). */
   clock?: Clock;
+  /** The working folder, where pin files are looked for. */
+  cwd?: string;
 }
 
 export interface RunResult {
@@ -104,6 +106,11 @@ export async function run(args: string[], options: RunOptions = {}): Promise<Run
       prompts.push(question);
       return answers.shift() ?? '';
     },
+    async choose(question, items) {
+      prompts.push(question, ...items.map((item) => (item.description ? `${item.id}  ${item.description}` : item.id)));
+      const answer = answers.shift() ?? '';
+      return (items.find((item) => item.id.startsWith(answer)) ?? items[0])!.id;
+    },
   };
   const io: IO = {
     stdin: Readable.from(options.stdin !== undefined ? [Buffer.from(options.stdin)] : []),
@@ -115,16 +122,17 @@ export async function run(args: string[], options: RunOptions = {}): Promise<Run
     columns: options.columns ?? 100,
   };
   const env = { WSCTL_RETRY_BASE_MS: '10', ...options.env };
-  const code = await main(args, { io, env, signal: options.signal ?? new AbortController().signal, version: '0.0.0-test', prompt, clock: options.clock });
+  const code = await main(args, { io, env, signal: options.signal ?? new AbortController().signal, version: '0.0.0-test', prompt, clock: options.clock, cwd: options.cwd });
   return { code, stdout: out, stderr: err, prompts };
 }
 
 /** Runs the built bin/wsctl as a child process, with only the environment given (plus PATH and HOME). */
-export function runBin(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+export function runBin(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { PATH: process.env.PATH, HOME: options.env?.HOME ?? tempDir(), WSCTL_RETRY_BASE_MS: '10', ...options.env } as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: options.cwd,
     });
     let stdout = '';
     let stderr = '';

@@ -3,6 +3,7 @@
 import { detectAgent } from '../common/agent.js';
 import { Api } from '../http/index.js';
 import { ConfigStore, configFolder } from '../config/index.js';
+import { findPin } from '../config/pin.js';
 import { readKeyring, type KeyStorage } from '../config/keys.js';
 import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from '../config/resolve.js';
 import { AuthError, UsageError } from '../errors.js';
@@ -26,6 +27,8 @@ export interface BaseCtx {
   clock?: Clock;
   /** Hears how far a long call has come (bytes uploaded, messages read): an MCP call's progress notifications. */
   progress?(done: number, total?: number): void;
+  /** The working folder, where a pin file (.wsctl-profile) is looked for; the process's when absent. */
+  cwd?: string;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';
@@ -53,18 +56,18 @@ export interface Ctx extends BaseCtx {
   sandbox: boolean;
   /** The AI agent running wsctl, by name (cli.md §11): no prompt, pager or spinner, and the profile's agent policy applies. */
   agent?: string;
-  /** The profile in effect: --profile, WSCTL_PROFILE, the current profile, or "default". */
+  /** The profile in effect: --profile, WSCTL_PROFILE, a pin file, the current profile, or "default". */
   profileName(): string;
   /** Profile, base URL and where the key lives, by the precedence of cli.md §1 (resolve.ts); no key is read. */
   resolution(): Resolution;
   /** The profile's entry in the credential store. */
   storeEntry(profile: string): StoreEntry;
-  /** Base URL and key in effect; the key is read from the store only when asked for (the default). */
-  target(options?: { key?: boolean }): Promise<Target>;
+  /** Base URL and key in effect (or of the profile named); the key is read from the store only when asked for (the default). */
+  target(options?: { key?: boolean; profile?: string }): Promise<Target>;
   /** What stops a request to this target (no base URL, or no key when one is needed), or undefined. */
   missing(t: Target, needsKey?: boolean): string | undefined;
   /** The HTTP client for the target; throws exit 4 when no base URL or key is configured. */
-  api(options?: { apiKey?: string; baseUrl?: string; needsKey?: boolean }): Promise<Api>;
+  api(options?: { apiKey?: string; baseUrl?: string; needsKey?: boolean; signal?: AbortSignal }): Promise<Api>;
   close(): Promise<void>;
 }
 
@@ -104,14 +107,17 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   let embedded: { url: string; apiKey: string; close(): Promise<void> } | undefined;
 
   const flags = { profile: globals.profile, baseUrl: globals.baseUrl, sandbox };
-  const input = { flags, env, folder, config: () => config.read() };
+  const cwd = base.cwd ?? process.cwd();
+  let pin: { found?: ReturnType<typeof findPin> } | undefined;
+  const input = { flags, env, folder, config: () => config.read(), pin: () => (pin ??= { found: findPin(cwd) }).found };
   let resolved: Resolution | undefined;
   const resolution = () => (resolved ??= resolveTarget(input));
   const profileName = () => resolveProfile(input);
   let cachedKey: Promise<string> | undefined;
 
-  async function target(options: { key?: boolean } = {}): Promise<Target> {
-    const r = resolution();
+  async function target(options: { key?: boolean; profile?: string } = {}): Promise<Target> {
+    // Another profile than the one in effect (auth status --all): resolved as if named with --profile.
+    const r = options.profile === undefined ? resolution() : resolveTarget({ ...input, flags: { ...flags, profile: options.profile } });
     if (r.sandbox) {
       // Only --sandbox loads the sandbox (its server, routes and seed).
       embedded ??= await (await import('../sandbox/embedded.js')).startEmbeddedSandbox(config.dir, dryRun);
@@ -128,8 +134,9 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
         return { ...t, keySource: 'profile', keyStorage: r.key.storage, keyBaseUrl: r.key.baseUrl };
       case 'keyring':
         if (options.key === false) return { ...t, keySource: 'profile', keyStorage: 'keyring' };
-        cachedKey ??= readKeyring(r.entry, (line) => debug && term.trace(`credential store: ${line}`));
-        return { ...t, apiKey: await cachedKey, keySource: 'profile', keyStorage: 'keyring' };
+        const read = () => readKeyring(r.entry, (line) => debug && term.trace(`credential store: ${line}`));
+        const key = options.profile === undefined ? await (cachedKey ??= read()) : await read();
+        return { ...t, apiKey: key, keySource: 'profile', keyStorage: 'keyring' };
       default:
         return { ...t, keyStorage: null };
     }
@@ -154,7 +161,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     return undefined;
   }
 
-  async function api(options: { apiKey?: string; baseUrl?: string; needsKey?: boolean } = {}): Promise<Api> {
+  async function api(options: { apiKey?: string; baseUrl?: string; needsKey?: boolean; signal?: AbortSignal } = {}): Promise<Api> {
     // --dry-run sends nothing, so it reads no key: a locked or hanging store cannot stop it.
     const keyWanted = options.apiKey === undefined && !dryRun && options.needsKey !== false;
     const t = await target({ key: keyWanted });
@@ -171,7 +178,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
       debug,
       dryRun,
       userAgent: `wsctl/${base.version}${agent === undefined ? '' : ` agent/${agent}`}`,
-      signal: base.signal,
+      signal: options.signal ?? base.signal,
       trace: (line) => term.trace(line),
       authHint: authHint(t),
       proxy: {
@@ -197,6 +204,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     sandbox,
     agent,
     profileName,
+    cwd,
     resolution,
     storeEntry: (profile) => entryOf(folder, profile),
     target,

@@ -1,6 +1,7 @@
 // The half of wsctl that loads once a command runs: every command and what they share, as one
 // module (one load instead of a dozen small ones). Heavy libraries (undici, ora, form-data,
 // chalk, the jq engine) still load only where used.
+export { expandArgv, readAliases, shown } from '../config/alias.js';
 export { COMPLETION_FILES, completionScript } from '../completion/index.js';
 export { createCtx } from './context.js';
 export { CancelledError, InterruptedError, UsageError, WsctlError } from '../errors.js';
@@ -15,6 +16,7 @@ export { closest } from '../help/suggest.js';
 export { manPages } from '../help/man.js';
 export { exitCodeTable, replaceSection, settingsTable } from '../help/render.js';
 export { addNoun } from '../verbs/invoke.js';
+export { alias } from '../commands/alias/index.js';
 export { api } from '../commands/api.js';
 export { auth } from '../commands/auth/index.js';
 export { byok } from '../commands/byok/index.js';

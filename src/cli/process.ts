@@ -115,7 +115,7 @@ export async function cli(argv: string[]): Promise<void> {
     text: async (question) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).text?.(question) ?? '',
     choose: async (question, items, width) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).choose?.(question, items, width) ?? '',
   };
-  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth });
+  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth, cwd: process.cwd() });
   if (pager) await pager;
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
   await Promise.all([written(stdout), written(stderr)]);

@@ -35,6 +35,7 @@ const nouns: Noun[] = [
   { name: 'mcp', description: 'Serve the workspace to AI agents as MCP tools (Claude, Cursor, VS Code)', declaration: (app) => app.mcp },
   { name: 'ids', description: 'List or forget the ids wsctl remembers for completion and choosing', declaration: (app) => app.ids },
   { name: 'api', description: 'Send an authenticated request to any path and print the response body', declaration: (app) => app.api },
+  { name: 'alias', description: 'Name a command line: set, list and remove aliases', declaration: (app) => app.alias },
   { name: 'completion', description: 'Print the completion script for a shell', declaration: (app) => app.completion },
   { name: 'sandbox', description: 'Run or reset the local sandbox service', declaration: (app) => app.sandbox },
   { name: '__complete', description: 'values for completion scripts', hidden: true, declaration: (app) => app.complete },
@@ -117,21 +118,35 @@ function globalOptionsLast(cmd: Command, helper: Help): string {
   return `${text.slice(0, start + 1)}${text.slice(end + 2)}\n${text.slice(start + 1, end + 1)}`;
 }
 
+/** Whether a word names a command (a noun, or `help`): such a word is never an alias. */
+export function isCommandName(word: string): boolean {
+  return word === 'help' || nouns.some((n) => n.name === word);
+}
+
 export const VALUE_OPTIONS = new Set(globalOptions().filter((o) => o.required).map((o) => o.long));
 
 /** The noun argv invokes: its first word that is neither an option nor an option's value. */
 export function invokedNoun(argv: string[]): string | undefined {
+  const at = invokedNounAt(argv);
+  return at < 0 ? undefined : argv[at];
+}
+
+/** Where that word is in argv, or -1. */
+export function invokedNounAt(argv: string[]): number {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] as string;
-    if (word === '--') return argv[i + 1];
+    if (word === '--') return i + 1 < argv.length ? i + 1 : -1;
     if (word.startsWith('-')) {
       if (VALUE_OPTIONS.has(word)) i++;
       continue;
     }
-    return word;
+    return i;
   }
-  return undefined;
+  return -1;
 }
+
+/** The global options' long flags: kept out of an alias's $1, $2, … wherever they are typed. */
+export const GLOBAL_FLAGS = new Set(globalOptions().map((o) => o.long as string));
 
 export interface DeclaredVerb {
   /** ['device', 'rm']; ['caps'] for a noun that is a verb itself. */

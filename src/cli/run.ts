@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { App, Result } from '../verbs/declare.js';
 import type { BaseCtx, Ctx, Globals } from './context.js';
-import { buildProgram, declaredVerbs, invokedNoun, loadCommands } from './program.js';
+import { buildProgram, declaredVerbs, GLOBAL_FLAGS, invokedNoun, invokedNounAt, isCommandName, loadCommands, VALUE_OPTIONS } from './program.js';
 import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
 import { setRuntimeFlags } from '../tricks/switch.js';
 
@@ -73,12 +73,36 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
   return result.exitCode ?? EXIT_OK;
 }
 
+/**
+ * argv with an alias expanded (once: what it expands to is not looked up again). config.json is
+ * read for aliases only when the first word is not a command, so commands pay nothing for them.
+ */
+async function withAlias(argv: string[], base: BaseCtx): Promise<string[]> {
+  const at = invokedNounAt(argv);
+  const word = argv[at];
+  if (word === undefined || isCommandName(word)) return argv;
+  const { expandArgv, readAliases, shown } = await import('./loaded.js');
+  const aliases = readAliases(base.env);
+  if (!Object.hasOwn(aliases, word)) return argv;
+  const expanded = expandArgv(argv, at, aliases[word] as string, GLOBAL_FLAGS, VALUE_OPTIONS);
+  if (expanded.includes('--dry-run') || expanded.includes('--debug') || debugFromEnv(base.env)) {
+    base.io.stderr.write(`alias ${word}: wsctl ${shown(expanded)}\n`);
+  }
+  return expanded;
+}
+
 /** Runs argv and gives the exit code; writes help, output and errors to base.io. */
-export async function main(rawArgv: string[], base: BaseCtx): Promise<number> {
+export async function main(givenArgv: string[], base: BaseCtx): Promise<number> {
   // A TAB: answered without the command tree (bin/wsctl does the same without loading this bundle).
-  if (rawArgv[0] === '__complete') {
-    (await import('../completion/answer.js')).answer(rawArgv.slice(1), base.env, (text) => base.io.stdout.write(text));
+  if (givenArgv[0] === '__complete') {
+    (await import('../completion/answer.js')).answer(givenArgv.slice(1), base.env, (text) => base.io.stdout.write(text));
     return EXIT_OK;
+  }
+  let rawArgv: string[];
+  try {
+    rawArgv = await withAlias(givenArgv, base);
+  } catch (error) {
+    return reportError(error, base, { code: EXIT_OK, json: givenArgv.includes('--json'), debug: debugFromEnv(base.env) });
   }
   const help = helpRequest(rawArgv);
   const argv = help?.argv ?? rawArgv;

@@ -49,6 +49,8 @@ export function completions(args: string[], env: Env): string[] {
     const folder = configFolder(env);
     const dir = folder.path;
     if (args[0] === 'profiles') return Object.keys(readConfig(dir).profiles).filter((name) => /^[A-Za-z0-9._-]+$/.test(name));
+    // Aliases complete like commands: only names `alias set` accepts.
+    if (args[0] === 'aliases') return Object.keys(readConfig(dir).aliases ?? {}).filter((name) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name));
     if (args[0] !== 'ids' || !isIdKind(args[1] ?? '') || envFlag(env, 'WSCTL_NO_HISTORY')) return [];
     const kind = args[1] as Parameters<typeof rememberedIds>[2] & string;
     const rest = args.slice(args.indexOf('--') + 1);

@@ -87,6 +87,8 @@ _wsctl() {
     COMPREPLY=($(compgen -W "\${_wsctl_opts[$cmdpath]}" -- "$cur"))
   elif [[ $positional -eq 0 && -n "\${_wsctl_subs[$cmdpath]}" ]]; then
     COMPREPLY=($(compgen -W "\${_wsctl_subs[$cmdpath]}" -- "$cur"))
+    # Aliases complete like commands (their names are letters, digits, '.', '_' and '-' only).
+    [[ $cmdpath == wsctl ]] && COMPREPLY+=($(compgen -W "$(wsctl __complete aliases 2>/dev/null)" -- "$cur"))
   elif [[ -n "\${_wsctl_ids[$cmdpath|$positional]+x}" ]]; then
     compopt -o nosort 2>/dev/null
     _wsctl_values "ids:\${_wsctl_ids[$cmdpath|$positional]}" "$cur"

@@ -31,6 +31,8 @@ export function fishScript(tree: Tree): string {
     lines.push(optionLine(option, ''));
     if (option.value) valued.push(...option.flags);
   }
+  // Aliases complete like commands, read from config.json when asked.
+  lines.push(`complete -c wsctl -n ${quote("__wsctl_at 'wsctl'")} -a ${quote('(wsctl __complete aliases 2>/dev/null)')} -d alias`);
   for (const node of tree.nodes) {
     const at = ` -n ${quote(`__wsctl_at '${node.path}'`)}`;
     for (const sub of node.subcommands) {

@@ -33,6 +33,8 @@ const ARGUMENT_VALUES: Record<string, Values> = {
   'persona upload-avatar': { kind: 'files' },
   'profile use': { kind: 'profiles' },
   'profile rm': { kind: 'profiles' },
+  'profile pin': { kind: 'profiles' },
+  'auth switch': { kind: 'profiles' },
 };
 const OPTION_VALUES: Record<string, Values> = {
   '--profile': { kind: 'profiles' },

@@ -77,6 +77,7 @@ _wsctl() {
     _describe -t options 'option' entries
   elif (( positional == 0 )) && [[ -n \${_wsctl_subs[$cmdpath]} ]]; then
     for name in \${=_wsctl_subs[$cmdpath]}; do entries+=("$name:\${_wsctl_desc[$cmdpath $name]}"); done
+    [[ $cmdpath == wsctl ]] && for name in \${(f)"$(wsctl __complete aliases 2>/dev/null)"}; do entries+=("$name:alias"); done
     _describe -t commands 'command' entries
   elif [[ -n \${_wsctl_ids[$cmdpath|$positional]} ]]; then
     _wsctl_values ids:\${_wsctl_ids[$cmdpath|$positional]}

@@ -64,6 +64,9 @@ function parseConfig(text: string, path: string): ConfigData {
   if (data.current_profile !== undefined && typeof data.current_profile !== 'string') {
     throw broken('"current_profile" is not a string');
   }
+  if (data.aliases !== undefined && (!isRecord(data.aliases) || !Object.values(data.aliases).every((v) => typeof v === 'string'))) {
+    throw broken('"aliases" is not a map of strings');
+  }
   // A value of the wrong type is as broken as a file that does not parse (cli.md §2).
   for (const [name, profile] of Object.entries(profiles as Record<string, Record<string, unknown>>)) {
     for (const field of ['base_url', 'api_key'] as const) {
@@ -73,7 +76,8 @@ function parseConfig(text: string, path: string): ConfigData {
     if (profile.agents !== undefined && !AGENT_POLICIES.includes(profile.agents as AgentPolicy)) throw broken(`"agents" of profile "${name}" is not one of ${AGENT_POLICIES.map((p) => `"${p}"`).join(', ')}`);
   }
   // Own keys only: a profile named "constructor" or "__proto__" is data, never Object.prototype.
-  return { ...data, profiles: Object.fromEntries(Object.entries(profiles)) as Record<string, Profile> } as ConfigData;
+  const aliases = data.aliases === undefined ? {} : { aliases: Object.fromEntries(Object.entries(data.aliases as Record<string, string>)) };
+  return { ...data, profiles: Object.fromEntries(Object.entries(profiles)) as Record<string, Profile>, ...aliases } as ConfigData;
 }
 
 /** The profile of that name, own keys only. */

@@ -29,6 +29,8 @@ export function storedKey(profile: Profile | undefined): 'file' | 'keyring' | un
 export interface ConfigData {
   current_profile?: string;
   profiles: Record<string, Profile>;
+  /** `wsctl alias set`: name → the command line it stands for (cli.md §5). */
+  aliases?: Record<string, string>;
 }
 
 /** The config folder three ways: as typed, absolute and normalised, and its real path. */
@@ -63,9 +65,28 @@ export type KeyPlace =
   | { source: 'sandbox' }
   | { source: 'none' };
 
+/** Where the profile in effect came from (cli.md §2). */
+export type ProfileSource = 'flag' | 'env' | 'pin' | 'current' | 'default';
+
+/** A `.wsctl-profile` found above the working folder: its absolute path and what it holds. */
+export interface PinFile {
+  path: string;
+  text: string;
+}
+
+export interface ChosenProfile {
+  name: string;
+  source: ProfileSource;
+  /** The pin's absolute path, when source is 'pin'. */
+  pinFile?: string;
+}
+
 export interface Resolution {
   sandbox: boolean;
   profile: string;
+  /** Where the profile came from; undefined under --sandbox, which uses no profile. */
+  profileSource?: ProfileSource;
+  pinFile?: string;
   /** Whether config.json has this profile (undefined when config.json was not read). */
   profileExists?: boolean;
   /** Named with --profile or WSCTL_PROFILE. */
@@ -84,6 +105,8 @@ export interface ResolveInput {
   folder: ConfigFolder;
   /** config.json, read only when needed. */
   config: () => ConfigData;
+  /** The nearest `.wsctl-profile` from the working folder up, read only when no flag or variable names the profile. */
+  pin?: () => PinFile | undefined;
 }
 
 /** A boolean variable, read as every reader reads it (bin/booleans.cjs); a value that is not a boolean is exit 2 naming the variable. */
@@ -165,9 +188,45 @@ function ownProfile(data: ConfigData, name: string): Profile | undefined {
   return Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
 }
 
-/** The profile in effect: --profile, WSCTL_PROFILE, the current profile, or "default". */
-export function resolveProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'config'>): string {
-  return input.flags.profile || input.env.WSCTL_PROFILE || input.config().current_profile || DEFAULT_PROFILE;
+/**
+ * The profile in effect and where it came from: --profile, WSCTL_PROFILE, the nearest pin file,
+ * the current profile, or "default" (cli.md §1). A pin names an existing profile and nothing else,
+ * so a pin in effect is checked against config.json even when flags and environment give the key
+ * and base URL (withConfig false: the current profile is then not read).
+ */
+export function chooseProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'config' | 'pin'>, withConfig = true): ChosenProfile {
+  if (input.flags.profile) return { name: input.flags.profile, source: 'flag' };
+  if (input.env.WSCTL_PROFILE) return { name: input.env.WSCTL_PROFILE, source: 'env' };
+  const pin = input.pin?.();
+  if (pin) {
+    const name = pinnedName(pin);
+    if (!ownProfile(input.config(), name)) {
+      throw new UsageError(`The pin file ${pin.path} names profile '${name}', which does not exist: run \`wsctl profile pin <name>\` there with one of \`wsctl profile list\`, or remove the file. Nothing was sent.`);
+    }
+    return { name, source: 'pin', pinFile: pin.path };
+  }
+  if (!withConfig) return { name: DEFAULT_PROFILE, source: 'default' };
+  const current = input.config().current_profile;
+  return current ? { name: current, source: 'current' } : { name: DEFAULT_PROFILE, source: 'default' };
+}
+
+/** The profile in effect, by name. */
+export function resolveProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'config' | 'pin'>): string {
+  return chooseProfile(input).name;
+}
+
+const PIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** A pin holds a profile's name and a newline, nothing else: a cloned repository must not be able to redirect a key. */
+export function pinnedName(pin: PinFile): string {
+  const refuse = (what: string) =>
+    new UsageError(`The pin file ${pin.path} ${what}: a pin holds only the name of an existing profile (run \`wsctl profile pin <name>\` there, or remove the file). Nothing was sent.`);
+  const body = pin.text.replace(/\r?\n$/, '');
+  if (/[\r\n]/.test(body)) throw refuse('has more than one line');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(body.trim())) throw refuse('holds a URL, not a profile name');
+  if (body === '') throw refuse('is empty');
+  if (!PIN_NAME.test(body)) throw refuse('does not hold a profile name (letters, digits, \'.\', \'_\' or \'-\', at most 64)');
+  return body;
 }
 
 /** Flag, then environment, then profile, then built-in default (cli.md §1). */
@@ -178,6 +237,10 @@ export function resolveTarget(input: ResolveInput): Resolution {
   const entryOf = (profile: string) => storeEntry(input.folder, profile);
   // The sandbox has its own URL and key: nothing configured is read (cli.md §6).
   if (sandbox) return { sandbox, profile: 'sandbox', profileNamed: false, key: { source: 'sandbox' }, entry: entryOf('sandbox') };
+  const chosen = (withConfig: boolean) => {
+    const c = chooseProfile(input, withConfig);
+    return { profile: c.name, profileSource: c.source, ...(c.pinFile ? { pinFile: c.pinFile } : {}) };
+  };
   const envKey = env.WSCTL_API_KEY || undefined;
   if (envKey !== undefined) checkEnvKey(envKey);
   const flagUrl = flags.baseUrl || undefined;
@@ -186,11 +249,13 @@ export function resolveTarget(input: ResolveInput): Resolution {
   const givenSource = flagUrl ? 'flag' : envUrl ? 'env' : undefined;
   // Both from flags or the environment: config.json is not read at all.
   if (given && envKey) {
-    const profile = named ?? DEFAULT_PROFILE;
-    return { sandbox, profile, profileNamed: !!named, baseUrl: given, baseUrlSource: givenSource, key: { source: 'env', key: envKey }, entry: entryOf(profile) };
+    // config.json is read only to check a pin, if one is in effect.
+    const c = chosen(false);
+    return { sandbox, ...c, profileNamed: !!named, baseUrl: given, baseUrlSource: givenSource, key: { source: 'env', key: envKey }, entry: entryOf(c.profile) };
   }
   const data = input.config();
-  const profile = resolveProfile(input);
+  const c = chosen(true);
+  const { profile } = c;
   const stored = ownProfile(data, profile);
   const baseUrl = given ?? (stored?.base_url || undefined);
   const baseUrlSource = given ? givenSource : baseUrl ? 'profile' : undefined;
@@ -202,7 +267,7 @@ export function resolveTarget(input: ResolveInput): Resolution {
   else if (place === 'file') key = { source: 'file', key: stored!.api_key! };
   else if (place === 'keyring') key = { source: 'keyring' };
   else key = { source: 'none' };
-  return { sandbox, profile, profileExists: !!stored, profileNamed: !!named, baseUrl, baseUrlSource, key, entry: entryOf(profile) };
+  return { sandbox, ...c, profileExists: !!stored, profileNamed: !!named, baseUrl, baseUrlSource, key, entry: entryOf(profile) };
 }
 
 /** A key is printable ASCII without spaces: anything else fails later as a bad header, far from the cause. */

@@ -26,7 +26,7 @@ export interface Topic {
 
 /** Every flag and variable that sets something, in the README's order: the README's configuration table. */
 export const SETTINGS: Setting[] = [
-  { flag: '--profile <name>', env: ['WSCTL_PROFILE'], meaning: 'config profile (default: the current profile, else `default`)' },
+  { flag: '--profile <name>', env: ['WSCTL_PROFILE'], meaning: 'config profile (default: the pin file `.wsctl-profile` of this folder or one above it, else the current profile, else `default`)' },
   {
     flag: '--base-url <url>',
     env: ['WSCTL_BASE_URL'],
@@ -49,7 +49,7 @@ export const SETTINGS: Setting[] = [
   },
   { flag: '--debug', env: ['WSCTL_DEBUG=1'], meaning: 'trace every HTTP exchange on stderr, secrets redacted' },
   { flag: '--timeout <seconds>', env: ['WSCTL_TIMEOUT'], meaning: 'the longest wait without progress in each attempt: for the answer to start (connecting included), then between two pieces of the body, so a large body that keeps arriving is never cut; any positive number of seconds up to 86400 (default 30)' },
-  { flag: '--dry-run', meaning: 'print the request (method, URL, headers, body; secrets redacted) and send nothing; a command that changes local state (`auth login`, `auth logout`, `profile use`, `profile agents`, `profile rm`, `sandbox serve`, `sandbox stop`, `sandbox reset`) prints what it would change and changes nothing' },
+  { flag: '--dry-run', meaning: 'print the request (method, URL, headers, body; secrets redacted) and send nothing; a command that changes local state (`auth login`, `auth logout`, `profile use`, `auth switch`, `profile pin`, `profile unpin`, `profile agents`, `profile rm`, `alias set`, `alias rm`, `sandbox serve`, `sandbox stop`, `sandbox reset`) prints what it would change and changes nothing' },
   { flag: '--sandbox', env: ['WSCTL_SANDBOX=1'], meaning: 'use the embedded sandbox instead of a remote service' },
   { env: ['WSCTL_PAGER', 'PAGER'], meaning: 'pager of `convo show` on a TTY (default `less -FRX`, with `LESS=FRX` unless `LESS` is set, and none when `TERM=dumb`; `--no-pager` turns it off). One that cannot be started (not installed) is skipped with one warning and the output printed directly; one that exits with a failure makes the command exit 1' },
   { env: ['COLUMNS'], meaning: "the width tables and help fit (default: the terminal's own)" },
@@ -96,7 +96,8 @@ export const EXIT_CODES: [number, string][] = [
 
 /** The files wsctl reads and writes: the config topic and the man page's FILES. */
 export const FILES: [string, string][] = [
-  ['<config dir>/config.json', "profiles: base URL, where the key is stored, what AI agents may do (`agents`), the current profile (mode 0600, folder 0700); written under a lock by atomic rename"],
+  ['<config dir>/config.json', "profiles: base URL, where the key is stored, what AI agents may do (`agents`), the current profile, aliases (mode 0600, folder 0700); written under a lock by atomic rename"],
+  ['.wsctl-profile', 'a pin (`wsctl profile pin`): the name of the profile used in its folder and the folders below it, and nothing else'],
   ['<config dir>/sandbox.json', "the embedded sandbox's state (`wsctl sandbox reset` restores its seed)"],
   ['<config dir>/sandbox-serve.log', 'the log of `wsctl sandbox serve --detach`'],
   ['~/.cache/wsctl', "V8's compile cache on Node 22 and later (`$XDG_CACHE_HOME/wsctl`)"],
@@ -141,7 +142,9 @@ export const TOPICS: Topic[] = [
     name: 'config',
     summary: 'profiles, the config file, and where keys live',
     intro: [
-      'A profile names a service (its base URL) and an API key. `wsctl auth login` stores them, `wsctl profile use` picks the current one, `--profile` or `WSCTL_PROFILE` another for one command.',
+      'A profile names a service (its base URL) and an API key. `wsctl auth login` stores them, `wsctl profile use` (or `wsctl auth switch`, which offers a list on a terminal) picks the current one, `--profile` or `WSCTL_PROFILE` another for one command.',
+      '`wsctl profile pin <name>` writes `.wsctl-profile` (the name and nothing else) in the current folder: there and in every folder below it, that profile is used after `--profile` and `WSCTL_PROFILE` and before the current one. A pin holding anything but the name of an existing profile stops every command (exit 2, nothing sent). `wsctl auth status` shows where the profile came from; `wsctl profile unpin` removes the pin.',
+      "Aliases (`wsctl alias set <name> '<command line>'`) are kept in `config.json` too; `$1`, `$2`, … take the arguments after the alias.",
       'A profile also says what an AI agent running wsctl may do with it: `wsctl profile agents <profile> <full|no-destructive|read-only>` (default `full`). It guards against an agent\'s mistakes; it is not an authorization boundary.',
       "Keys live in the operating system's credential store (macOS Keychain, Windows Credential Manager, the Secret Service on Linux), one entry per profile; where none can be reached, in `config.json` with a warning (`--insecure-storage` chooses the file on purpose). `WSCTL_API_KEY` overrides the stored key and is never written anywhere.",
       "A store entry is named from the config folder's real path (`wsctl:<folder>`): a symbolic link to the folder is the same folder. An entry an earlier version named from a relative folder (`wsctl:.wsctl`) may be any project's: it is never read, moved, sent or deleted, and such a profile asks for `wsctl auth login` again.",

@@ -79,9 +79,9 @@ describe('auth', () => {
     const r = await run(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
     const masked = `${sb.key.slice(0, 4)}…${sb.key.slice(-4)}`;
-    expect(r.stdout).toBe(`profile\tdefault\nbase_url\t${sb.url}\nkey_source\tprofile\nkey_storage\tfile\nkey\t${masked}\nvalid\ttrue\nagents\tfull\n`);
+    expect(r.stdout).toBe(`profile\tdefault\nprofile_source\tcurrent\nbase_url\t${sb.url}\nkey_source\tprofile\nkey_storage\tfile\nkey\t${masked}\nvalid\ttrue\nagents\tfull\n`);
     const json = await run(['auth', 'status', '--json'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_API_KEY: sb.key } });
-    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', base_url: sb.url, key_source: 'env', key_storage: null, key: masked, valid: true, agents: 'full' });
+    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', profile_source: 'current', base_url: sb.url, key_source: 'env', key_storage: null, key: masked, valid: true, agents: 'full' });
     const tty = await run(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir }, tty: true });
     expect(strip(tty.stdout)).toMatch(/^Key source: +profile$/m);
   });

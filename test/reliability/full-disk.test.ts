@@ -28,6 +28,10 @@ const NEEDS: Record<string, Omit<Case, 'args'>> = {
   'profile list': { setup: login },
   'profile use': { setup: login },
   'profile rm': { setup: login },
+  'profile pin': { setup: login },
+  'auth switch': { setup: login },
+  'alias list': { setup: (env) => run(['alias', 'set', 'ks', 'keys list'], { env }) },
+  'alias rm': { setup: (env) => run(['alias', 'set', 'ks', 'keys list'], { env }) },
   'sandbox serve': { cleanup: (env) => run(['sandbox', 'stop'], { env }) },
   'sandbox stop': { setup: (env) => run(['sandbox', 'serve', '--detach'], { env }) },
   __complete: { setup: login },
@@ -51,7 +55,7 @@ afterAll(() => closeSync(full));
 /** bin/wsctl with stdout on /dev/full; asynchronous, since the sandbox answering it runs in this process. */
 function toFullDisk(args: string[], env: Env, stdin = ''): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_RETRY_BASE_MS: '10', ...env }, stdio: ['pipe', full, 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_RETRY_BASE_MS: '10', ...env }, stdio: ['pipe', full, 'pipe'], cwd: tempDir() });
     let stderr = '';
     child.stderr?.on('data', (c) => (stderr += c));
     child.on('close', (code) => resolve({ code, stderr }));

@@ -36,7 +36,7 @@ describe.skipIf(!hasTmux && !process.env.CI)('in a real terminal', () => {
 
   it('the [y/N] of device rm defaults to no', async () => {
     term.send(`WSCTL_API_KEY=${sb.key} wsctl device rm dev_phone`, 'Enter');
-    await term.waitFor(/Remove device 'dev_phone' \(profile 'default', http:\/\/127\.0\.0\.1:\d+\)\? \[y\/N\]/);
+    await term.waitFor(/Remove device 'dev_phone' \(default profile 'default', http:\/\/127\.0\.0\.1:\d+\)\? \[y\/N\]/);
     term.send('Enter');
     await term.waitFor(/Cancelled; nothing was changed/);
     expect(sb.state.devices.map((d) => d.id)).toContain('dev_phone');

@@ -1,5 +1,11 @@
-import { badKeyCharacters } from '../../config/resolve.js';
-import { UsageError } from '../../errors.js';
+import { policyOf, type AgentPolicy } from '../../verbs/agent-policy.js';
+import type { Ctx } from '../../verbs/declare.js';
+import { profileOf } from '../../config/index.js';
+import { badKeyCharacters, type Resolution } from '../../config/resolve.js';
+import type { Target } from '../../cli/context.js';
+import { profileFrom } from '../../verbs/confirm.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { mask, type Terminal } from '../../terminal/index.js';
 
 /** A key is one printable ASCII token: anything else is a copy-paste accident. */
 export function checkKeyShape(key: string): string {
@@ -8,4 +14,56 @@ export function checkKeyShape(key: string): string {
   if (bad) throw new UsageError(`The API key contains ${bad}; paste the key alone.`);
   if (key.length < 8 || key.length > 512) throw new UsageError('That does not look like an API key (wrong length).');
   return key;
+}
+
+/** Why a rejected key is rejected, and what fixes it: a login cannot fix a key from the environment. */
+export function rejected(t: Target, error: AuthError): string {
+  return t.keySource === 'env'
+    ? `The service rejected the key in WSCTL_API_KEY (HTTP ${error.status}). Set WSCTL_API_KEY to a valid key, or unset it to use profile '${t.profile}'.`
+    : `The service rejected the key of profile '${t.profile}' (HTTP ${error.status}). Run \`wsctl auth login --profile ${t.profile}\`.`;
+}
+
+export type StatusDocument = ReturnType<typeof documentOf>;
+
+/** The document of auth status for a target; the profile's source only for the profile in effect. */
+export function documentOf(ctx: Ctx, t: Target, valid: boolean | null, r: Pick<Resolution, 'profileSource' | 'pinFile'> | undefined) {
+  return {
+    profile: t.profile,
+    profile_source: r?.profileSource ?? null,
+    ...(r?.pinFile ? { pin_file: r.pinFile } : {}),
+    base_url: t.baseUrl ?? null,
+    key_source: t.keySource ?? null,
+    key_storage: t.keyStorage ?? null,
+    key: t.apiKey ? mask(t.apiKey) : null,
+    valid,
+    agents: agentPolicy(ctx, t.profile),
+  };
+}
+
+/** The document as aligned lines on a TTY, key<TAB>value piped. */
+export function showDocument(out: Terminal, ctx: Ctx, status: StatusDocument, extra: [string, string | null][] = []): void {
+  // Piped: the raw key_storage; on a TTY, where that is.
+  const where =
+    status.key_storage === 'keyring' ? 'OS credential store' : status.key_storage === 'file' ? `file ${ctx.config.path}` : status.key_source === 'env' ? 'environment (WSCTL_API_KEY)' : undefined;
+  out.detail([
+    ['profile', status.profile],
+    ['profile_source', status.profile_source, status.profile_source === null ? undefined : profileFrom({ profileSource: status.profile_source, pinFile: status.pin_file })],
+    ...(status.pin_file ? [['pin_file', status.pin_file] as [string, string]] : []),
+    ['base_url', status.base_url],
+    ['key_source', status.key_source],
+    ['key_storage', status.key_storage, where],
+    ['key', status.key],
+    ['valid', status.valid, status.valid === null ? undefined : out.flag(status.valid)],
+    ['agents', status.agents],
+    ...extra,
+  ]);
+}
+
+/** What AI agents may do with the profile (cli.md §11); null when config.json cannot be read (a key and URL from the environment need none). */
+function agentPolicy(ctx: Ctx, profile: string): AgentPolicy | null {
+  try {
+    return policyOf(profileOf(ctx.config.read(), profile));
+  } catch {
+    return null;
+  }
 }

@@ -1,19 +1,19 @@
-import { policyOf, type AgentPolicy } from '../../verbs/agent-policy.js';
-import { call, defineVerb, type Call, type Ctx, type Result } from '../../verbs/declare.js';
-import { profileOf } from '../../config/index.js';
+import { call, defineVerb, flag, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import type { Target } from '../../cli/context.js';
 import { AuthError, ExitCode, NetworkError } from '../../errors.js';
 import { request } from '../../service.js';
-import { mask } from '../../terminal/index.js';
+import { documentOf, rejected, showDocument } from './shared.js';
+import { statusAll } from './status-all.js';
 
 export const status = defineVerb({
   name: 'status',
-  summary: 'Show the active profile, its base URL and key, and whether the service accepts the key',
-  examples: ['wsctl auth status', 'wsctl auth status --profile work --json', "wsctl auth status --jq '.valid'"],
+  summary: 'Show the active profile (and where it came from), its base URL and key, and whether the service accepts the key',
+  flags: { all: flag('--all', 'check every profile at once, each with its own timeout') },
+  examples: ['wsctl auth status', "wsctl auth status --profile work --jq '.valid'", 'wsctl auth status --all --timeout 5'],
   endpoints: ['listKeys'],
   mcp: { none: 'credentials: an agent neither logs in nor reads keys' },
   sample: ['auth', 'status'],
-  run: (_opts, ctx) => run(ctx),
+  run: (opts, ctx) => (opts.all ? statusAll(ctx) : run(ctx)),
 });
 
 export async function run(ctx: Ctx): Promise<Result | Call> {
@@ -25,56 +25,20 @@ export async function run(ctx: Ctx): Promise<Result | Call> {
     spinner: 'Checking the key',
     answer: () => statusOf(ctx, t, true, undefined),
     otherwise(error) {
-      // Unreachable (or not answering as the service does): everything else is still worth showing (cli.md §2).
-      if (error instanceof NetworkError) return statusOf(ctx, t, null, `Could not check the key: ${error.message}`);
+      // Unreachable: everything else is still shown, with why (valid null, exit 3).
+      if (error instanceof NetworkError) return statusOf(ctx, t, null, error.message);
       if (!(error instanceof AuthError)) throw error;
-      // A login cannot fix a key that comes from the environment.
-      const rejected =
-        t.keySource === 'env'
-          ? `The service rejected the key in WSCTL_API_KEY (HTTP ${error.status}). Set WSCTL_API_KEY to a valid key, or unset it to use profile '${t.profile}'.`
-          : `The service rejected the key of profile '${t.profile}' (HTTP ${error.status}). Run \`wsctl auth login --profile ${t.profile}\`.`;
-      return statusOf(ctx, t, false, rejected);
+      return statusOf(ctx, t, false, rejected(t, error));
     },
   });
 }
 
-/** valid: null when the service could not be asked (exit 3). */
 function statusOf(ctx: Ctx, t: Target, valid: boolean | null, problem: string | undefined): Result {
-  const envKey = t.keySource === 'env';
-  const status = {
-    profile: t.profile,
-    base_url: t.baseUrl ?? null,
-    key_source: t.keySource ?? null,
-    key_storage: t.keyStorage ?? null,
-    key: t.apiKey ? mask(t.apiKey) : null,
-    valid,
-    agents: agentPolicy(ctx, t.profile),
-  };
-  // Piped: the raw key_storage; on a TTY, where that is.
-  const where = t.keyStorage === 'keyring' ? 'OS credential store' : t.keyStorage === 'file' ? `file ${ctx.config.path}` : envKey ? 'environment (WSCTL_API_KEY)' : undefined;
+  const status = documentOf(ctx, t, valid, ctx.resolution());
   return {
     json: status,
-    human(out) {
-      out.detail([
-        ['profile', status.profile],
-        ['base_url', status.base_url],
-        ['key_source', status.key_source],
-        ['key_storage', status.key_storage, where],
-        ['key', status.key],
-        ['valid', valid, valid === null ? 'unknown (the service could not be reached)' : out.flag(valid)],
-        ['agents', status.agents],
-      ]);
-    },
+    human: (out) => showDocument(out, ctx, status),
     exitCode: valid ? undefined : valid === null ? ExitCode.network : ExitCode.auth,
     exitMessage: problem,
   };
-}
-
-/** What AI agents may do with the profile (cli.md §11); null when config.json cannot be read (a key and URL from the environment need none). */
-function agentPolicy(ctx: Ctx, profile: string): AgentPolicy | null {
-  try {
-    return policyOf(profileOf(ctx.config.read(), profile));
-  } catch {
-    return null;
-  }
 }
