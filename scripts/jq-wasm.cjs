@@ -67,7 +67,7 @@ function raiseMemoryMaximum(wasm, path) {
     const id = wasm[at];
     const [size, body] = leb(wasm, at + 1);
     if (id === 5) {
-      let p = body;
+      const p = body;
       const [count, a] = leb(wasm, p);
       const [flags, b] = leb(wasm, a);
       const [min, c] = leb(wasm, b);

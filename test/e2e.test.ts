@@ -141,7 +141,7 @@ describe('bin/wsctl against a sandbox server', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Examples:');
     const sub = await runBin(['convo', 'show', '--help']);
-    expect(sub.stdout.trimEnd()).toMatch(/Examples:\n(  \$ wsctl .+\n?){2,3}$/);
+    expect(sub.stdout.trimEnd()).toMatch(/Examples:\n( {2}\$ wsctl .+\n?){2,3}$/);
     expect(sub.stdout).toContain('--json');
   });
 });

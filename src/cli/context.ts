@@ -132,11 +132,12 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
         return { ...t, apiKey: r.key.key, keySource: 'profile', keyStorage: 'file' };
       case 'elsewhere':
         return { ...t, keySource: 'profile', keyStorage: r.key.storage, keyBaseUrl: r.key.baseUrl };
-      case 'keyring':
+      case 'keyring': {
         if (options.key === false) return { ...t, keySource: 'profile', keyStorage: 'keyring' };
         const read = () => readKeyring(r.entry, (line) => debug && term.trace(`credential store: ${line}`));
         const key = options.profile === undefined ? await (cachedKey ??= read()) : await read();
         return { ...t, apiKey: key, keySource: 'profile', keyStorage: 'keyring' };
+      }
       default:
         return { ...t, keyStorage: null };
     }

@@ -87,7 +87,7 @@ describe('convo show', () => {
     const r = await run(['convo', 'show', 'conv_demo', '--no-pager'], { env: sb.env, tty: true, columns: 40 });
     const text = strip(r.stdout);
     expect(text).toContain('  Three venues fit. Your calendar is\n  free from Tuesday 10 March, so I\n');
-    for (const line of text.split('\n').filter((l) => /^  [^ →←]/.test(l) && !l.startsWith('  tokens:'))) expect(line.length).toBeLessThanOrEqual(40);
+    for (const line of text.split('\n').filter((l) => /^ {2}[^ →←]/.test(l) && !l.startsWith('  tokens:'))) expect(line.length).toBeLessThanOrEqual(40);
   });
 
   it('pages through $WSCTL_PAGER on a TTY', async () => {

@@ -125,7 +125,7 @@ describe('keys', () => {
     const tty = await run(['keys', 'list'], { env: sb.env, tty: true });
     expect(strip(tty.stdout)).toMatch(/ID .*NAME .*PREFIX .*CREATED .*LAST USED/);
     expect(strip(tty.stdout)).toMatch(/fresh .*just now .*never/);
-    expect(strip(tty.stdout).split('\n')[1]).toMatch(/^─+  ─+  ─+  ─+  ─+$/);
+    expect(strip(tty.stdout).split('\n')[1]).toMatch(/^─+ {2}─+ {2}─+ {2}─+ {2}─+$/);
   });
 
   it('list --json is {"keys": [...]} with unknown fields kept', async () => {

@@ -144,7 +144,7 @@ describe('wsctl mcp install', () => {
     const created = await run(['mcp', 'install', '--client', 'zed', '--config', missing, '--dry-run', '--json'], { env });
     const doc = JSON.parse(created.stdout);
     expect(doc).toMatchObject({ client: 'zed', file: missing, changed: true, dry_run: true });
-    expect(doc.diff).toMatch(/^--- \/dev\/null\n\+\+\+ .*new\.json\n@@ -0,0 \+1,\d+ @@\n\+\{\n\+  "context_servers": \{\n/);
+    expect(doc.diff).toMatch(/^--- \/dev\/null\n\+\+\+ .*new\.json\n@@ -0,0 \+1,\d+ @@\n\+\{\n\+ {2}"context_servers": \{\n/);
     expect(existsSync(missing)).toBe(false);
     const u = await run(['mcp', 'uninstall', '--client', 'claude-desktop', '--config', file, '--dry-run'], { env });
     expect([u.code, u.stdout]).toEqual([0, `${file} has no wsctl entry for Claude Desktop: nothing to remove.\n`]);

@@ -4,7 +4,7 @@ import { profileOf } from '../../config/index.js';
 import { badKeyCharacters, type Resolution } from '../../config/resolve.js';
 import type { Target } from '../../cli/context.js';
 import { profileFrom } from '../../verbs/confirm.js';
-import { AuthError, UsageError } from '../../errors.js';
+import { type AuthError, UsageError } from '../../errors.js';
 import { mask, type Terminal } from '../../terminal/index.js';
 
 /** A key is one printable ASCII token: anything else is a copy-paste accident. */
