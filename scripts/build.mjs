@@ -112,6 +112,16 @@ const commanderChildProcess = {
     );
   },
 };
+// A dynamic import() left in all.cjs would need vm's dynamic import callback, which Node 20 marks
+// experimental with a warning on stderr: imports of what is not bundled (Node's modules, the
+// keyring) become require() calls here, as esbuild makes them for the bundled ones.
+const requireNotImport = {
+  name: 'require-not-import',
+  setup(b) {
+    b.onResolve({ filter: /^(node:[\w/]+|@napi-rs\/keyring)$/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'require-not-import' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'require-not-import' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
 const all = await build({
   ...common,
   metafile: true,
@@ -121,7 +131,7 @@ const all = await build({
   format: 'cjs',
   alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   external: ['@napi-rs/keyring'],
-  plugins: [noHttpServers, commanderChildProcess],
+  plugins: [noHttpServers, commanderChildProcess, requireNotImport],
   define: { __WSCTL_VERSION__: JSON.stringify(version), 'import.meta.url': '__wsctlUrl' },
   banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
