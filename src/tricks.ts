@@ -31,7 +31,7 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'code cache on Node 20',
     where: 'bin/wsctl (loadCached; the bundle: dist/lazy/all.cjs and dist/lazy/flags.cjs, built by scripts/build.mjs)',
-    buys: "Node 20 has no compile cache for the ES modules a command loads: the launcher runs the whole program from one CommonJS file through vm.Script, with V8's code of it kept in the user's cache folder: `keys list --json` 0.81× of its time (2.08× → 1.57× the `node:http` GET, medians of 20 rounds under a load average of ~16), +1 MiB of peak memory",
+    buys: "Node 20 has no compile cache for the ES modules a command loads: the launcher runs the whole program from one CommonJS file through vm.Script, with V8's code of it kept in the user's cache folder: `keys list --json` 0.78× of its time (2.03× → 1.59× the `node:http` GET, medians of 20 rounds, load average ~6; 0.81× at ~16), +1 MiB of peak memory (+3-5 MiB with the jq engine)",
   },
   {
     name: 'version in the launcher',
