@@ -18,7 +18,7 @@ function parseBoolean(value) {
 
 /** What to say about a value that is not a boolean: the variable and the values it takes. */
 function notABoolean(name, value) {
-  return 'Invalid ' + name + " '" + value + "': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.";
+  return `Invalid ${name} '${value}': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.`;
 }
 
 // On the process, not in this module: the launcher, the entry bundle, the lazy chunks and the

@@ -2,7 +2,10 @@
 //   dist/wsctl.cjs   the entry (main.ts and its parts, the command tree and commander), CommonJS, which Node
 //                    loads faster than an ES module;
 //   dist/lazy/       cli/loaded.js (every command, the HTTP client, zod/mini, the sandbox) loaded once a
-//                    command runs, and chunks of the heavy libraries each loaded where used.
+//                    command runs, and chunks of the heavy libraries each loaded where used;
+//   dist/lazy/all.cjs  the whole program in one CommonJS file, for Node 20 (no compile cache for
+//                    ES modules there): the launcher loads it with a V8 code cache (a speed trick,
+//                    src/tricks/registry.ts), and dist/lazy/flags.cjs sets the run-time V8 flags before that.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -106,6 +109,45 @@ const complete = await build({
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
 });
+// Node 20's code cache (a speed trick: src/tricks/registry.ts lists them all): everything in one CommonJS
+// file, which vm.Script can keep V8's code of (Node 20 has no cache for ES modules). Dynamic
+// imports of our own modules become lazily run parts of the file; import.meta.url is this file's
+// URL, which sits in dist/lazy/ as the chunks do. commander alone gets the node:child_process
+// stand-in: other importers name the module's exports, which the stand-in does not list.
+const commanderChildProcess = {
+  name: 'commander-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: join(root, 'scripts/lazy-child-process.cjs') } : undefined,
+    );
+  },
+};
+// A dynamic import() left in all.cjs would need vm's dynamic import callback, which Node 20 marks
+// experimental with a warning on stderr: imports of what is not bundled (Node's modules, the
+// keyring) become require() calls here, as esbuild makes them for the bundled ones.
+const requireNotImport = {
+  name: 'require-not-import',
+  setup(b) {
+    b.onResolve({ filter: /^(node:[\w/]+|@napi-rs\/keyring)$/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'require-not-import' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'require-not-import' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+const all = await build({
+  ...common,
+  metafile: true,
+  entryPoints: { all: 'src/main.ts' },
+  outdir: 'dist/lazy',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  external: ['@napi-rs/keyring'],
+  plugins: [noHttpServers, commanderChildProcess, requireNotImport],
+  define: { __WSCTL_VERSION__: JSON.stringify(version), 'import.meta.url': '__wsctlUrl' },
+  banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+// The run-time V8 flags, for the launcher to set before it compiles all.cjs: V8 accepts a code
+// cache only under the flags it was made with, and the program sets them as a command runs.
+await build({ ...common, entryPoints: { flags: 'src/tricks/switch.ts' }, outdir: 'dist/lazy', outExtension: { '.js': '.cjs' }, format: 'cjs' });
 
 // The root help at 80 columns, rendered by commander, for the launcher to answer `wsctl --help`
 // with when piped (a speed trick: src/tricks/registry.ts lists them all).
@@ -122,7 +164,7 @@ mkdirSync(join(root, 'build'), { recursive: true });
 writeFileSync(join(root, 'build/complete-inputs.json'), JSON.stringify(Object.keys(complete.metafile.inputs), null, 2));
 writeFileSync(join(root, 'build/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
 // What the parts bundle, for the test that every bundled package has its licence in the notices.
-const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs), ...Object.keys(worker.metafile.inputs), ...Object.keys(complete.metafile.inputs)];
+const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs), ...Object.keys(worker.metafile.inputs), ...Object.keys(complete.metafile.inputs), ...Object.keys(all.metafile.inputs)];
 writeFileSync(join(root, 'build/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
 const missing = [];
 writeFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(root, bundledPackages(inputs), missing));

@@ -3,7 +3,7 @@
 // generated from the command tree and src/help/topics.ts; and help that arrives whole through a
 // full, non-blocking pipe.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { closeSync, constants, openSync, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { constants, openSync, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -103,7 +103,7 @@ describe('the order of help', () => {
     expect(globals).toBeGreaterThan(commands);
     expect(lines.indexOf('Options:')).toBeLessThan(commands);
     // The examples stay at the end.
-    expect(lines.findIndex((l) => l === 'Examples:')).toBeGreaterThan(globals);
+    expect(lines.indexOf('Examples:')).toBeGreaterThan(globals);
   });
 
   it('every flag is listed once: a noun that runs (`wsctl mcp`) does not repeat its flags among its verb\'s global options', async () => {

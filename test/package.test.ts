@@ -69,7 +69,7 @@ describe('third-party notices', () => {
   for (const input of inputs.filter((i) => i.includes('node_modules/'))) {
     const rest = input.slice(input.lastIndexOf('node_modules/') + 'node_modules/'.length).split('/');
     const name = rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
-    const dir = input.slice(0, input.lastIndexOf('node_modules/')) + `node_modules/${name}`;
+    const dir = `${input.slice(0, input.lastIndexOf('node_modules/'))}node_modules/${name}`;
     bundled.set(dir, JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')).version);
   }
 

@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { tricksOn } from '../src/tricks/registry.js';
 import { BIN, ROOT, runBin, startSandbox, tempDir } from './helpers.js';
 
+// Node 20 runs a command from one CommonJS file with a code cache (a speed trick), where loading
+// cannot be traced module by module: these tests trace the ES modules every Node loads without it.
+const ES_MODULES = { NODE_DISABLE_COMPILE_CACHE: '1' };
+
 const HEAVY = ['undici', 'zod', 'ora', 'form-data', 'chalk', 'keyring', 'jq-wasm', 'chunks/jq-', 'chunks/follow-', 'chunks/mcp-server-'];
 
 describe('start-up', () => {
@@ -29,7 +33,7 @@ describe('start-up', () => {
 
   it('a request with WSCTL_API_KEY loads neither the keyring module, nor the jq engine, nor the follow loop', async () => {
     const sb = await startSandbox();
-    const r = await runBin(['keys', 'list'], { env: { ...sb.env, NODE_DEBUG: 'esm,module' } });
+    const r = await runBin(['keys', 'list'], { env: { ...sb.env, ...ES_MODULES, NODE_DEBUG: 'esm,module' } });
     expect(r.code).toBe(0);
     const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
     expect(loaded.some((l) => l.includes('dist/lazy/chunks/')), 'the trace sees what loads').toBe(true);
@@ -53,7 +57,7 @@ describe('start-up', () => {
       expect(text, chunk).not.toMatch(/express\.Router|class Hono\b|new Hono\b|function createApplication\(|createMcpExpressApp|StreamableHTTPServerTransport/);
     }
     // wsctl mcp loads it, and no other command does (above).
-    const r = await runBin(['mcp', '--sandbox'], { env: { NODE_DEBUG: 'esm,module', WSCTL_CONFIG_DIR: tempDir() }, stdin: '' });
+    const r = await runBin(['mcp', '--sandbox'], { env: { ...ES_MODULES, NODE_DEBUG: 'esm,module', WSCTL_CONFIG_DIR: tempDir() }, stdin: '' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').some((l) => l.includes('chunks/mcp-server-'))).toBe(true);
   });
@@ -94,7 +98,7 @@ describe('start-up', () => {
     const server = files.filter((f) => readFileSync(join(lazy, f), 'utf8').includes('Unknown sandbox control route'));
     expect(server).toHaveLength(1);
     const loads = async (args: string[], env: Record<string, string>) => {
-      const r = await runBin(args, { env: { ...env, NODE_DEBUG: 'esm' } });
+      const r = await runBin(args, { env: { ...env, ...ES_MODULES, NODE_DEBUG: 'esm' } });
       expect(r.code, r.stderr.slice(-300)).toBe(0);
       return r.stderr.includes(`dist/lazy/${server[0]}`);
     };

@@ -6,7 +6,7 @@ import { ConfigStore, configFolder } from '../config/index.js';
 import { findPin } from '../config/pin.js';
 import { readKeyring, type KeyStorage } from '../config/keys.js';
 import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from '../config/resolve.js';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, } from '../errors.js';
 import type { Clock } from '../conversation/clock.js';
 import type { Globals } from '../common/globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from '../terminal/index.js';

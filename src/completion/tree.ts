@@ -120,7 +120,7 @@ export function tables(tree: Tree): Tables {
   const t: Tables = { subs: [], descriptions: [], walk: [], options: [], values: [], args: [], ids: [] };
   t.walk.push(['wsctl|help', HELP_PATH]);
   for (const node of tree.nodes) {
-    node.idArgs.forEach((kind, i) => kind && t.ids.push([`${node.path}|${i}`, kind]));
+    for (const [i, kind] of node.idArgs.entries()) if (kind) t.ids.push([`${node.path}|${i}`, kind]);
     const options = [...node.options, ...tree.globals];
     t.subs.push([node.path, node.subcommands.map((s) => s.name).join(' ')]);
     for (const sub of node.subcommands) {

@@ -56,5 +56,5 @@ export function replaceSection(readme: string, name: string, body: string): stri
   const start = new RegExp(`<!-- ${name}:start[^>]*-->\\n`).exec(readme);
   const end = readme.indexOf(`<!-- ${name}:end -->`);
   if (!start || end < 0) return readme;
-  return readme.slice(0, start.index + start[0].length) + body + '\n' + readme.slice(end);
+  return `${readme.slice(0, start.index + start[0].length) + body}\n${readme.slice(end)}`;
 }

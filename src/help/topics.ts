@@ -69,7 +69,7 @@ export const SETTINGS: Setting[] = [
   { env: ['CI'], meaning: 'when set, no spinners (colour is not changed by it)' },
   { env: ['TMPDIR'], meaning: 'where `convo show` spools a large transcript while it waits for the header (the file is deleted as soon as it is opened)' },
   { env: ['APPDATA', 'USERPROFILE'], meaning: 'on Windows, where `mcp install` finds each MCP client\'s config file (`%APPDATA%`, the home folder)' },
-  { env: ['XDG_CACHE_HOME'], meaning: "wsctl's cache folder is `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`): the ids it remembers (`wsctl ids`) and, on Node 22 and later, V8's compile cache" },
+  { env: ['XDG_CACHE_HOME'], meaning: "wsctl's cache folder is `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`): the ids it remembers (`wsctl ids`) and V8's compiled code of wsctl (Node's compile cache on Node 22 and later, a code cache on Node 20)" },
   { env: ['WSCTL_NO_HISTORY=1'], meaning: 'remember no ids, and offer none to TAB or in a list (`wsctl ids`)' },
   { env: ['WSCTL_NO_TRICKS=1'], meaning: 'turn every speed trick off (for tests and bug reports): slower, same behaviour' },
   { env: ['WSCTL_RETRY_BASE_MS', 'WSCTL_MAX_RESPONSE_MB'], meaning: 'for tests: the first retry delay, and the bound on a response body (default 256)' },
@@ -100,7 +100,7 @@ export const FILES: [string, string][] = [
   ['.wsctl-profile', 'a pin (`wsctl profile pin`): the name of the profile used in its folder and the folders below it, and nothing else'],
   ['<config dir>/sandbox.json', "the embedded sandbox's state (`wsctl sandbox reset` restores its seed)"],
   ['<config dir>/sandbox-serve.log', 'the log of `wsctl sandbox serve --detach`'],
-  ['~/.cache/wsctl', "V8's compile cache on Node 22 and later (`$XDG_CACHE_HOME/wsctl`)"],
+  ['~/.cache/wsctl', "V8's compiled code of wsctl (`$XDG_CACHE_HOME/wsctl`; deleting it is safe)"],
 ];
 
 /** The variables with what each means (and its flag): the environment topic and the man page's ENVIRONMENT. */

@@ -33,7 +33,7 @@ const SECRET_WORDS = 'key|token|secret|password|passwd|passphrase|pwd|credential
 // Signatures and one-time codes: sig, signature, X-Amz-Signature, code, otp, pin. Short words
 // that end many harmless names, so matched whole or after a separator (x_sig, user_pin), and
 // `code` alone or as a one-time code (auth_code, verification_code), never status_code.
-const ONE_TIME_WORDS = String.raw`(?:[A-Za-z0-9_.-]*[-_.])?(?:sig|otp|totp|pin|passcode)|[A-Za-z0-9_.-]*signature|code|[A-Za-z0-9_.-]*(?:auth|authorization|verification|verify|confirmation|mfa|otp|totp|sms|email|recovery|backup|security|login|one[-_]?time|2fa)[-_]?code`;
+const ONE_TIME_WORDS = `(?:[A-Za-z0-9_.-]*[-_.])?(?:sig|otp|totp|pin|passcode)|[A-Za-z0-9_.-]*signature|code|[A-Za-z0-9_.-]*(?:auth|authorization|verification|verify|confirmation|mfa|otp|totp|sms|email|recovery|backup|security|login|one[-_]?time|2fa)[-_]?code`;
 const ONE_TIME_NAME = new RegExp(`^(?:${ONE_TIME_WORDS})$`, 'i');
 // A JSON member "name": value in text that is not whole JSON (a truncated body): a string, or a
 // number, literal or the start of an object or array.

@@ -17,7 +17,6 @@ import { wrapWords } from './words.js';
 export { clean, cleanLine } from '../common/sanitize.js';
 export { displayWidth, fitPieces, mask, plural, relativeTime, thousands, wrap, type Piece } from './format.js';
 export { truncate } from './width.js';
-import { truncate } from './width.js';
 export type { Sink } from './pager.js';
 export type { HeldSink } from './held-sink.js';
 export { compactJson, indentedJson, JsonObjectWriter, valueJson } from './json.js';

@@ -29,6 +29,11 @@ export const TRICKS: readonly Trick[] = [
     buys: "Node 22+ keeps V8's compiled code of the bundle in the user's cache folder: Node 24, 7% of `--help` (measured before the launcher answered the root help; a noun's help still gains) and 22% of `keys list --json`",
   },
   {
+    name: 'code cache on Node 20',
+    where: 'bin/wsctl (loadCached; the bundle: dist/lazy/all.cjs and dist/lazy/flags.cjs, built by scripts/build.mjs)',
+    buys: "Node 20 has no compile cache for the ES modules a command loads: the launcher runs the whole program from one CommonJS file through vm.Script, with V8's code of it kept in the user's cache folder: `keys list --json` 0.78× of its time (2.03× → 1.59× the `node:http` GET, medians of 20 rounds, load average ~6; 0.81× at ~16), +1 MiB of peak memory (+3-5 MiB with the jq engine)",
+  },
+  {
     name: 'version in the launcher',
     where: 'bin/wsctl',
     buys: '`wsctl --version` alone is answered without loading the bundle or commander: Node 20 4%, Node 24 29% of `--version` (commander and the command tree are not built)',

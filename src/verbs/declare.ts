@@ -174,7 +174,6 @@ export interface Param<T> {
   read(given: unknown, name: string): T;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Params = Record<string, Param<any>>;
 type Values<P> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
 /** The options run() receives, inferred from a verb's args and flags. */
@@ -305,7 +304,6 @@ export interface McpSpec<O = Record<string, unknown>> {
 }
 
 // The parameters are erased here: a noun lists verbs of every shape.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type VerbDecl = VerbSpec<any, any>;
 
 export function defineVerb<A extends Params = {}, F extends Params = {}>(spec: VerbSpec<A, F>): VerbSpec<A, F> {

@@ -165,7 +165,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     // checked the global options and the environment (their errors come first), or in a test that
     // only records the options.
     const raw: Record<string, unknown> = {};
-    args.forEach(([key], i) => (raw[key] = given[i]));
+    for (const [i, [key]] of args.entries()) raw[key] = given[i];
     for (const [key, f] of flags) raw[key] = givenValue(cmd, (cmd.options.find((o) => o.flags === f.syntax) as Option).attributeName());
     const here: Here = {
       command: cmd,

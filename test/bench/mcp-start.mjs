@@ -15,7 +15,7 @@ function nodeZero() {
   return new Promise((resolve) => spawn(process.execPath, ['-e', '0'], { env, stdio: 'ignore' }).on('exit', () => resolve(Number(process.hrtime.bigint() - start) / 1e6)));
 }
 
-function initialize(method = 'initialize') {
+function initialize(_method = 'initialize') {
   const start = process.hrtime.bigint();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, 'mcp'], { env, stdio: ['pipe', 'pipe', 'ignore'] });

@@ -1,7 +1,8 @@
 // npm run bench:tricks: what each speed trick of src/tricks/registry.ts buys, measured on the product.
 // Each trick is compared with a build (or a run) of wsctl that differs by that trick alone:
 // variant builds are made from this checkout in a temporary folder with one line changed; the
-// V8 flags are held back by a preload; the compile cache by NODE_DISABLE_COMPILE_CACHE. Runs
+// V8 flags are held back by a preload; the compile cache (Node 22+) and the code cache (Node 20)
+// by NODE_DISABLE_COMPILE_CACHE. Runs
 // alternate (A B A B …) after a warm-up; medians. Usage: node test/bench/tricks.mjs [node …]
 // (the Node binaries to measure on; default this one). Prints a table; writes nothing.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -103,6 +104,7 @@ try {
     const rows = [
       ['compile cache', '`--help`', run(bin, ['--help']), { ...run(bin, ['--help']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } }, small],
       ['compile cache', '`keys list --json`', run(bin, ['keys', 'list', '--json']), { ...run(bin, ['keys', 'list', '--json']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } }, small],
+      ['code cache on Node 20', '`keys list --json`', run(bin, ['keys', 'list', '--json']), { ...run(bin, ['keys', 'list', '--json']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } }, small],
       ['version in the launcher', '`--version`', run(bin, ['--version']), run(bin, ['--version', '--no-color']), small],
       ['help written synchronously', '`--help`', run(bin, ['--help']), run(variants.writeSync, ['--help']), small],
       ['node:child_process stand-in', '`--help`', run(bin, ['--help']), run(variants.child, ['--help']), small],
@@ -119,6 +121,7 @@ try {
     console.log(`\n${version}\n| trick | measured on | with it | without | saves | peak with / without |\n|---|---|---|---|---|---|`);
     for (const [name, what, on, off, n] of rows) {
       if (name === 'compile cache' && !version.match(/^v(2[2-9]|[3-9]\d)/)) continue;
+      if (name === 'code cache on Node 20' && !version.startsWith('v20.')) continue;
       const r = compare(on, off, n);
       console.log(`| ${name} | ${what} | ${r.on.toFixed(0)} ms | ${r.off.toFixed(0)} ms | ${(r.off - r.on).toFixed(0)} ms (${((1 - r.on / r.off) * 100).toFixed(0)}%) | ${r.peakOn.toFixed(0)} / ${r.peakOff.toFixed(0)} MiB |`);
     }

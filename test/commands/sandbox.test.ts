@@ -144,12 +144,14 @@ describe('a damaged state file', () => {
     return JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8'));
   };
 
+  // A seeded state file, damaged by hand: its shape is whatever the test makes of it.
+  type Loose = { keys: unknown[]; devices: unknown[]; conversations: Record<string, { messages: unknown[] }>; websites?: unknown; pages: Record<string, unknown> };
   it.each([
-    ['a null key', (s: any) => void (s.keys = [null]), 'keys[0] is null, not an object', ['keys', 'list']],
-    ['a null device', (s: any) => void s.devices.push(null), 'devices[2] is null, not an object', ['device', 'rm', 'dev_phone', '--yes']],
-    ['a null message', (s: any) => void (s.conversations.conv_demo.messages[1] = null), 'conversations.conv_demo.messages[1] is null, not an object', ['convo', 'show', 'conv_demo']],
-    ['a missing collection', (s: any) => void delete s.websites, "no 'websites' list", ['site', 'create', 'x']],
-    ['a page without its title', (s: any) => void (s.pages.page_demo = {}), 'pages.page_demo.title is missing', ['notes', 'import', 'page_demo']],
+    ['a null key', (s: Loose) => void (s.keys = [null]), 'keys[0] is null, not an object', ['keys', 'list']],
+    ['a null device', (s: Loose) => void s.devices.push(null), 'devices[2] is null, not an object', ['device', 'rm', 'dev_phone', '--yes']],
+    ['a null message', (s: Loose) => void (s.conversations.conv_demo.messages[1] = null), 'conversations.conv_demo.messages[1] is null, not an object', ['convo', 'show', 'conv_demo']],
+    ['a missing collection', (s: Loose) => void delete s.websites, "no 'websites' list", ['site', 'create', 'x']],
+    ['a page without its title', (s: Loose) => void (s.pages.page_demo = {}), 'pages.page_demo.title is missing', ['notes', 'import', 'page_demo']],
   ])('%s: --sandbox reports it, names the file and `sandbox reset`, exit 1, file untouched', async (_, damage, said, args) => {
     const dir = tempDir();
     const state = await seeded(dir);

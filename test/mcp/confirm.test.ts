@@ -23,7 +23,10 @@ afterEach(async () => {
 /** A server whose client answers every question with `answer` (and keeps the questions), or cannot ask. */
 async function server(options: Parameters<typeof connect>[0], answer?: (request: ElicitRequest) => ElicitResult, globals = {}) {
   const asked: ElicitRequest[] = [];
-  const c = await connect(options, sb.env, globals, answer ? { answer: (r) => (asked.push(r), answer(r)) } : {});
+  const c = await connect(options, sb.env, globals, answer ? { answer: (r) => {
+          asked.push(r);
+          return answer(r);
+        } } : {});
   open.push(c);
   return { ...c, asked };
 }

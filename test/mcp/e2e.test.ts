@@ -417,7 +417,7 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
   });
 
   it('a result over 4 MiB is refused naming its size', { timeout: 30_000 }, async () => {
-    const big = createServer((req, res) => {
+    const big = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ conversation: { id: 'c', title: 'Big' }, state: 'idle', messages: Array.from({ length: 50 }, () => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'x'.repeat(100_000) }] })) }));
     });

@@ -27,7 +27,7 @@ function problems(schema: unknown, at = '$'): string[] {
   if ('additionalProperties' in s) found.push(...problems(s.additionalProperties, `${at}.additionalProperties`));
   for (const [name, sub] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) found.push(...problems(sub, `${at}.properties.${name}`));
   if (s.items !== undefined) found.push(...problems(s.items, `${at}.items`));
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) (s[key] as unknown[] | undefined)?.forEach((sub, i) => found.push(...problems(sub, `${at}.${key}[${i}]`)));
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const [i, sub] of ((s[key] as unknown[] | undefined) ?? []).entries()) found.push(...problems(sub, `${at}.${key}[${i}]`));
   for (const [name, sub] of Object.entries((s.definitions ?? s.$defs ?? {}) as Record<string, unknown>)) found.push(...problems(sub, `${at}.definitions.${name}`));
   return found;
 }

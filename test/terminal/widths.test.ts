@@ -20,7 +20,7 @@ describe.concurrent('widths on a sized terminal', () => {
   beforeAll(async () => {
     sb = await startSandbox();
     const now = new Date().toISOString();
-    NAMES.forEach((name, i) => sb.state.keys.push({ id: `key_w${i}`, name, key: `wsk_w${i}secretsecret`, key_prefix: `wsk_w${i}pre`, created_at: now, last_used_at: null }));
+    for (const [i, name] of NAMES.entries()) sb.state.keys.push({ id: `key_w${i}`, name, key: `wsk_w${i}secretsecret`, key_prefix: `wsk_w${i}pre`, created_at: now, last_used_at: null });
   });
 
   it.each(WIDTHS)('a table with emoji, flags, families, CJK and combining marks keeps its columns aligned at %i columns', async (cols) => {
