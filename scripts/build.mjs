@@ -27,7 +27,9 @@ const noHttpServers = {
   name: 'no-http-servers',
   setup(b) {
     b.onResolve({ filter: /^(express|hono|@hono\/.*|cors|express-rate-limit|raw-body|eventsource)(\/.*)?$/ }, (args) => ({
-      errors: [{ text: `${args.path} must not be bundled (imported by ${relative(root, args.importer)}): import the SDK's stdio parts only.` }],
+      errors: [
+        { text: `${args.path} must not be bundled (imported by ${relative(root, args.importer)}): import the SDK's stdio parts only.` },
+      ],
     }));
   },
 };
@@ -128,8 +130,13 @@ const commanderChildProcess = {
 const requireNotImport = {
   name: 'require-not-import',
   setup(b) {
-    b.onResolve({ filter: /^(node:[\w/]+|@napi-rs\/keyring)$/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'require-not-import' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'require-not-import' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onResolve({ filter: /^(node:[\w/]+|@napi-rs\/keyring)$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, namespace: 'require-not-import' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'require-not-import' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
   },
 };
 const all = await build({
@@ -147,7 +154,13 @@ const all = await build({
 });
 // The run-time V8 flags, for the launcher to set before it compiles all.cjs: V8 accepts a code
 // cache only under the flags it was made with, and the program sets them as a command runs.
-await build({ ...common, entryPoints: { flags: 'src/tricks/switch.ts' }, outdir: 'dist/lazy', outExtension: { '.js': '.cjs' }, format: 'cjs' });
+await build({
+  ...common,
+  entryPoints: { flags: 'src/tricks/switch.ts' },
+  outdir: 'dist/lazy',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+});
 
 // The root help at 80 columns, rendered by commander, for the launcher to answer `wsctl --help`
 // with when piped (a speed trick: src/tricks/registry.ts lists them all).
@@ -164,8 +177,15 @@ mkdirSync(join(root, 'build'), { recursive: true });
 writeFileSync(join(root, 'build/complete-inputs.json'), JSON.stringify(Object.keys(complete.metafile.inputs), null, 2));
 writeFileSync(join(root, 'build/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
 // What the parts bundle, for the test that every bundled package has its licence in the notices.
-const inputs = [...Object.keys(entry.metafile.inputs), ...Object.keys(lazy.metafile.inputs), ...Object.keys(worker.metafile.inputs), ...Object.keys(complete.metafile.inputs), ...Object.keys(all.metafile.inputs)];
+const inputs = [
+  ...Object.keys(entry.metafile.inputs),
+  ...Object.keys(lazy.metafile.inputs),
+  ...Object.keys(worker.metafile.inputs),
+  ...Object.keys(complete.metafile.inputs),
+  ...Object.keys(all.metafile.inputs),
+];
 writeFileSync(join(root, 'build/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
 const missing = [];
 writeFileSync(join(root, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(root, bundledPackages(inputs), missing));
-if (missing.length > 0) console.warn(`warning: no licence text for bundled ${missing.join(', ')}: add it to SUPPLIED in scripts/notices.mjs.`);
+if (missing.length > 0)
+  console.warn(`warning: no licence text for bundled ${missing.join(', ')}: add it to SUPPLIED in scripts/notices.mjs.`);

@@ -88,7 +88,8 @@ module.exports = (outdir) => ({
     build.onLoad({ filter: /jq-wasm[\\/]dist[\\/]index\.cjs$/ }, (args) => {
       let source = readFileSync(args.path, 'utf8');
       for (const [from, to] of PATCHES) {
-        if (source.split(from).length !== 2) throw new Error(`jq-wasm changed: expected one '${from}' in ${args.path}; re-check scripts/jq-wasm.cjs`);
+        if (source.split(from).length !== 2)
+          throw new Error(`jq-wasm changed: expected one '${from}' in ${args.path}; re-check scripts/jq-wasm.cjs`);
         source = source.replace(from, to);
       }
       const wasmPath = join(args.path, '..', 'build', 'jq.wasm');

@@ -23,7 +23,9 @@ export function bundledPackages(inputs) {
 }
 
 function licenceTexts(dir) {
-  const files = readdirSync(dir).filter((f) => LICENCE_FILE.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => LICENCE_FILE.test(f))
+    .sort();
   return files.map((f) => readFileSync(join(dir, f), 'utf8').replace(/\r\n/g, '\n').trimEnd());
 }
 
@@ -36,7 +38,10 @@ function homepage(pkg) {
   const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
   if (!repo) return undefined;
   // "owner/name" and "github:owner/name" are GitHub shorthands; git+https and git:// are URLs.
-  const url = repo.replace(/^git\+/, '').replace(/^git:\/\//, 'https://').replace(/\.git$/, '');
+  const url = repo
+    .replace(/^git\+/, '')
+    .replace(/^git:\/\//, 'https://')
+    .replace(/\.git$/, '');
   return /^[\w.-]+\/[\w.-]+$/.test(url) ? `https://github.com/${url}` : url.replace(/^github:/, 'https://github.com/');
 }
 
@@ -44,9 +49,11 @@ function homepage(pkg) {
 function jqEntries(jqWasm) {
   const jqVersion = /-jq-(\d+(?:\.\d+)+)/.exec(jqWasm.version)?.[1] ?? 'as built by jq-wasm';
   return [
-    entry(`jq ${jqVersion} (MIT, with the notices below), compiled to WebAssembly in jq-wasm ${jqWasm.version}: dist/lazy/jq.wasm`, 'https://jqlang.org', [
-      readFileSync(join(here, 'licences', 'jq-COPYING'), 'utf8').trimEnd(),
-    ]),
+    entry(
+      `jq ${jqVersion} (MIT, with the notices below), compiled to WebAssembly in jq-wasm ${jqWasm.version}: dist/lazy/jq.wasm`,
+      'https://jqlang.org',
+      [readFileSync(join(here, 'licences', 'jq-COPYING'), 'utf8').trimEnd()],
+    ),
     entry('Oniguruma (BSD-2-Clause), the regular expression library built into jq', 'https://github.com/kkos/oniguruma', [
       readFileSync(join(here, 'licences', 'oniguruma-COPYING'), 'utf8').trimEnd(),
     ]),
@@ -81,4 +88,3 @@ export function thirdPartyNotices(root, packageDirs, missing = []) {
   ].join('\n');
   return `${head}\n${sections.join('\n')}`;
 }
-

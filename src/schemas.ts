@@ -167,11 +167,20 @@ export const responseSchemas = {
 };
 
 // Request bodies (endpoints 1, 5, 7, 8 and 11).
-export const nonEmpty = z.string().check(z.refine((v) => v.trim() !== '', { message: 'String should have at least 1 character', params: { type: 'string_too_short' } }));
-const httpUrl = z.string().check(z.refine((v) => /^https?:\/\/[^\s/]+/.test(v), { message: 'Input should be a valid URL', params: { type: 'url_parsing' } }));
+export const nonEmpty = z
+  .string()
+  .check(z.refine((v) => v.trim() !== '', { message: 'String should have at least 1 character', params: { type: 'string_too_short' } }));
+const httpUrl = z
+  .string()
+  .check(z.refine((v) => /^https?:\/\/[^\s/]+/.test(v), { message: 'Input should be a valid URL', params: { type: 'url_parsing' } }));
 
 export const CreateKeyBody = z.object({ name: nonEmpty.check(z.maxLength(64)) });
-export const NotesImportBody = z.object({ page_id: nonEmpty, title: z.optional(z.string()), target_path: z.optional(z.array(z.string())), account_id: z.optional(z.string()) });
+export const NotesImportBody = z.object({
+  page_id: nonEmpty,
+  title: z.optional(z.string()),
+  target_path: z.optional(z.array(z.string())),
+  account_id: z.optional(z.string()),
+});
 export const PermissionBody = z.object({ permission: nonEmpty });
 export const ByokBody = z.object({ name: nonEmpty, base_url: httpUrl, api_key: nonEmpty, format: z.enum(byokFormats), model_id: nonEmpty });
 export const CreateWebsiteBody = z.object({
@@ -198,7 +207,10 @@ export interface Detail {
 export function validationDetails(issues: readonly z.core.$ZodIssue[], input: unknown): Detail[] {
   return issues.map((issue) => {
     const loc = ['body', ...issue.path.map(String)];
-    const value = issue.path.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined), input);
+    const value = issue.path.reduce<unknown>(
+      (at, key) => (at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined),
+      input,
+    );
     if (issue.code === 'invalid_type') {
       if (issue.path.length === 0) return { loc, msg: 'Input should be a valid JSON object', type: 'model_attributes_type' };
       if (value === undefined || value === null) return { loc, msg: 'Field required', type: 'missing' };
@@ -209,7 +221,8 @@ export function validationDetails(issues: readonly z.core.$ZodIssue[], input: un
       const list = issue.values.map((v) => `'${String(v)}'`);
       return { loc, msg: `Input should be ${list.slice(0, -1).join(', ')} or ${list.at(-1)}`, type: 'enum' };
     }
-    if (issue.code === 'too_big') return { loc, msg: `String should have at most ${String(issue.maximum)} characters`, type: 'string_too_long' };
+    if (issue.code === 'too_big')
+      return { loc, msg: `String should have at most ${String(issue.maximum)} characters`, type: 'string_too_long' };
     const type = issue.code === 'custom' && typeof issue.params?.type === 'string' ? issue.params.type : issue.code;
     return { loc, msg: issue.message, type };
   });

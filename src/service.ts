@@ -27,7 +27,13 @@ export const endpoints = {
   getCapabilities: { method: 'GET', path: '/capabilities/', response: 'Capabilities' },
   importNote: { method: 'POST', path: '/connections/notes/import', body: NotesImportBody, response: 'NotesImported' },
   getSettings: { method: 'GET', path: '/settings/', response: 'Settings' },
-  setConnectionPermission: { method: 'PATCH', path: '/connections/{app_slug}/{pd_conn_id}/permission', body: PermissionBody, response: 'Success', idempotent: true },
+  setConnectionPermission: {
+    method: 'PATCH',
+    path: '/connections/{app_slug}/{pd_conn_id}/permission',
+    body: PermissionBody,
+    response: 'Success',
+    idempotent: true,
+  },
   addByok: { method: 'POST', path: '/byok/', body: ByokBody, response: 'ByokConfig' },
   removeDevice: { method: 'DELETE', path: '/devices/{device_id}', anyBody: true },
   listPublishedVersions: { method: 'GET', path: '/pub/personas/{persona_id}/published', response: 'PublishedList' },
@@ -51,7 +57,9 @@ type BodyInput<E extends EndpointName> = Endpoints[E] extends { body: 'multipart
     ? { body: z.infer<B> }
     : { body?: undefined };
 
-type ParamsInput<E extends EndpointName> = [ParamNames<Endpoints[E]['path']>] extends [never] ? { params?: undefined } : { params: ParamsOf<E> };
+type ParamsInput<E extends EndpointName> = [ParamNames<Endpoints[E]['path']>] extends [never]
+  ? { params?: undefined }
+  : { params: ParamsOf<E> };
 
 export type CallInput<E extends EndpointName> = ParamsInput<E> &
   BodyInput<E> & {
@@ -60,7 +68,11 @@ export type CallInput<E extends EndpointName> = ParamsInput<E> &
   };
 
 /** The schema the client checks a 2xx body with: none where any body is accepted. */
-export type ResponseOf<E extends EndpointName> = Endpoints[E] extends { anyBody: true } ? undefined : Endpoints[E] extends { response: infer R extends SchemaName } ? R : undefined;
+export type ResponseOf<E extends EndpointName> = Endpoints[E] extends { anyBody: true }
+  ? undefined
+  : Endpoints[E] extends { response: infer R extends SchemaName }
+    ? R
+    : undefined;
 
 /** The template with each parameter percent-encoded into its own segment. */
 export function fillPath(template: string, params: Record<string, string> = {}): string {
@@ -72,7 +84,10 @@ export function fillPath(template: string, params: Record<string, string> = {}):
 }
 
 /** The request a verb sends to an endpoint, for `api.request()` or `api.stream()`. */
-export function request<E extends EndpointName>(name: E, ...[input]: {} extends CallInput<E> ? [CallInput<E>?] : [CallInput<E>]): RequestSpec<ResponseOf<E>> {
+export function request<E extends EndpointName>(
+  name: E,
+  ...[input]: {} extends CallInput<E> ? [CallInput<E>?] : [CallInput<E>]
+): RequestSpec<ResponseOf<E>> {
   const endpoint: Endpoint = endpoints[name];
   const given = (input ?? {}) as { params?: Record<string, string>; body?: unknown; upload?: Upload; what?: string };
   return {

@@ -21,16 +21,32 @@ describe('detecting an agent', () => {
     ['CLAUDECODE=false', { CLAUDECODE: 'false' }, {}],
     ['CLAUDECODE=" FALSE "', { CLAUDECODE: ' FALSE ' }, {}],
     ['CLAUDECODE=0 then CURSOR_AGENT=1', { CLAUDECODE: '0', CURSOR_AGENT: '1' }, { agent: 'cursor', variable: 'CURSOR_AGENT' }],
-    ["two agents' variables: the first in the documented order", { OPENCODE: '1', CLAUDECODE: '1' }, { agent: 'claude-code', variable: 'CLAUDECODE' }],
+    [
+      "two agents' variables: the first in the documented order",
+      { OPENCODE: '1', CLAUDECODE: '1' },
+      { agent: 'claude-code', variable: 'CLAUDECODE' },
+    ],
     ["AI_AGENT before an agent's own variable", { AI_AGENT: 'goose', CLAUDECODE: '1' }, { agent: 'goose', variable: 'AI_AGENT' }],
     ['AI_AGENT=0 tells nothing', { AI_AGENT: '0', CLAUDECODE: '1' }, { agent: 'claude-code', variable: 'CLAUDECODE' }],
-    ['WSCTL_AGENT=<name> before everything', { WSCTL_AGENT: 'ci-bot', AI_AGENT: 'goose', CLAUDECODE: '1' }, { agent: 'ci-bot', variable: 'WSCTL_AGENT' }],
-    ['WSCTL_AGENT=0 says none, whatever else is set', { WSCTL_AGENT: '0', AI_AGENT: 'goose', CLAUDECODE: '1' }, { variable: 'WSCTL_AGENT' }],
+    [
+      'WSCTL_AGENT=<name> before everything',
+      { WSCTL_AGENT: 'ci-bot', AI_AGENT: 'goose', CLAUDECODE: '1' },
+      { agent: 'ci-bot', variable: 'WSCTL_AGENT' },
+    ],
+    [
+      'WSCTL_AGENT=0 says none, whatever else is set',
+      { WSCTL_AGENT: '0', AI_AGENT: 'goose', CLAUDECODE: '1' },
+      { variable: 'WSCTL_AGENT' },
+    ],
     ['WSCTL_AGENT=false', { WSCTL_AGENT: 'false', CURSOR_AGENT: '1' }, { variable: 'WSCTL_AGENT' }],
     ['WSCTL_AGENT=" No "', { WSCTL_AGENT: ' No ', CURSOR_AGENT: '1' }, { variable: 'WSCTL_AGENT' }],
     ['WSCTL_AGENT=OFF', { WSCTL_AGENT: 'OFF', OPENCODE: '1' }, { variable: 'WSCTL_AGENT' }],
     ['WSCTL_AGENT=1 alone: an agent without a name', { WSCTL_AGENT: '1' }, { agent: 'unknown', variable: 'WSCTL_AGENT' }],
-    ['WSCTL_AGENT=yes takes the name the others give', { WSCTL_AGENT: 'yes', CLAUDECODE: '1' }, { agent: 'claude-code', variable: 'WSCTL_AGENT' }],
+    [
+      'WSCTL_AGENT=yes takes the name the others give',
+      { WSCTL_AGENT: 'yes', CLAUDECODE: '1' },
+      { agent: 'claude-code', variable: 'WSCTL_AGENT' },
+    ],
     ['WSCTL_AGENT=on with AI_AGENT', { WSCTL_AGENT: 'On', AI_AGENT: 'goose' }, { agent: 'goose', variable: 'WSCTL_AGENT' }],
     ['WSCTL_AGENT empty is unset', { WSCTL_AGENT: '', GEMINI_CLI: '1' }, { agent: 'gemini-cli', variable: 'GEMINI_CLI' }],
   ])('%s', (_name, env, expected) => {
@@ -61,7 +77,14 @@ describe('the agent policy, from the declarations', () => {
 
   it('conn rm, device rm and pub rm delete; the verbs that send anything but GET write; every other reads', () => {
     expect(effects('destructive')).toEqual(['conn rm', 'device rm', 'pub rm']);
-    expect(effects('write')).toEqual(['byok add', 'conn set-permission', 'keys create', 'notes import', 'persona upload-avatar', 'site create']);
+    expect(effects('write')).toEqual([
+      'byok add',
+      'conn set-permission',
+      'keys create',
+      'notes import',
+      'persona upload-avatar',
+      'site create',
+    ]);
     expect(effects('read')).toContain('keys list');
     expect(effects('read')).toContain('api');
     expect(effects('read')).toContain('convo show');
@@ -109,13 +132,21 @@ describe('the agent policy, from the declarations', () => {
 
   it('wsctl mcp offers no tool the policy refuses, and refuses the force argument under no-destructive', async () => {
     const tools = toolsOf(await declaredVerbs());
-    const names = (flags: { readOnly?: boolean; allowDestructive?: boolean }, policy: (typeof AGENT_POLICIES)[number]) => offered(tools, mcpOffer(flags, policy));
+    const names = (flags: { readOnly?: boolean; allowDestructive?: boolean }, policy: (typeof AGENT_POLICIES)[number]) =>
+      offered(tools, mcpOffer(flags, policy));
     const all = names({ allowDestructive: true }, 'full');
     expect(all.map((t) => t.name)).toContain('device_rm');
     const noDestructive = names({ allowDestructive: true }, 'no-destructive');
-    expect(noDestructive.map((t) => t.name).sort()).toEqual(all.filter((t) => t.kind !== 'destructive').map((t) => t.name).sort());
+    expect(noDestructive.map((t) => t.name).sort()).toEqual(
+      all
+        .filter((t) => t.kind !== 'destructive')
+        .map((t) => t.name)
+        .sort(),
+    );
     const siteCreate = noDestructive.find((t) => t.name === 'site_create')!;
-    expect(policyRefusal(siteCreate.verb, { name: 'x', force: true }, 'no-destructive', 'work')).toMatch(/no-destructive: AI agents may not delete or replace/);
+    expect(policyRefusal(siteCreate.verb, { name: 'x', force: true }, 'no-destructive', 'work')).toMatch(
+      /no-destructive: AI agents may not delete or replace/,
+    );
     expect(policyRefusal(siteCreate.verb, { name: 'x' }, 'no-destructive', 'work')).toBeUndefined();
     expect(names({ allowDestructive: true }, 'read-only').every((t) => t.kind === 'read')).toBe(true);
     expect(names({}, 'read-only').map((t) => t.name)).toEqual(names({ readOnly: true }, 'full').map((t) => t.name));

@@ -137,13 +137,19 @@ describe('HTTP layer', () => {
   });
 
   it('--dry-run prints the request, sends nothing, and needs no key', async () => {
-    const r = await run(['keys', 'create', 'ci', '--dry-run'], { env: { WSCTL_BASE_URL: sb.url, WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR } });
+    const r = await run(['keys', 'create', 'ci', '--dry-run'], {
+      env: { WSCTL_BASE_URL: sb.url, WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`POST ${sb.url}/api-keys/`);
     expect(r.stdout).toContain('"name": "ci"');
     expect(sb.requests).toHaveLength(0);
     const withKey = await run(['keys', 'list', '--dry-run', '--json'], { env: sb.env });
-    expect(JSON.parse(withKey.stdout)).toMatchObject({ method: 'GET', url: `${sb.url}/api-keys/`, headers: { authorization: 'Bearer [redacted]' } });
+    expect(JSON.parse(withKey.stdout)).toMatchObject({
+      method: 'GET',
+      url: `${sb.url}/api-keys/`,
+      headers: { authorization: 'Bearer [redacted]' },
+    });
     expect(withKey.stdout).not.toContain(sb.key);
   });
 

@@ -26,8 +26,17 @@ beforeAll(async () => {
   symlinkSync(BIN, join(dir, 'bin', 'wsctl'));
   const config = join(dir, 'config');
   mkdirSync(config, { mode: 0o700 });
-  writeFileSync(join(config, 'config.json'), JSON.stringify({ current_profile: 'work', profiles: { work: { base_url: server.url }, home: { base_url: server.url } } }));
-  env = { PATH: `${join(dir, 'bin')}:${process.env.PATH}`, HOME: dir, WSCTL_CONFIG_DIR: config, XDG_CACHE_HOME: join(dir, 'cache'), TERM: 'xterm' };
+  writeFileSync(
+    join(config, 'config.json'),
+    JSON.stringify({ current_profile: 'work', profiles: { work: { base_url: server.url }, home: { base_url: server.url } } }),
+  );
+  env = {
+    PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
+    HOME: dir,
+    WSCTL_CONFIG_DIR: config,
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    TERM: 'xterm',
+  };
   const cache = join(dir, 'cache', 'wsctl');
   const work = { configDir: config, sandbox: false, profile: 'work', baseUrl: server.url };
   // Seen in this order: conv_old first, so conv_new is the most recent.
@@ -44,7 +53,11 @@ beforeAll(async () => {
   });
   await changeIds(cache, { ...work, profile: 'home' }, { seen: [{ kind: 'conversation', id: 'conv_home', description: 'At home' }] });
   await changeIds(cache, { ...work, baseUrl: otherUrl }, { seen: [{ kind: 'conversation', id: 'conv_elsewhere' }] });
-  await changeIds(cache, { configDir: config, sandbox: true, profile: 'sandbox' }, { seen: [{ kind: 'conversation', id: 'conv_sandboxed' }] });
+  await changeIds(
+    cache,
+    { configDir: config, sandbox: true, profile: 'sandbox' },
+    { seen: [{ kind: 'conversation', id: 'conv_sandboxed' }] },
+  );
 });
 
 /** Clears the screen, types a line and presses TAB once (bash lists at once with show-all-if-ambiguous); the screen once it matches. */
@@ -64,7 +77,10 @@ function shell(name: 'bash' | 'zsh' | 'fish', cols = 160): Terminal {
   }
   if (name === 'zsh') {
     const term = new Terminal(env, ['zsh', '-f'], { cols, rows: 40 });
-    term.send(`fpath=(${join(ROOT, 'completions')} $fpath); autoload -U compinit; compinit -u; unsetopt list_ambiguous; PS1='%% '`, 'Enter');
+    term.send(
+      `fpath=(${join(ROOT, 'completions')} $fpath); autoload -U compinit; compinit -u; unsetopt list_ambiguous; PS1='%% '`,
+      'Enter',
+    );
     return term;
   }
   const term = new Terminal({ ...env, XDG_CONFIG_HOME: join(env.HOME, 'fishconfig') }, ['fish', '--no-config'], { cols, rows: 40 });
@@ -73,40 +89,44 @@ function shell(name: 'bash' | 'zsh' | 'fish', cols = 160): Terminal {
 }
 
 describe.each(['bash', 'zsh', 'fish'] as const)('%s', (name) => {
-  needs(name, 'tmux')('TAB offers the ids of the workspace on the line, most recent first, and sends no request', async () => {
-    const term = shell(name);
-    try {
-      const before = server.requests.length;
-      let screen = await tab(term, 'wsctl convo show ', /conv_new/);
-      await new Promise((r) => setTimeout(r, 300));
-      screen = term.screen();
-      expect(screen).toContain('conv_old');
-      expect(screen.indexOf('conv_new')).toBeLessThan(screen.indexOf('conv_old'));
-      if (name !== 'bash') expect(screen).toContain('Older talk');
-      // unsafe ids are never offered; a description's escape sequence never reaches the terminal
-      expect(screen).not.toMatch(/pwned|bad/);
-      expect(term.screen(true)).not.toContain('\x1b[31mred');
-      for (const line of [
-        ['wsctl --profile home convo show ', /conv_home/],
-        ['wsctl --profile=home convo show ', /conv_home/],
-        [`wsctl --base-url ${otherUrl} convo show `, /conv_elsewhere/],
-        ['wsctl --sandbox convo show ', /conv_sandboxed/],
-        ['wsctl conn rm gmail ', /pdc_gmail_1/],
-        ['wsctl notes import page --account ', /alex@example\.com/],
-        ['wsctl help ', /environment/],
-      ] as const) {
-        screen = await tab(term, line[0], line[1]);
-        if (line[0].includes('home')) expect(screen).not.toContain('conv_new');
-        if (line[0].includes('conn rm')) expect(screen).not.toContain('pdc_notion_1');
+  needs(name, 'tmux')(
+    'TAB offers the ids of the workspace on the line, most recent first, and sends no request',
+    async () => {
+      const term = shell(name);
+      try {
+        const before = server.requests.length;
+        let screen = await tab(term, 'wsctl convo show ', /conv_new/);
+        await new Promise((r) => setTimeout(r, 300));
+        screen = term.screen();
+        expect(screen).toContain('conv_old');
+        expect(screen.indexOf('conv_new')).toBeLessThan(screen.indexOf('conv_old'));
+        if (name !== 'bash') expect(screen).toContain('Older talk');
+        // unsafe ids are never offered; a description's escape sequence never reaches the terminal
+        expect(screen).not.toMatch(/pwned|bad/);
+        expect(term.screen(true)).not.toContain('\x1b[31mred');
+        for (const line of [
+          ['wsctl --profile home convo show ', /conv_home/],
+          ['wsctl --profile=home convo show ', /conv_home/],
+          [`wsctl --base-url ${otherUrl} convo show `, /conv_elsewhere/],
+          ['wsctl --sandbox convo show ', /conv_sandboxed/],
+          ['wsctl conn rm gmail ', /pdc_gmail_1/],
+          ['wsctl notes import page --account ', /alex@example\.com/],
+          ['wsctl help ', /environment/],
+        ] as const) {
+          screen = await tab(term, line[0], line[1]);
+          if (line[0].includes('home')) expect(screen).not.toContain('conv_new');
+          if (line[0].includes('conn rm')) expect(screen).not.toContain('pdc_notion_1');
+        }
+        screen = await tab(term, 'wsctl help ', /environment/);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(term.screen()).toMatch(/convo/);
+        expect(server.requests.length).toBe(before);
+      } finally {
+        term.close();
       }
-      screen = await tab(term, 'wsctl help ', /environment/);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(term.screen()).toMatch(/convo/);
-      expect(server.requests.length).toBe(before);
-    } finally {
-      term.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe('a broken cache', () => {
@@ -125,7 +145,10 @@ describe('a broken cache', () => {
         // every file it could be: one that does not parse
         for (let i = 0; i < 3; i++) writeFileSync(join(xdg, 'wsctl', `ids-${i}.json`), '{');
       }
-      const r = spawnSync(process.execPath, [BIN, '__complete', 'ids', 'conversation', '--', 'convo', 'show'], { env: { ...env, XDG_CACHE_HOME: xdg }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [BIN, '__complete', 'ids', 'conversation', '--', 'convo', 'show'], {
+        env: { ...env, XDG_CACHE_HOME: xdg },
+        encoding: 'utf8',
+      });
       expect(r.status, cache).toBe(0);
       expect(r.stdout + r.stderr, cache).toBe('');
     }
@@ -140,7 +163,15 @@ describe('the path that answers a TAB', () => {
   });
 
   it('bin/wsctl answers it without loading the bundle', () => {
-    const r = spawnSync(process.execPath, ['--trace-warnings', '-e', `process.argv = [process.argv[0], ${JSON.stringify(BIN)}, '__complete', 'profiles']; require(${JSON.stringify(BIN)}); process.on('exit', () => process.stderr.write(Object.keys(require.cache).join('\\n')))`], { env, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--trace-warnings',
+        '-e',
+        `process.argv = [process.argv[0], ${JSON.stringify(BIN)}, '__complete', 'profiles']; require(${JSON.stringify(BIN)}); process.on('exit', () => process.stderr.write(Object.keys(require.cache).join('\\n')))`,
+      ],
+      { env, encoding: 'utf8' },
+    );
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['home', 'work']);
     expect(r.stderr).toContain('complete.cjs');
     expect(r.stderr).not.toContain('wsctl.cjs');

@@ -20,7 +20,10 @@ beforeAll(() => {
   symlinkSync(BIN, join(shim, 'wsctl'));
   const config = join(dir, 'config');
   mkdirSync(config, { mode: 0o700 });
-  writeFileSync(join(config, 'config.json'), JSON.stringify({ profiles: { work: {}, staging: {}, personal: {} }, aliases: { kl: 'keys list', 'bad$(touch x)': 'keys list' } }));
+  writeFileSync(
+    join(config, 'config.json'),
+    JSON.stringify({ profiles: { work: {}, staging: {}, personal: {} }, aliases: { kl: 'keys list', 'bad$(touch x)': 'keys list' } }),
+  );
   env = { PATH: `${shim}:${process.env.PATH}`, HOME: dir, WSCTL_CONFIG_DIR: config, TERM: 'xterm' };
 });
 
@@ -29,7 +32,11 @@ const script = (file: string) => join(ROOT, 'completions', file);
 describe('generated files', () => {
   it('the committed completion scripts and README command list equal what the tree generates (npm run completions)', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const files = await generatedFiles(readme, readFileSync(join(ROOT, 'package.json'), 'utf8'), readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
+    const files = await generatedFiles(
+      readme,
+      readFileSync(join(ROOT, 'package.json'), 'utf8'),
+      readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'),
+    );
     for (const [file, text] of Object.entries(files)) expect(readFileSync(join(ROOT, file), 'utf8'), file).toBe(text);
   });
 
@@ -69,7 +76,9 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     expect(complete('wsctl k')).toEqual(['keys', 'kl']);
     expect(complete('wsctl --json k')).toEqual(['keys', 'kl']);
     expect(complete('wsctl keys k')).toEqual([]);
-    expect(complete(`wsctl persona upload-avatar ${join(ROOT, 'test', 'fixtures', 'avatar.p')}`)).toEqual([join(ROOT, 'test', 'fixtures', 'avatar.png')]);
+    expect(complete(`wsctl persona upload-avatar ${join(ROOT, 'test', 'fixtures', 'avatar.p')}`)).toEqual([
+      join(ROOT, 'test', 'fixtures', 'avatar.png'),
+    ]);
   });
 });
 

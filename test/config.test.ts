@@ -27,7 +27,9 @@ describe('config and precedence', () => {
     expect((await run(['keys', 'list'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: b.url, WSCTL_API_KEY: b.key } })).code).toBe(0);
 
     // flag over env
-    const r = await run(['keys', 'list', '--base-url', c.url], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: b.url, WSCTL_API_KEY: c.key } });
+    const r = await run(['keys', 'list', '--base-url', c.url], {
+      env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: b.url, WSCTL_API_KEY: c.key },
+    });
     expect(r.code).toBe(0);
     expect(c.requests).toHaveLength(1);
   });
@@ -35,7 +37,10 @@ describe('config and precedence', () => {
   it('--profile over WSCTL_PROFILE over the current profile', async () => {
     const [a, b] = await Promise.all([startSandbox(), startSandbox()]);
     const dir = tempDir();
-    writeConfig(dir, { current_profile: 'a', profiles: { a: { base_url: a.url, api_key: a.key }, b: { base_url: b.url, api_key: b.key } } });
+    writeConfig(dir, {
+      current_profile: 'a',
+      profiles: { a: { base_url: a.url, api_key: a.key }, b: { base_url: b.url, api_key: b.key } },
+    });
     await run(['settings'], { env: { WSCTL_CONFIG_DIR: dir } });
     expect([a.requests.length, b.requests.length]).toEqual([1, 0]);
     await run(['settings'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_PROFILE: 'b' } });
@@ -49,7 +54,12 @@ describe('config and precedence', () => {
     const dir = tempDir();
     const file = join(dir, 'config.json');
     writeFileSync(file, '{"profiles": {"default": {', { mode: 0o600 });
-    for (const args of [['keys', 'list'], ['auth', 'logout'], ['profile', 'use', 'x'], ['keys', 'create', 'k', '--save-as', 'k']]) {
+    for (const args of [
+      ['keys', 'list'],
+      ['auth', 'logout'],
+      ['profile', 'use', 'x'],
+      ['keys', 'create', 'k', '--save-as', 'k'],
+    ]) {
       const r = await run(args, { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url } });
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr).toContain(file);

@@ -37,7 +37,11 @@ describe('bin/wsctl against a sandbox server', () => {
   ];
 
   it('covers every endpoint of the table (byok add below)', () => {
-    const words = (args: string[]) => args.filter((a) => !a.startsWith('-') && !a.includes('/')).slice(0, 2).join(' ');
+    const words = (args: string[]) =>
+      args
+        .filter((a) => !a.startsWith('-') && !a.includes('/'))
+        .slice(0, 2)
+        .join(' ');
     const covered = new Set([...everyCommand.map(([args]) => words(args)), 'byok add']);
     for (const { endpoint, args } of serviceCalls()) expect(covered, `${endpoint}: ${args.join(' ')}`).toContain(words(args));
   });
@@ -50,10 +54,25 @@ describe('bin/wsctl against a sandbox server', () => {
   });
 
   it('byok add with the key from stdin, masked', async () => {
-    const r = await runBin(['byok', 'add', '--name', 'e2e', '--provider-url', 'https://api.openai.com/v1', '--format', 'openai', '--model', 'gpt-4.1', '--api-key-stdin'], {
-      env: sb.env,
-      stdin: 'sk-e2e-0123456789abcdef\n',
-    });
+    const r = await runBin(
+      [
+        'byok',
+        'add',
+        '--name',
+        'e2e',
+        '--provider-url',
+        'https://api.openai.com/v1',
+        '--format',
+        'openai',
+        '--model',
+        'gpt-4.1',
+        '--api-key-stdin',
+      ],
+      {
+        env: sb.env,
+        stdin: 'sk-e2e-0123456789abcdef\n',
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('api_key\tsk-e…cdef');
     expect(r.stdout).not.toContain('sk-e2e-0123456789abcdef');
@@ -61,7 +80,10 @@ describe('bin/wsctl against a sandbox server', () => {
 
   it('byok add refuses a plain http:// provider URL to a remote host (exit 2, nothing sent), and takes loopback', async () => {
     const before = sb.requests.length;
-    const add = (url: string) => runBin(['byok', 'add', '--name', 'e2e', '--provider-url', url, '--format', 'openai', '--model', 'm'], { env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-e2e-0123456789abcdef' } });
+    const add = (url: string) =>
+      runBin(['byok', 'add', '--name', 'e2e', '--provider-url', url, '--format', 'openai', '--model', 'm'], {
+        env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-e2e-0123456789abcdef' },
+      });
     for (const url of ['http://llm.example.com/v1', 'http://10.0.0.5:8000/v1', 'http://[fd00::1]/v1']) {
       const r = await add(url);
       expect(r.code, url).toBe(2);
@@ -69,7 +91,8 @@ describe('bin/wsctl against a sandbox server', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(sb.requests.length).toBe(before);
-    for (const url of ['http://127.0.0.1:11434/v1', 'http://localhost:8000/v1', 'http://[::1]:8000']) expect((await add(url)).code, url).toBe(0);
+    for (const url of ['http://127.0.0.1:11434/v1', 'http://localhost:8000/v1', 'http://[::1]:8000'])
+      expect((await add(url)).code, url).toBe(0);
   });
 
   it('conn set-permission refused: the message claims no set of permissions the interface does not give', async () => {
@@ -80,7 +103,13 @@ describe('bin/wsctl against a sandbox server', () => {
   });
 
   it('--json on every read command is one parseable document', async () => {
-    for (const args of [['keys', 'list'], ['settings'], ['caps'], ['convo', 'show', 'conv_demo'], ['persona', 'versions', 'persona_demo']]) {
+    for (const args of [
+      ['keys', 'list'],
+      ['settings'],
+      ['caps'],
+      ['convo', 'show', 'conv_demo'],
+      ['persona', 'versions', 'persona_demo'],
+    ]) {
       const r = await runBin([...args, '--json'], { env: sb.env });
       expect(r.code, args.join(' ')).toBe(0);
       expect(() => JSON.parse(r.stdout)).not.toThrow();
@@ -107,7 +136,10 @@ describe('bin/wsctl against a sandbox server', () => {
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
     const env = { WSCTL_CONFIG_DIR: tempDir(), WSCTL_TIMEOUT: '2' };
-    const login = await runBin(['auth', 'login', '--profile', 'down', '--base-url', url, '--with-key', '--no-verify', '--insecure-storage'], { env, stdin: 'wsk_down_0123456789abcdef\n' });
+    const login = await runBin(
+      ['auth', 'login', '--profile', 'down', '--base-url', url, '--with-key', '--no-verify', '--insecure-storage'],
+      { env, stdin: 'wsk_down_0123456789abcdef\n' },
+    );
     expect(login.code, login.stderr).toBe(0);
     const piped = await runBin(['auth', 'status', '--profile', 'down'], { env });
     expect(piped.code).toBe(3);
@@ -118,7 +150,14 @@ describe('bin/wsctl against a sandbox server', () => {
     expect(piped.stderr).toMatch(/Could not check the key: Cannot reach/);
     const json = await runBin(['auth', 'status', '--profile', 'down', '--json'], { env });
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout)).toMatchObject({ profile: 'down', base_url: url, key_source: 'profile', key_storage: 'file', key: 'wsk_…cdef', valid: null });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      profile: 'down',
+      base_url: url,
+      key_source: 'profile',
+      key_storage: 'file',
+      key: 'wsk_…cdef',
+      valid: null,
+    });
   });
 
   it('usage errors exit 2 with one short line and no stack trace; with --json as a JSON document', async () => {
@@ -160,7 +199,9 @@ describe('the embedded sandbox', () => {
 
   it('sandbox serve prints WSCTL_BASE_URL and WSCTL_API_KEY first, serves until interrupted', async () => {
     const state = join(tempDir(), 'state.json');
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--state', state], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--state', state], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     const reader = createInterface({ input: child.stdout });
     await new Promise<void>((resolve) => {
@@ -211,7 +252,10 @@ describe('sandbox stop and a pid file that lies', () => {
     const dir = tempDir();
     const bystander = spawn('sleep', ['30']);
     try {
-      writeFileSync(join(dir, 'sandbox-serve.json'), JSON.stringify({ pid: bystander.pid, url: 'http://127.0.0.1:9', key: 'wsk_x', log: 'x' }));
+      writeFileSync(
+        join(dir, 'sandbox-serve.json'),
+        JSON.stringify({ pid: bystander.pid, url: 'http://127.0.0.1:9', key: 'wsk_x', log: 'x' }),
+      );
       const r = await runBin(['sandbox', 'stop'], { env: { WSCTL_CONFIG_DIR: dir } });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('No sandbox server was running.');
@@ -233,7 +277,7 @@ describe('help', () => {
       for (const sub of visibleSubcommands(command)) {
         text = '';
         sub.outputHelp();
-        const examples = /Examples:\n((?: {2}\$ .+\n)+)\s*$/.exec(text)?.[1]?.trim().split("\n") ?? [];
+        const examples = /Examples:\n((?: {2}\$ .+\n)+)\s*$/.exec(text)?.[1]?.trim().split('\n') ?? [];
         expect(examples.length, `${path} ${sub.name()}`).toBeGreaterThanOrEqual(sub.commands.length > 0 ? 1 : 2);
         expect(examples.length, `${path} ${sub.name()}`).toBeLessThanOrEqual(3);
         visit(sub, `${path} ${sub.name()}`);

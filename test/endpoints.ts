@@ -21,7 +21,9 @@ export const LOCAL_COMMANDS = VERBS.filter((v) => v.verb.endpoints !== 'any' && 
 
 /** The endpoint a request goes to: method and path against the table. */
 export function endpointOf(method: string, path: string): EndpointName | undefined {
-  return endpointNames.find((name) => endpoints[name].method === method && matchTemplate(compileTemplate(endpoints[name].path), path) !== undefined);
+  return endpointNames.find(
+    (name) => endpoints[name].method === method && matchTemplate(compileTemplate(endpoints[name].path), path) !== undefined,
+  );
 }
 
 export interface ServiceCall {

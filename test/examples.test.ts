@@ -50,7 +50,10 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
 
 function onTerminal(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('python3', [join(ROOT, 'test/terminal/pty-run.py'), '80', '24', '--', 'bash', '-c', script], { env: { ...env, PTY_TIMEOUT: '10' }, cwd });
+    const child = spawn('python3', [join(ROOT, 'test/terminal/pty-run.py'), '80', '24', '--', 'bash', '-c', script], {
+      env: { ...env, PTY_TIMEOUT: '10' },
+      cwd,
+    });
     let stdout = '';
     child.stdout.on('data', (c) => (stdout += c));
     child.stdin.end(JSON.stringify([['[y/N]', 'y\r']]));
@@ -94,7 +97,10 @@ async function paste(example: string, bin: string): Promise<string | undefined> 
   // Profiles that examples switch to or remove, saved by wsctl itself (in this process: the
   // examples are what runs as pasted).
   for (const profile of ['default', 'work', 'old-staging']) {
-    const login = await run(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', profile], { env: { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR, WSCTL_BASE_URL: sb.url }, stdin: `${sb.key}\n` });
+    const login = await run(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', profile], {
+      env: { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR, WSCTL_BASE_URL: sb.url },
+      stdin: `${sb.key}\n`,
+    });
     if (login.code !== 0) return `setting up profile ${profile} → exit ${login.code}: ${login.stderr.trim()}`;
   }
   // The alias that `alias rm` examples remove.
@@ -105,7 +111,10 @@ async function paste(example: string, bin: string): Promise<string | undefined> 
   const pasted = example.replace(/--port 8787\b/, `--port ${await freePort()}`);
   const script = example.includes('sandbox serve') ? `unset WSCTL_BASE_URL WSCTL_API_KEY; ${pasted}` : pasted;
   // A destructive example without --yes asks on the terminal: answer it there.
-  const r = /\brm\b/.test(example) && !example.includes('--yes') && !example.includes('profile rm') ? await onTerminal(script, own, cwd) : await bash(script, own, cwd);
+  const r =
+    /\brm\b/.test(example) && !example.includes('--yes') && !example.includes('profile rm')
+      ? await onTerminal(script, own, cwd)
+      : await bash(script, own, cwd);
   if (process.env.EXAMPLES_TIMING) console.log(`${Date.now() - t0} ms  ${example}`);
   // Only `sandbox serve --detach` leaves a server behind.
   if (example.includes('sandbox serve')) await bash('wsctl sandbox stop', env, cwd);

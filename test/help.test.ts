@@ -31,7 +31,10 @@ describe('help topics', () => {
     const read = new Set([...source.matchAll(/\benv(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] as string));
     read.delete('HOME');
     expect(read.size).toBeGreaterThan(15);
-    for (const name of read) expect(r.stdout, `${name} is read by src/ but not in \`wsctl help environment\` (src/help/topics.ts)`).toMatch(new RegExp(`\\b${name}\\b`));
+    for (const name of read)
+      expect(r.stdout, `${name} is read by src/ but not in \`wsctl help environment\` (src/help/topics.ts)`).toMatch(
+        new RegExp(`\\b${name}\\b`),
+      );
   });
 
   it('exit-codes lists every code of the contract', async () => {
@@ -41,17 +44,29 @@ describe('help topics', () => {
 
   it('the root help names every topic', async () => {
     const r = await runBin(['--help']);
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain(`Help topics: wsctl help ${TOPICS.map((t) => t.name).slice(0, -1).join(', ')} or ${TOPICS.at(-1)!.name}.`);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+      `Help topics: wsctl help ${TOPICS.map((t) => t.name)
+        .slice(0, -1)
+        .join(', ')} or ${TOPICS.at(-1)!.name}.`,
+    );
   });
 
   it('`wsctl help <unknown>` exits 2 with a suggestion, on one line', async () => {
     const nope = await runBin(['help', 'nope']);
     expect([nope.code, nope.stdout]).toEqual([2, '']);
-    expect(nope.stderr).toBe("Error: unknown help topic or command 'nope'. Help topics: environment, exit-codes, formatting, config; `wsctl help` lists the commands.\n");
+    expect(nope.stderr).toBe(
+      "Error: unknown help topic or command 'nope'. Help topics: environment, exit-codes, formatting, config; `wsctl help` lists the commands.\n",
+    );
     const typo = await runBin(['help', 'enviroment']);
-    expect([typo.code, typo.stderr]).toEqual([2, "Error: unknown help topic or command 'enviroment'. Did you mean 'wsctl help environment'?\n"]);
+    expect([typo.code, typo.stderr]).toEqual([
+      2,
+      "Error: unknown help topic or command 'enviroment'. Did you mean 'wsctl help environment'?\n",
+    ]);
     const verb = await runBin(['help', 'keys', 'craete']);
-    expect([verb.code, verb.stderr]).toEqual([2, "Error: unknown command 'craete' for 'wsctl keys'. Did you mean 'create'? Run `wsctl keys --help` for usage.\n"]);
+    expect([verb.code, verb.stderr]).toEqual([
+      2,
+      "Error: unknown command 'craete' for 'wsctl keys'. Did you mean 'create'? Run `wsctl keys --help` for usage.\n",
+    ]);
     const json = await runBin(['help', 'nope', '--json']);
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stderr).error.exit_code).toBe(2);
@@ -73,7 +88,9 @@ describe('typo suggestions', () => {
 
   it('close typos of commands are still suggested; far ones are not', async () => {
     expect((await runBin(['kyes'])).stderr).toBe("Error: unknown command 'kyes'. Did you mean 'keys'? Run `wsctl --help` for usage.\n");
-    expect((await runBin(['sandbx', 'reset'])).stderr).toBe("Error: unknown command 'sandbx'. Did you mean 'sandbox'? Run `wsctl --help` for usage.\n");
+    expect((await runBin(['sandbx', 'reset'])).stderr).toBe(
+      "Error: unknown command 'sandbx'. Did you mean 'sandbox'? Run `wsctl --help` for usage.\n",
+    );
     expect((await runBin(['frobnicate'])).stderr).toBe("Error: unknown command 'frobnicate'. Run `wsctl --help` for usage.\n");
   });
 });
@@ -82,7 +99,12 @@ describe('completion', () => {
   it('`wsctl completion --help` says where each shell looks for the scripts, and so does its man page', async () => {
     const r = await runBin(['completion', '--help'], { env: { COLUMNS: '80' } });
     const page = readFileSync(join(ROOT, 'man', 'wsctl-completion.1'), 'utf8').replace(/\\-/g, '-');
-    for (const where of ['/usr/share/bash-completion/completions/wsctl', '~/.local/share/bash-completion/completions/wsctl', '$fpath', '~/.config/fish/completions/wsctl.fish']) {
+    for (const where of [
+      '/usr/share/bash-completion/completions/wsctl',
+      '~/.local/share/bash-completion/completions/wsctl',
+      '$fpath',
+      '~/.config/fish/completions/wsctl.fish',
+    ]) {
       expect(r.stdout).toContain(where);
       expect(page).toContain(where);
     }
@@ -93,7 +115,7 @@ describe('completion', () => {
 describe('the order of help', () => {
   const nouns = ['auth', 'profile', 'keys', 'convo', 'notes', 'conn', 'byok', 'device', 'persona', 'pub', 'site', 'sandbox'];
 
-  it.each(nouns.map((n) => [n]))("`wsctl %s --help` lists its subcommands before the global options", async (noun) => {
+  it.each(nouns.map((n) => [n]))('`wsctl %s --help` lists its subcommands before the global options', async (noun) => {
     const r = await runBin([noun, '--help'], { env: { COLUMNS: '80' } });
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
@@ -106,7 +128,7 @@ describe('the order of help', () => {
     expect(lines.indexOf('Examples:')).toBeGreaterThan(globals);
   });
 
-  it('every flag is listed once: a noun that runs (`wsctl mcp`) does not repeat its flags among its verb\'s global options', async () => {
+  it("every flag is listed once: a noun that runs (`wsctl mcp`) does not repeat its flags among its verb's global options", async () => {
     const r = await runBin(['mcp', 'config', '--help'], { env: { COLUMNS: '80' } });
     expect(r.code).toBe(0);
     const flags = [...r.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
@@ -114,13 +136,16 @@ describe('the order of help', () => {
     expect(flags.filter((f, i) => flags.indexOf(f) !== i)).toEqual([]);
   });
 
-  it.each(nouns.map((n) => [n]))('`wsctl %s --help` has no row of commander\'s lowercase `help` command (`wsctl help <command>` is the help command)', async (noun) => {
-    const r = await runBin([noun, '--help'], { env: { COLUMNS: '80' } });
-    expect(r.stdout).not.toMatch(/^ {2}help\b/m);
-    // It still works, as commander's did.
-    const viaWord = await runBin([noun, 'help'], { env: { COLUMNS: '80' } });
-    expect([viaWord.code, viaWord.stdout]).toEqual([0, r.stdout]);
-  });
+  it.each(nouns.map((n) => [n]))(
+    "`wsctl %s --help` has no row of commander's lowercase `help` command (`wsctl help <command>` is the help command)",
+    async (noun) => {
+      const r = await runBin([noun, '--help'], { env: { COLUMNS: '80' } });
+      expect(r.stdout).not.toMatch(/^ {2}help\b/m);
+      // It still works, as commander's did.
+      const viaWord = await runBin([noun, 'help'], { env: { COLUMNS: '80' } });
+      expect([viaWord.code, viaWord.stdout]).toEqual([0, r.stdout]);
+    },
+  );
 
   it('no help text leaves "the current host" unexplained', async () => {
     for (const args of [['--help'], ['keys', '--help'], ['keys', 'create', '--help'], ['keys', 'list', '--help']]) {
@@ -154,7 +179,9 @@ describe('manual pages', () => {
 
   it('every page carries the version and its release date (from CHANGELOG.md) in .TH, and DESCRIPTION does not repeat NAME', () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
-    const date = new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - (\\d{4}-\\d{2}-\\d{2})$`, 'm').exec(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'))?.[1];
+    const date = new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - (\\d{4}-\\d{2}-\\d{2})$`, 'm').exec(
+      readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'),
+    )?.[1];
     expect(date).toBeDefined();
     for (const name of pages) {
       const text = page(name);
@@ -167,11 +194,13 @@ describe('manual pages', () => {
     expect(page('wsctl-keys-create.1')).toMatch(/^\\fBwsctl keys create\\fR sends \\fBPOST \/api\\-keys\/\\fR/m);
   });
 
-
-  it('man/ and package.json\'s `man` equal what the tree generates (npm run docs)', async () => {
+  it("man/ and package.json's `man` equal what the tree generates (npm run docs)", async () => {
     const pkg = readFileSync(join(ROOT, 'package.json'), 'utf8');
     const files = await generatedFiles(undefined, pkg, readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
-    const generated = Object.keys(files).filter((f) => f.startsWith('man/')).map((f) => f.slice(4)).sort();
+    const generated = Object.keys(files)
+      .filter((f) => f.startsWith('man/'))
+      .map((f) => f.slice(4))
+      .sort();
     expect(pages).toEqual(generated);
     for (const page of generated) expect(readFileSync(join(ROOT, 'man', page), 'utf8'), page).toBe(files[`man/${page}`]);
     expect(files['package.json']).toBe(pkg);
@@ -180,8 +209,20 @@ describe('manual pages', () => {
   it('wsctl.1 has the sections of a manual page and a page per command', () => {
     const main = readFileSync(join(ROOT, 'man', 'wsctl.1'), 'utf8');
     const sections = [...main.matchAll(/^\.SH (.+)$/gm)].map((m) => m[1]);
-    expect(sections).toEqual(['NAME', 'SYNOPSIS', 'DESCRIPTION', 'COMMANDS', 'GLOBAL OPTIONS', 'ENVIRONMENT', 'EXIT STATUS', 'FILES', 'EXAMPLES', 'SEE ALSO']);
-    for (const page of ['wsctl-keys-create.1', 'wsctl-keys.1', 'wsctl-convo-show.1', 'wsctl-settings.1', 'wsctl-sandbox-serve.1']) expect(pages).toContain(page);
+    expect(sections).toEqual([
+      'NAME',
+      'SYNOPSIS',
+      'DESCRIPTION',
+      'COMMANDS',
+      'GLOBAL OPTIONS',
+      'ENVIRONMENT',
+      'EXIT STATUS',
+      'FILES',
+      'EXAMPLES',
+      'SEE ALSO',
+    ]);
+    for (const page of ['wsctl-keys-create.1', 'wsctl-keys.1', 'wsctl-convo-show.1', 'wsctl-settings.1', 'wsctl-sandbox-serve.1'])
+      expect(pages).toContain(page);
     expect(pages.some((p) => p.includes('__complete'))).toBe(false);
   });
 
@@ -202,7 +243,10 @@ describe('manual pages', () => {
       const r = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z', join(ROOT, 'man', page)], { encoding: 'utf8' });
       expect([r.status, r.stderr], page).toEqual([0, '']);
     }
-    const r = spawnSync('groff', ['-man', '-Tutf8', '-P-c', '-P-b', '-P-u', join(ROOT, 'man', 'wsctl-keys-create.1')], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '80' } });
+    const r = spawnSync('groff', ['-man', '-Tutf8', '-P-c', '-P-b', '-P-u', join(ROOT, 'man', 'wsctl-keys-create.1')], {
+      encoding: 'utf8',
+      env: { ...process.env, MANWIDTH: '80' },
+    });
     expect(r.stdout).toContain('wsctl keys create [options] <name>');
     expect(r.stdout).toContain('--save-as <profile>');
     expect(r.stdout).toContain('$ wsctl keys create ci');
@@ -215,12 +259,19 @@ describe('manual pages', () => {
  * Node's spawn makes a child's stdio blocking; the pipe is made non-blocking again once the child
  * is started (a pipe handle on our copy of its write end), while the child is still in `sleep`.
  */
-async function helpThroughSlowPipe(args: string[], env: Record<string, string>, room: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function helpThroughSlowPipe(
+  args: string[],
+  env: Record<string, string>,
+  room: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const fifo = join(tempDir(), 'stdout');
   execFileSync('mkfifo', [fifo]);
   const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const writer = openSync(fifo, constants.O_WRONLY);
-  const child = spawn('sh', ['-c', 'sleep 0.5; exec "$@"', 'sh', process.execPath, BIN, ...args], { env: { PATH: process.env.PATH, HOME: tempDir(), ...env }, stdio: ['ignore', writer, 'pipe'] });
+  const child = spawn('sh', ['-c', 'sleep 0.5; exec "$@"', 'sh', process.execPath, BIN, ...args], {
+    env: { PATH: process.env.PATH, HOME: tempDir(), ...env },
+    stdio: ['ignore', writer, 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -254,15 +305,19 @@ async function helpThroughSlowPipe(args: string[], env: Record<string, string>, 
 
 describe('help through a slow, non-blocking pipe', () => {
   it.each([
-    ['a verb\'s help cut short by a full pipe', ['help', 'environment'], { COLUMNS: '40' }, 4096],
-    ['a noun\'s help into a pipe with no room', ['keys', '--help'], {}, 0],
+    ["a verb's help cut short by a full pipe", ['help', 'environment'], { COLUMNS: '40' }, 4096],
+    ["a noun's help into a pipe with no room", ['keys', '--help'], {}, 0],
     ['the root help of the launcher into a pipe with no room', ['--help'], {}, 0],
-  ])('%s arrives whole', async (_what, args, env, room) => {
-    const unhurried = await runBin(args, { env });
-    expect(unhurried.code).toBe(0);
-    if (room > 0) expect(Buffer.byteLength(unhurried.stdout)).toBeGreaterThan(room);
-    const slow = await helpThroughSlowPipe(args, env, room);
-    expect([slow.code, slow.stderr]).toEqual([0, '']);
-    expect(slow.stdout).toBe(unhurried.stdout);
-  }, 30_000);
+  ])(
+    '%s arrives whole',
+    async (_what, args, env, room) => {
+      const unhurried = await runBin(args, { env });
+      expect(unhurried.code).toBe(0);
+      if (room > 0) expect(Buffer.byteLength(unhurried.stdout)).toBeGreaterThan(room);
+      const slow = await helpThroughSlowPipe(args, env, room);
+      expect([slow.code, slow.stderr]).toEqual([0, '']);
+      expect(slow.stdout).toBe(unhurried.stdout);
+    },
+    30_000,
+  );
 });

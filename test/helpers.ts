@@ -122,12 +122,23 @@ export async function run(args: string[], options: RunOptions = {}): Promise<Run
     columns: options.columns ?? 100,
   };
   const env = { WSCTL_RETRY_BASE_MS: '10', ...options.env };
-  const code = await main(args, { io, env, signal: options.signal ?? new AbortController().signal, version: '0.0.0-test', prompt, clock: options.clock, cwd: options.cwd });
+  const code = await main(args, {
+    io,
+    env,
+    signal: options.signal ?? new AbortController().signal,
+    version: '0.0.0-test',
+    prompt,
+    clock: options.clock,
+    cwd: options.cwd,
+  });
   return { code, stdout: out, stderr: err, prompts };
 }
 
 /** Runs the built bin/wsctl as a child process, with only the environment given (plus PATH and HOME). */
-export function runBin(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
+export function runBin(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; cwd?: string } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { PATH: process.env.PATH, HOME: options.env?.HOME ?? tempDir(), WSCTL_RETRY_BASE_MS: '10', ...options.env } as NodeJS.ProcessEnv,

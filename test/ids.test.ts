@@ -20,7 +20,13 @@ beforeAll(async () => {
 /** A workspace's environment: its own config folder and cache folder, pointed at a sandbox server. */
 function workspace(sandbox: TestSandbox, extra: Record<string, string> = {}) {
   const dir = tempDir();
-  return { WSCTL_BASE_URL: sandbox.url, WSCTL_API_KEY: sandbox.key, WSCTL_CONFIG_DIR: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), ...extra };
+  return {
+    WSCTL_BASE_URL: sandbox.url,
+    WSCTL_API_KEY: sandbox.key,
+    WSCTL_CONFIG_DIR: join(dir, 'config'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    ...extra,
+  };
 }
 
 async function ids(env: Record<string, string>, ...args: string[]): Promise<Id[]> {
@@ -32,7 +38,7 @@ async function ids(env: Record<string, string>, ...args: string[]): Promise<Id[]
 const pairs = (list: Id[]) => list.map((i) => `${i.kind} ${i.id}`);
 
 describe('what is remembered', () => {
-  it('caps: text numbers\' conversations, connected apps (described by the account name) and their accounts', async () => {
+  it("caps: text numbers' conversations, connected apps (described by the account name) and their accounts", async () => {
     const env = workspace(one);
     expect((await run(['caps'], { env })).code).toBe(0);
     const list = await ids(env);
@@ -94,7 +100,12 @@ describe('what is remembered', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).not.toContain(one.key);
     // nor a password written into a base URL
-    const withPassword = { configDir: env.WSCTL_CONFIG_DIR, sandbox: false, profile: 'default', baseUrl: 'https://ada:s3cret@api.example.com/' };
+    const withPassword = {
+      configDir: env.WSCTL_CONFIG_DIR,
+      sandbox: false,
+      profile: 'default',
+      baseUrl: 'https://ada:s3cret@api.example.com/',
+    };
     await changeIds(dir, withPassword, { seen: [{ kind: 'app', id: 'gmail' }] });
     expect(readFileSync(idsFile(dir, withPassword), 'utf8')).not.toContain('s3cret');
   });
@@ -102,8 +113,12 @@ describe('what is remembered', () => {
   it('at most 200 of a kind: the least recently seen go first', async () => {
     const env = workspace(one);
     const w = { configDir: env.WSCTL_CONFIG_DIR, sandbox: false, profile: 'default', baseUrl: one.url };
-    await changeIds(join(env.XDG_CACHE_HOME, 'wsctl'), w, { seen: Array.from({ length: 150 }, (_, i) => ({ kind: 'persona' as const, id: `p${i}` })) });
-    await changeIds(join(env.XDG_CACHE_HOME, 'wsctl'), w, { seen: Array.from({ length: 100 }, (_, i) => ({ kind: 'persona' as const, id: `q${i}` })) });
+    await changeIds(join(env.XDG_CACHE_HOME, 'wsctl'), w, {
+      seen: Array.from({ length: 150 }, (_, i) => ({ kind: 'persona' as const, id: `p${i}` })),
+    });
+    await changeIds(join(env.XDG_CACHE_HOME, 'wsctl'), w, {
+      seen: Array.from({ length: 100 }, (_, i) => ({ kind: 'persona' as const, id: `q${i}` })),
+    });
     const list = await ids(env, 'persona');
     expect(list).toHaveLength(200);
     expect(list[0]?.id).toBe('q0');
@@ -127,8 +142,12 @@ describe('workspaces never cross', () => {
       expect(completions(['ids', 'conversation', '--'], env)).toEqual([]);
     }
     // The line's flags name the workspace for completion: --profile a, and --base-url of the first server.
-    expect(completions(['ids', 'conversation', '--', '--profile', 'a', 'convo', 'show'], { ...base })).toEqual(['conv_demo\tPlan the Lisbon team offsite']);
-    expect(completions(['ids', 'conversation', '--', '--profile=a', 'convo', 'show'], { ...base })).toEqual(['conv_demo\tPlan the Lisbon team offsite']);
+    expect(completions(['ids', 'conversation', '--', '--profile', 'a', 'convo', 'show'], { ...base })).toEqual([
+      'conv_demo\tPlan the Lisbon team offsite',
+    ]);
+    expect(completions(['ids', 'conversation', '--', '--profile=a', 'convo', 'show'], { ...base })).toEqual([
+      'conv_demo\tPlan the Lisbon team offsite',
+    ]);
     expect(completions(['ids', 'conversation', '--', '--profile', 'a', '--base-url', two.url, 'convo', 'show'], { ...base })).toEqual([]);
     expect(completions(['ids', 'conversation', '--', '--profile', 'a', '--sandbox', 'convo', 'show'], { ...base })).toEqual([]);
     // The sandbox's own ids stay its own.
@@ -144,10 +163,13 @@ describe('a cache folder that cannot be used', () => {
     // under a regular file (root ignores a read-only mode, never ENOTDIR)
     ['read-only (under a file)', (env) => writeFileSync(join(env.XDG_CACHE_HOME), 'a file')],
     ['missing', () => {}],
-    ['a file in its place', (env) => {
-      mkdirSync(env.XDG_CACHE_HOME, { recursive: true });
-      writeFileSync(join(env.XDG_CACHE_HOME, 'wsctl'), 'not a folder');
-    }],
+    [
+      'a file in its place',
+      (env) => {
+        mkdirSync(env.XDG_CACHE_HOME, { recursive: true });
+        writeFileSync(join(env.XDG_CACHE_HOME, 'wsctl'), 'not a folder');
+      },
+    ],
   ];
 
   it('commands still work and say nothing; completion offers nothing', async () => {
@@ -157,7 +179,9 @@ describe('a cache folder that cannot be used', () => {
       const r = await run(['convo', 'show', 'conv_demo', '--no-pager'], { env });
       expect(r.code, name).toBe(0);
       expect(r.stderr, name).toBe('');
-      expect(completions(['ids', 'conversation', '--'], env), name).toEqual(name === 'missing' ? ['conv_demo\tPlan the Lisbon team offsite'] : []);
+      expect(completions(['ids', 'conversation', '--'], env), name).toEqual(
+        name === 'missing' ? ['conv_demo\tPlan the Lisbon team offsite'] : [],
+      );
       const debug = await run(['caps', '--debug'], { env });
       expect(debug.code).toBe(0);
       if (name !== 'missing') expect(debug.stderr).toMatch(/ids: not remembered \((ENOTDIR|EEXIST|EACCES)/);
@@ -178,7 +202,9 @@ describe('a cache folder that cannot be used', () => {
       expect(r.stderr).toBe('');
     }
     expect(pairs(await ids(env))).toContain('conversation conv_demo');
-    expect(file).toBe(idsFile(join(env.XDG_CACHE_HOME, 'wsctl'), { configDir: env.WSCTL_CONFIG_DIR, sandbox: false, profile: 'default', baseUrl: one.url }));
+    expect(file).toBe(
+      idsFile(join(env.XDG_CACHE_HOME, 'wsctl'), { configDir: env.WSCTL_CONFIG_DIR, sandbox: false, profile: 'default', baseUrl: one.url }),
+    );
   });
 });
 
@@ -187,7 +213,13 @@ describe('concurrent commands', () => {
     const server = await countingServer();
     try {
       const dir = tempDir();
-      const env = { WSCTL_BASE_URL: server.url, WSCTL_API_KEY: 'wsk_test_123', WSCTL_CONFIG_DIR: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), HOME: dir };
+      const env = {
+        WSCTL_BASE_URL: server.url,
+        WSCTL_API_KEY: 'wsk_test_123',
+        WSCTL_CONFIG_DIR: join(dir, 'config'),
+        XDG_CACHE_HOME: join(dir, 'cache'),
+        HOME: dir,
+      };
       const count = REPEAT_RUN ? 20 : 60;
       const names = Array.from({ length: count }, (_, i) => `persona_${i}`);
       const results = await storm(() => Promise.all(names.map((p) => runBin(['persona', 'versions', p], { env, timeoutMs: 90_000 }))));
@@ -207,7 +239,12 @@ describe('wsctl ids', () => {
     expect((await run(['caps'], { env })).code).toBe(0);
     expect((await run(['convo', 'show', 'conv_demo', '--no-pager'], { env })).code).toBe(0);
     const piped = await run(['ids', 'app'], { env });
-    expect(piped.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').slice(0, 3))).toEqual([
+    expect(
+      piped.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t').slice(0, 3)),
+    ).toEqual([
       ['app', 'gmail', 'Alex Morgan'],
       ['app', 'notion', 'Morgan Studio'],
     ]);

@@ -34,4 +34,9 @@ export const JPEG = Buffer.concat([
 ]);
 
 /** A 1x1 lossless WebP (RIFF, WEBP, VP8L). */
-export const WEBP = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from('1a000000', 'hex'), Buffer.from('WEBPVP8L', 'latin1'), Buffer.from('0d0000002f00000010071011118888fe0700', 'hex')]);
+export const WEBP = Buffer.concat([
+  Buffer.from('RIFF', 'latin1'),
+  Buffer.from('1a000000', 'hex'),
+  Buffer.from('WEBPVP8L', 'latin1'),
+  Buffer.from('0d0000002f00000010071011118888fe0700', 'hex'),
+]);

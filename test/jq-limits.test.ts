@@ -28,7 +28,12 @@ const nodeCrash = (output: string) => /Node\.js v\d+|node:internal|FATAL|Aborted
  * waits until text appears, then sends the process a signal. "code" is 128 + the signal when
  * the signal ended it; null when it was still running 10 s later (then it is killed).
  */
-function signalOnPty(args: string[], waitFor: string, signal: 'SIGINT' | 'SIGTERM', env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function signalOnPty(
+  args: string[],
+  waitFor: string,
+  signal: 'SIGINT' | 'SIGTERM',
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const script = `
 import json, os, pty, select, signal, struct, sys, termios, fcntl, time
 args = json.loads(sys.argv[1]); wait_for = sys.argv[2].encode(); sig = getattr(signal, sys.argv[3])
@@ -75,15 +80,25 @@ describe('--jq: a Ctrl-C while a filter runs on the main thread', () => {
   const cases = [
     // Sent as the document is encoded for jq, just before the run (or, on a machine so loaded that
     // the check itself moved to the thread, before the thread's run: 130 all the same).
-    ['a filter that ends within its time slice', '.keys | map(.id)', "const encode = TextEncoder.prototype.encode; TextEncoder.prototype.encode = function (text) { if (String(text).startsWith('{\"keys\":[')) process.kill(process.pid, 'SIGINT'); return encode.call(this, text); };"],
-    ['a plain path', '.keys[].id', "const parse = JSON.parse; JSON.parse = function (...a) { if (/followPath/.test(new Error().stack)) process.kill(process.pid, 'SIGINT'); return parse.apply(this, a); };"],
+    [
+      'a filter that ends within its time slice',
+      '.keys | map(.id)',
+      "const encode = TextEncoder.prototype.encode; TextEncoder.prototype.encode = function (text) { if (String(text).startsWith('{\"keys\":[')) process.kill(process.pid, 'SIGINT'); return encode.call(this, text); };",
+    ],
+    [
+      'a plain path',
+      '.keys[].id',
+      "const parse = JSON.parse; JSON.parse = function (...a) { if (/followPath/.test(new Error().stack)) process.kill(process.pid, 'SIGINT'); return parse.apply(this, a); };",
+    ],
   ] as const;
   it.each(cases)('%s: exit 130, the Interrupted document, nothing on stdout', async (_name, filter, hook) => {
     const preload = join(tempDir(), 'sigint.cjs');
     writeFileSync(preload, `${hook}\n`);
     const sent = sb.requests.length;
     // The tricks on, even in the suite's run without them: this is their path.
-    const r = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, WSCTL_NO_TRICKS: '0', NODE_OPTIONS: `--require ${preload}` } });
+    const r = await runBin(['keys', 'list', '--jq', filter], {
+      env: { ...sb.env, WSCTL_NO_TRICKS: '0', NODE_OPTIONS: `--require ${preload}` },
+    });
     expect([r.code, r.stdout], r.stderr).toEqual([130, '']);
     // The answer had come: the Ctrl-C landed in the filter's run, not before the request.
     expect(sb.requests.length).toBe(sent + 1);
@@ -98,11 +113,15 @@ describe('--jq: a filter that never ends', () => {
   it.each([
     ['Ctrl-C', 'SIGINT', 130],
     ['SIGTERM', 'SIGTERM', 143],
-  ] as const)('%s stops it at once, on a terminal (%s → %i)', async (_name, signal, code) => {
-    const r = await signalOnPty(['settings', '--debug', '--jq', NEVER_ENDS], BODY_TRACED, signal, sb.env);
-    expect(r.code, r.output).toBe(code);
-    expect(nodeCrash(r.output)).toBe(false);
-  }, 90_000);
+  ] as const)(
+    '%s stops it at once, on a terminal (%s → %i)',
+    async (_name, signal, code) => {
+      const r = await signalOnPty(['settings', '--debug', '--jq', NEVER_ENDS], BODY_TRACED, signal, sb.env);
+      expect(r.code, r.output).toBe(code);
+      expect(nodeCrash(r.output)).toBe(false);
+    },
+    90_000,
+  );
 
   // Piped, as a script or a CI job runs it: the signal as soon as the body is traced (the filter
   // about to start) and again after a pause (the filter surely running).
@@ -111,37 +130,48 @@ describe('--jq: a filter that never ends', () => {
     ['SIGTERM', 0, 143],
     ['SIGINT', 500, 130],
     ['SIGTERM', 500, 143],
-  ] as const)('%s %i ms after the body stops it at once, piped (→ %i)', async (signal, delay, code) => {
-    const r = await new Promise<{ code: number | null; by: NodeJS.Signals | null; stderr: string; ms: number }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'settings', '--debug', '--jq', NEVER_ENDS], { env: { PATH: process.env.PATH, HOME: tempDir(), ...sb.env } });
-      let stderr = '';
-      let sent = 0;
-      child.stderr.on('data', (c) => {
-        stderr += c;
-        if (!sent && stderr.includes(BODY_TRACED)) {
-          sent = Date.now() + delay;
-          setTimeout(() => child.kill(signal), delay);
-        }
+  ] as const)(
+    '%s %i ms after the body stops it at once, piped (→ %i)',
+    async (signal, delay, code) => {
+      const r = await new Promise<{ code: number | null; by: NodeJS.Signals | null; stderr: string; ms: number }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'settings', '--debug', '--jq', NEVER_ENDS], {
+          env: { PATH: process.env.PATH, HOME: tempDir(), ...sb.env },
+        });
+        let stderr = '';
+        let sent = 0;
+        child.stderr.on('data', (c) => {
+          stderr += c;
+          if (!sent && stderr.includes(BODY_TRACED)) {
+            sent = Date.now() + delay;
+            setTimeout(() => child.kill(signal), delay);
+          }
+        });
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        // Ended by the signal itself: 128 + the signal, as a shell says.
+        child.on('close', (exit, by) => {
+          clearTimeout(timer);
+          resolve({ code: by && by !== 'SIGKILL' ? 128 + os.constants.signals[by] : exit, by, stderr, ms: Date.now() - sent });
+        });
       });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      // Ended by the signal itself: 128 + the signal, as a shell says.
-      child.on('close', (exit, by) => {
-        clearTimeout(timer);
-        resolve({ code: by && by !== 'SIGKILL' ? 128 + os.constants.signals[by] : exit, by, stderr, ms: Date.now() - sent });
-      });
-    });
-    expect(r.code, r.stderr).toBe(code);
-    expect(r.ms).toBeLessThan(5_000);
-    // Ctrl-C is handled as in every command: an exit with the error document, not a death by the
-    // signal (which a shell would also read as 130).
-    if (signal === 'SIGINT') {
-      expect(r.by, r.stderr).toBeNull();
-      expect(r.stderr).toContain('"message": "Interrupted."');
-    }
-  }, 60_000);
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.ms).toBeLessThan(5_000);
+      // Ctrl-C is handled as in every command: an exit with the error document, not a death by the
+      // signal (which a shell would also read as 130).
+      if (signal === 'SIGINT') {
+        expect(r.by, r.stderr).toBeNull();
+        expect(r.stderr).toContain('"message": "Interrupted."');
+      }
+    },
+    60_000,
+  );
 
   it('Ctrl-C typed on a sized terminal: exit 130', async () => {
-    const r = await runPty(['settings', '--debug', '--jq', 'until(false; .)'], { cols: 80, env: sb.env, steps: [[BODY_TRACED, '\x03']], timeoutS: 30 });
+    const r = await runPty(['settings', '--debug', '--jq', 'until(false; .)'], {
+      cols: 80,
+      env: sb.env,
+      steps: [[BODY_TRACED, '\x03']],
+      timeoutS: 30,
+    });
     expect(r.code, r.text).toBe(130);
     expect(nodeCrash(r.output)).toBe(false);
   }, 60_000);
@@ -157,7 +187,7 @@ describe('--jq: memory', () => {
     expect(noStackTrace(r.stderr)).toBe(true);
   }, 150_000);
 
-  it('within 1 GiB it runs: [range(1e7)] | length (past the engine package\'s own 256 MiB)', async () => {
+  it("within 1 GiB it runs: [range(1e7)] | length (past the engine package's own 256 MiB)", async () => {
     const r = await runBin(['settings', '--jq', '[range(1e7)] | length'], { env: sb.env, timeoutMs: 120_000 });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('10000000\n');
@@ -190,7 +220,9 @@ describe('--jq: any document --json can print', () => {
   let close = () => {};
   beforeAll(async () => {
     const message = '{"kind":"request","timestamp":"2026-01-01T00:00:00Z","parts":[]}';
-    const body = Buffer.from(`{"conversation":${JSON.stringify(conversation)},"messages":[${Array(1_000_000).fill(message).join(',')}],"state":"idle"}`);
+    const body = Buffer.from(
+      `{"conversation":${JSON.stringify(conversation)},"messages":[${Array(1_000_000).fill(message).join(',')}],"state":"idle"}`,
+    );
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
@@ -202,7 +234,10 @@ describe('--jq: any document --json can print', () => {
   afterAll(() => close());
 
   it('a transcript of 1,000,000 tiny messages: .messages | length', async () => {
-    const r = await runBin(['convo', 'show', 'c1', '--jq', '(.messages | length), .conversation.title'], { env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_big_test_key', WSCTL_CONFIG_DIR: tempDir() }, timeoutMs: 150_000 });
+    const r = await runBin(['convo', 'show', 'c1', '--jq', '(.messages | length), .conversation.title'], {
+      env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_big_test_key', WSCTL_CONFIG_DIR: tempDir() },
+      timeoutMs: 150_000,
+    });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('1000000\nBig\n');
   }, 180_000);

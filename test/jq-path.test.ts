@@ -62,12 +62,33 @@ describe('plainPath', () => {
     }
   });
 
-  it.each(['', '..', '.a?', '.a .b', '. a', '.["a"]', '.a[1:2]', '.end', '.a.if', '.a,.b', 'keys', '.a | keys', '[.a]', '.a[01]', '.[1e2]', '.a |', '| .a', '.a || .b', '.a # comment', '.a[ 0 ]', '$__loc__', '.é', '.a-1'])(
-    'leaves %j to the engine',
-    (filter) => {
-      expect(plainPath(filter)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    '..',
+    '.a?',
+    '.a .b',
+    '. a',
+    '.["a"]',
+    '.a[1:2]',
+    '.end',
+    '.a.if',
+    '.a,.b',
+    'keys',
+    '.a | keys',
+    '[.a]',
+    '.a[01]',
+    '.[1e2]',
+    '.a |',
+    '| .a',
+    '.a || .b',
+    '.a # comment',
+    '.a[ 0 ]',
+    '$__loc__',
+    '.é',
+    '.a-1',
+  ])('leaves %j to the engine', (filter) => {
+    expect(plainPath(filter)).toBeUndefined();
+  });
 });
 
 // JSON.stringify's text, as the terminal hands it to --jq; built from text so that "__proto__" is a key.
@@ -77,7 +98,38 @@ const TRICKY = JSON.stringify(
   ),
 );
 
-const FIELDS = ['keys', 'id', 'n', 'big', 'bigger', 'tiny', 'small', 'sum', 'max', 'min', 'int', 'neg', 'del', 'lone', 'pair', 'ctrl', 'nul', 'space', 'b', 't', 'arr', 'obj', '__proto__', 'nested', 'count', 'name', 'missing', 'c', 'x', 'a'];
+const FIELDS = [
+  'keys',
+  'id',
+  'n',
+  'big',
+  'bigger',
+  'tiny',
+  'small',
+  'sum',
+  'max',
+  'min',
+  'int',
+  'neg',
+  'del',
+  'lone',
+  'pair',
+  'ctrl',
+  'nul',
+  'space',
+  'b',
+  't',
+  'arr',
+  'obj',
+  '__proto__',
+  'nested',
+  'count',
+  'name',
+  'missing',
+  'c',
+  'x',
+  'a',
+];
 
 describe('forJq', () => {
   it('gives jq U+FFFD for a lone surrogate, which it would refuse the whole document for, and leaves everything else', () => {
@@ -90,7 +142,34 @@ describe('forJq', () => {
 
 describe('followPath prints what jq prints', () => {
   it('for hand-picked paths on a document made to tell them apart', () => {
-    const filters = ['.', '.keys', '.keys[]', '.keys[].id', '.keys[0]', '.keys[-1]', '.keys[5]', '.keys[-5]', '.count', '.name', '.keys | .[1] | .b', '.keys[1].b[]', '.keys[0].nested', '.keys[0].nested[]', '.keys[0].obj[]', '.keys[0].arr[]', '.missing', '.missing.deeper[3]', '.keys[0].__proto__', '.keys[0].__proto__.x', '.keys[1].b[3].c', '.count[]', '.name.x', '.keys.id', '.keys[0][0]', '.[]'];
+    const filters = [
+      '.',
+      '.keys',
+      '.keys[]',
+      '.keys[].id',
+      '.keys[0]',
+      '.keys[-1]',
+      '.keys[5]',
+      '.keys[-5]',
+      '.count',
+      '.name',
+      '.keys | .[1] | .b',
+      '.keys[1].b[]',
+      '.keys[0].nested',
+      '.keys[0].nested[]',
+      '.keys[0].obj[]',
+      '.keys[0].arr[]',
+      '.missing',
+      '.missing.deeper[3]',
+      '.keys[0].__proto__',
+      '.keys[0].__proto__.x',
+      '.keys[1].b[3].c',
+      '.count[]',
+      '.name.x',
+      '.keys.id',
+      '.keys[0][0]',
+      '.[]',
+    ];
     let answered = 0;
     for (const filter of filters) {
       for (const field of FIELDS) {
@@ -119,7 +198,18 @@ describe('followPath prints what jq prints', () => {
     expect(answer('.keys[0].ctrl', false)).toBe('"\\u0001\\n\\t\\"\\\\/"\n');
     expect(answer('.missing')).toBe('null\n');
     expect(answer('.keys[0].arr[]')).toBe('');
-    for (const filter of ['.keys[0].big', '.keys[0].tiny', '.keys[0].min', '.keys[0].lone', '.keys[0]', '.count[]', '.name.x', '.keys.id', '.missing[]']) expect(answer(filter), filter).toBeUndefined();
+    for (const filter of [
+      '.keys[0].big',
+      '.keys[0].tiny',
+      '.keys[0].min',
+      '.keys[0].lone',
+      '.keys[0]',
+      '.count[]',
+      '.name.x',
+      '.keys.id',
+      '.missing[]',
+    ])
+      expect(answer(filter), filter).toBeUndefined();
     expect(answer('.keys[0].del')).toBe('a\x7fb\n');
     expect(answer('.keys[0].del', false)).toBeUndefined();
     expect(answer('.keys[0].nested', false)).toBe('{"10":1,"a":2}\n');
@@ -127,9 +217,30 @@ describe('followPath prints what jq prints', () => {
 
   it('on random documents and paths', () => {
     let seed = 20261125;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const UNITS = ['a', 'Z', ' ', '\n', '\t', '"', '\\', '/', '\x00', '\x1f', '\x7f', '\x80', '\u00e9', '\u2028', '\u202e', '\ud83d', '\ude00', '\ud83d\ude00', '0', 'end'];
+    const UNITS = [
+      'a',
+      'Z',
+      ' ',
+      '\n',
+      '\t',
+      '"',
+      '\\',
+      '/',
+      '\x00',
+      '\x1f',
+      '\x7f',
+      '\x80',
+      '\u00e9',
+      '\u2028',
+      '\u202e',
+      '\ud83d',
+      '\ude00',
+      '\ud83d\ude00',
+      '0',
+      'end',
+    ];
     const string = () => Array.from({ length: Math.floor(random() * 5) }, () => pick(UNITS)).join('');
     const number = () => pick([0, -1, 42, 1.5, 0.1 + 0.2, 1e21, 1e-7, 123e-8, 2 ** 53 + 2, -2.5e-5, 1e300, 999999999999999900000]);
     const value = (depth: number): unknown => {
@@ -139,7 +250,9 @@ describe('followPath prints what jq prints', () => {
       if (kind === 2) return pick([null, true, false]);
       if (kind === 3) return random() < 0.5 ? string() : number();
       if (kind === 4) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [pick(FIELDS.slice(0, 8).concat(['0', '7', 'end', 'a'])), value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, () => [pick(FIELDS.slice(0, 8).concat(['0', '7', 'end', 'a'])), value(depth + 1)]),
+      );
     };
     const step = () => pick(['.a', '.keys', '.id', '.n', '.end_', '[]', '[0]', '[1]', '[-1]', '[]', '.missing']);
     let answered = 0;
@@ -148,7 +261,11 @@ describe('followPath prints what jq prints', () => {
       const json = JSON.stringify({ a: value(0), keys: value(0), id: value(1), n: value(1) });
       for (let path = 0; path < 12; path++) {
         const steps = Array.from({ length: 1 + Math.floor(random() * 4) }, step);
-        const filter = steps.map((s, i) => (i === 0 && s.startsWith('[') ? `.${s}` : s)).join(random() < 0.3 ? ' | .' : '').replace(/\| \.\./g, '| .').replace(/\| \.\[/g, '| .[');
+        const filter = steps
+          .map((s, i) => (i === 0 && s.startsWith('[') ? `.${s}` : s))
+          .join(random() < 0.3 ? ' | .' : '')
+          .replace(/\| \.\./g, '| .')
+          .replace(/\| \.\[/g, '| .[');
         if (!plainPath(filter)) continue;
         compared++;
         if (agree(json, filter, random() < 0.5)) answered++;

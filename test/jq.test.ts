@@ -17,7 +17,16 @@ describe('--jq', () => {
     expect(r.code).toBe(0);
     const key = sb.state.keys[0]!;
     const listed = { id: key.id, name: key.name, key_prefix: key.key_prefix, created_at: key.created_at, last_used_at: key.last_used_at };
-    expect(r.stdout.split('\n')).toEqual([key.name, JSON.stringify(JSON.parse(r.stdout.split('\n')[1]!)), String(sb.state.keys.length), 'null', '1.5', 'true', '[1,"a"]', '']);
+    expect(r.stdout.split('\n')).toEqual([
+      key.name,
+      JSON.stringify(JSON.parse(r.stdout.split('\n')[1]!)),
+      String(sb.state.keys.length),
+      'null',
+      '1.5',
+      'true',
+      '[1,"a"]',
+      '',
+    ]);
     expect(JSON.parse(r.stdout.split('\n')[1]!)).toMatchObject({ ...listed, last_used_at: expect.anything() });
   });
 
@@ -34,7 +43,7 @@ describe('--jq', () => {
     expect(r.stdout).toBe('gmail\n"read","write"\ngmail\tAlex Morgan\nnotion\tMorgan Studio\n2026-01-02T03:04:05Z\n');
   });
 
-  it('an expression that does not compile exits 2 with jq\'s message and sends nothing', async () => {
+  it("an expression that does not compile exits 2 with jq's message and sends nothing", async () => {
     const before = sb.requests.length;
     const r = await run(['keys', 'list', '--jq', '.keys |||'], { env: sb.env });
     expect(r.code).toBe(2);
@@ -55,11 +64,14 @@ describe('--jq', () => {
     expect(JSON.parse(r.stderr).error.message).toMatch(new RegExp(`^Invalid --jq expression: jq: error: .* at <top-level>, ${place}$`));
   });
 
-  it('an error at run time exits 2 with jq\'s message on one line', async () => {
+  it("an error at run time exits 2 with jq's message on one line", async () => {
     const r = await run(['settings', '--jq', '.timezone | .[]'], { env: sb.env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr).error).toEqual({ message: '--jq failed: jq: error: Cannot iterate over string ("Europe/Lisbon")', exit_code: 2 });
+    expect(JSON.parse(r.stderr).error).toEqual({
+      message: '--jq failed: jq: error: Cannot iterate over string ("Europe/Lisbon")',
+      exit_code: 2,
+    });
   });
 
   it('an error response is reported as with --json, and --jq never runs on it', async () => {
@@ -111,7 +123,10 @@ describe('--jq', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const r = await runBin(['convo', 'show', 'conv_big', '--jq', '.messages | length'], { env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_big_test_key' }, timeoutMs: 60_000 });
+      const r = await runBin(['convo', 'show', 'conv_big', '--jq', '.messages | length'], {
+        env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_big_test_key' },
+        timeoutMs: 60_000,
+      });
       expect(r.stderr).toBe('');
       expect(r.stdout).toBe('55000\n');
     } finally {

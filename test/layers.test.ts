@@ -14,7 +14,20 @@ import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 
-type Layer = 'leaf' | 'http' | 'config' | 'ids' | 'terminal' | 'completion' | 'help' | 'service' | 'sandbox' | 'conversation' | 'commands' | 'mcp' | 'cli';
+type Layer =
+  | 'leaf'
+  | 'http'
+  | 'config'
+  | 'ids'
+  | 'terminal'
+  | 'completion'
+  | 'help'
+  | 'service'
+  | 'sandbox'
+  | 'conversation'
+  | 'commands'
+  | 'mcp'
+  | 'cli';
 
 /** What each layer may import besides itself and the leaf modules. */
 const MAY_IMPORT: Record<Layer, Layer[]> = {
@@ -51,7 +64,13 @@ const FOLDERS: Record<string, Layer> = {
   cli: 'cli',
 };
 /** The root holds plain data every layer may use, the endpoint table, and the bundle's entry. */
-const ROOT_FILES: Record<string, Layer> = { 'errors.ts': 'leaf', 'enums.ts': 'leaf', 'schemas.ts': 'leaf', 'service.ts': 'service', 'main.ts': 'cli' };
+const ROOT_FILES: Record<string, Layer> = {
+  'errors.ts': 'leaf',
+  'enums.ts': 'leaf',
+  'schemas.ts': 'leaf',
+  'service.ts': 'service',
+  'main.ts': 'cli',
+};
 /** The context's types are the one thing of cli/ that commands and the verb framework may name. */
 const INJECTED_TYPES = 'cli/context.ts';
 

@@ -1,16 +1,51 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { clean, cleanLine, colorWanted, compactJson, indentedJson, mask, Terminal, relativeTime, thousands } from '../src/terminal/index.js';
+import {
+  clean,
+  cleanLine,
+  colorWanted,
+  compactJson,
+  indentedJson,
+  mask,
+  Terminal,
+  relativeTime,
+  thousands,
+} from '../src/terminal/index.js';
 import { escapeInvisible } from '../src/common/sanitize.js';
 
 function capture() {
   const stdout = new PassThrough();
   let text = '';
   stdout.on('data', (c) => (text += c));
-  const io = { stdin: Readable.from([]), stdout, stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 80 };
-  const plain = { bold: (t: string) => t, dim: (t: string) => t, red: (t: string) => t, green: (t: string) => t, yellow: (t: string) => t, cyan: (t: string) => t, magenta: (t: string) => t };
-  return { out: new Terminal(io, plain, plain, {}, { json: false, noColor: true, noInput: true, prompt: { secret: async () => '', confirm: async () => false } }), text: () => text };
+  const io = {
+    stdin: Readable.from([]),
+    stdout,
+    stderr: new PassThrough(),
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    columns: 80,
+  };
+  const plain = {
+    bold: (t: string) => t,
+    dim: (t: string) => t,
+    red: (t: string) => t,
+    green: (t: string) => t,
+    yellow: (t: string) => t,
+    cyan: (t: string) => t,
+    magenta: (t: string) => t,
+  };
+  return {
+    out: new Terminal(
+      io,
+      plain,
+      plain,
+      {},
+      { json: false, noColor: true, noInput: true, prompt: { secret: async () => '', confirm: async () => false } },
+    ),
+    text: () => text,
+  };
 }
 
 describe('output', () => {
@@ -38,12 +73,24 @@ describe('output', () => {
   // Keys with no character JSON escapes: V8's JSON.parse in Node 24 and 26 misreads some escaped
   // keys after others (test/conversation/split.test.ts), and the comparisons below parse.
   const key = fc.string({ unit: 'binary' }).filter((k) => JSON.stringify(k) === `"${k}"`);
-  const text = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('"', '\\', '\x9b', '\u202e', '\x7f', '\u2028', '\u{e0041}', '😀', 'é', '\u0000', '\ufeff'));
+  const text = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom('"', '\\', '\x9b', '\u202e', '\x7f', '\u2028', '\u{e0041}', '😀', 'é', '\u0000', '\ufeff'),
+  );
   const json = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), text, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4 })),
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      text,
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+    ),
   })).value;
 
-  it('the service\'s JSON re-indented is JSON.stringify(value, null, 2) for any value, however it was spaced', () => {
+  it("the service's JSON re-indented is JSON.stringify(value, null, 2) for any value, however it was spaced", () => {
     fc.assert(
       fc.property(json, fc.constantFrom(undefined, 1, 4, '\t', ' \r\n '), (value, spacing) => {
         const written = JSON.stringify(value, null, spacing as string);
@@ -58,14 +105,29 @@ describe('output', () => {
     // Spellings JSON.stringify never writes: \u escapes, \/, exponents, 1.0, whitespace anywhere.
     const spell = (value: unknown, pad: string): string => {
       if (Array.isArray(value)) return `[${pad}${value.map((v) => spell(v, pad)).join(`${pad},${pad}`)}${pad}]`;
-      if (value && typeof value === 'object') return `{${pad}${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}${pad}:${pad}${spell(v, pad)}`).join(`,${pad}`)}${pad}}`;
-      if (typeof value === 'string') return `"${[...value].map((ch, i) => (i % 2 ? `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`.slice(0, 6) : JSON.stringify(ch).slice(1, -1))).join('').replace(/\//g, '\\/')}"`;
+      if (value && typeof value === 'object')
+        return `{${pad}${Object.entries(value)
+          .map(([k, v]) => `${JSON.stringify(k)}${pad}:${pad}${spell(v, pad)}`)
+          .join(`,${pad}`)}${pad}}`;
+      if (typeof value === 'string')
+        return `"${[...value]
+          .map((ch, i) => (i % 2 ? `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`.slice(0, 6) : JSON.stringify(ch).slice(1, -1)))
+          .join('')
+          .replace(/\//g, '\\/')}"`;
       if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) < 1e15) return `${value}.0e0`;
       return JSON.stringify(value);
     };
     const bmp = fc.string({ unit: 'binary' }).map((s) => s.replace(/[\ud800-\udfff]/g, 'x'));
     const value = fc.letrec((tie) => ({
-      v: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.boolean(), fc.constant(null), bmp, fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(key, tie('v'), { maxKeys: 4 })),
+      v: fc.oneof(
+        { depthSize: 'small' },
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        bmp,
+        fc.array(tie('v'), { maxLength: 4 }),
+        fc.dictionary(key, tie('v'), { maxKeys: 4 }),
+      ),
     })).v;
     fc.assert(
       fc.property(value, fc.constantFrom('', ' ', '\n\t '), (v, pad) => {
@@ -78,7 +140,8 @@ describe('output', () => {
   });
 
   it('keeps what JSON.parse would change: numbers, escapes, key order; empty objects and arrays as {} and []', async () => {
-    const body = '{"b": 1.0, "a": -0, "2": 1e1000, "1": 100000000000000000001, "s": "\\u00e9\\/\\ud83d\\ude00", "e": { }, "l": [ ], "n": [[ ], { "x": [ 1E2 ] }]}';
+    const body =
+      '{"b": 1.0, "a": -0, "2": 1e1000, "1": 100000000000000000001, "s": "\\u00e9\\/\\ud83d\\ude00", "e": { }, "l": [ ], "n": [[ ], { "x": [ 1E2 ] }]}';
     const { out, text } = capture();
     await out.printJson(JSON.parse(body), body);
     expect(text()).toBe(
@@ -86,7 +149,11 @@ describe('output', () => {
         '  "n": [\n    [],\n    {\n      "x": [\n        1E2\n      ]\n    }\n  ]\n}\n',
     );
     // Raw controls and invisible characters become escapes; bytes that are not UTF-8 read U+FFFD, as for JSON.parse.
-    const raw = Buffer.concat([Buffer.from('{"t": "a\x7f\x9b\u202e\u200b\ufeff\u{e0041}é😀'), Buffer.from([0xff, 0xe2, 0x80]), Buffer.from('z"}')]);
+    const raw = Buffer.concat([
+      Buffer.from('{"t": "a\x7f\x9b\u202e\u200b\ufeff\u{e0041}é😀'),
+      Buffer.from([0xff, 0xe2, 0x80]),
+      Buffer.from('z"}'),
+    ]);
     expect(compactJson(raw)).toBe('{"t":"a\\u007f\\u009b\\u202e\\u200b\\ufeff\\udb40\\udc41é😀\ufffd\ufffdz"}');
     expect(JSON.parse(compactJson(raw)).t).toBe(JSON.parse(raw.toString()).t);
   });

@@ -40,9 +40,26 @@ describe('the package', () => {
   });
 
   it('npm pack holds the launcher, the bundle, completions, man pages, LICENSE and the notices, and no sources', () => {
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const packed: string[] = JSON.parse(out)[0].files.map((f: { path: string }) => f.path);
-    for (const file of ['LICENSE', 'THIRD-PARTY-NOTICES.txt', 'README.md', 'package.json', 'bin/wsctl', 'bin/package.json', 'dist/wsctl.cjs', 'dist/lazy/cli/loaded.js', 'dist/lazy/jq.wasm', 'completions/_wsctl', 'man/wsctl.1', 'man/wsctl-keys-create.1']) {
+    for (const file of [
+      'LICENSE',
+      'THIRD-PARTY-NOTICES.txt',
+      'README.md',
+      'package.json',
+      'bin/wsctl',
+      'bin/package.json',
+      'dist/wsctl.cjs',
+      'dist/lazy/cli/loaded.js',
+      'dist/lazy/jq.wasm',
+      'completions/_wsctl',
+      'man/wsctl.1',
+      'man/wsctl-keys-create.1',
+    ]) {
       expect(packed, file).toContain(file);
     }
     expect(packed.filter((f) => /^(src|test|scripts|node_modules)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
@@ -84,7 +101,9 @@ describe('third-party notices', () => {
       const at = notices.indexOf(`\n${name} ${version} (`);
       expect(at, `${name} ${version} has no entry in THIRD-PARTY-NOTICES.txt`).toBeGreaterThan(0);
       const body = notices.slice(at).split(/\n-{78}\n/)[1] ?? '';
-      expect(body, `${name}'s entry has no licence text: add it to SUPPLIED in scripts/notices.mjs`).not.toContain('No licence file ships in this package');
+      expect(body, `${name}'s entry has no licence text: add it to SUPPLIED in scripts/notices.mjs`).not.toContain(
+        'No licence file ships in this package',
+      );
       expect(body.trim().length, `${name}'s entry has no licence text`).toBeGreaterThan(100);
     }
   });
@@ -123,7 +142,8 @@ describe('an older Node', () => {
       const min = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(dep.engines?.node ?? '')?.[1];
       if (min) mins[dep.name] = version(min);
     }
-    for (const [name, min] of Object.entries(mins)) expect(newer(version(needed!), min), `${name} needs Node ${min.join('.')}`).toBeGreaterThanOrEqual(0);
+    for (const [name, min] of Object.entries(mins))
+      expect(newer(version(needed!), min), `${name} needs Node ${min.join('.')}`).toBeGreaterThanOrEqual(0);
     expect(mins.undici).toEqual(version(needed!));
   });
 
@@ -134,8 +154,12 @@ describe('an older Node', () => {
   beforeAll(() => {
     const bin = join(prefix, 'node_modules', '.bin', 'node');
     if (!existsSync(bin)) {
-      const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, 'node@18'], { encoding: 'utf8', timeout: 240_000 });
-      if (r.status !== 0) skipped = `node@18 could not be installed from the npm registry: ${(r.stderr || r.error?.message || '').trim().split('\n').at(-1)}`;
+      const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, 'node@18'], {
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+      if (r.status !== 0)
+        skipped = `node@18 could not be installed from the npm registry: ${(r.stderr || r.error?.message || '').trim().split('\n').at(-1)}`;
     }
     const version = skipped ? '' : spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout?.trim();
     if (!skipped && !version?.startsWith('v18.')) skipped = `the npm registry's node@18 gave '${version}'`;
@@ -143,13 +167,15 @@ describe('an older Node', () => {
     else node18 = bin;
   }, 300_000);
 
-  it.each([['--version'], ['--help'], ['-V'], ['keys', 'list'], ['--sandbox', 'keys', 'list'], ['help', 'environment']].map((a) => [a.join(' '), a]))(
-    'Node 18: `wsctl %s` prints one line naming the version needed and the one found, exit 1',
-    (_title, args) => {
-      if (!node18) return void console.warn(`skipped: ${skipped}`);
-      const r = spawnSync(node18, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tmpdir() } });
-      expect([r.status, r.stdout]).toEqual([1, '']);
-      expect(r.stderr).toMatch(/^Error: wsctl needs Node\.js 20\.18\.1 or newer; this is Node\.js 18\.\d+\.\d+\.\n$/);
-    },
-  );
+  it.each(
+    [['--version'], ['--help'], ['-V'], ['keys', 'list'], ['--sandbox', 'keys', 'list'], ['help', 'environment']].map((a) => [
+      a.join(' '),
+      a,
+    ]),
+  )('Node 18: `wsctl %s` prints one line naming the version needed and the one found, exit 1', (_title, args) => {
+    if (!node18) return void console.warn(`skipped: ${skipped}`);
+    const r = spawnSync(node18, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tmpdir() } });
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(/^Error: wsctl needs Node\.js 20\.18\.1 or newer; this is Node\.js 18\.\d+\.\d+\.\n$/);
+  });
 });

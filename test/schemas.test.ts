@@ -7,7 +7,10 @@ import { run, startSandbox } from './helpers.js';
 describe('request body schemas', () => {
   it("the sandbox answers a body that fails the client's own schema with FastAPI-style details", async () => {
     const sb = await startSandbox();
-    const r = await run(['api', '/byok/', '-X', 'POST', '--input', '-', '--json'], { env: sb.env, stdin: JSON.stringify({ name: ' ', base_url: 'ftp://x', format: 'gpt', model_id: 3 }) });
+    const r = await run(['api', '/byok/', '-X', 'POST', '--input', '-', '--json'], {
+      env: sb.env,
+      stdin: JSON.stringify({ name: ' ', base_url: 'ftp://x', format: 'gpt', model_id: 3 }),
+    });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stderr).error.details).toEqual([
       { loc: ['body', 'name'], msg: 'String should have at least 1 character', type: 'string_too_short' },
@@ -28,6 +31,9 @@ describe('request body schemas', () => {
       ]);
     }
     const notObject = ByokBody.safeParse([1]);
-    if (!notObject.success) expect(validationDetails(notObject.error.issues, [1])).toEqual([{ loc: ['body'], msg: 'Input should be a valid JSON object', type: 'model_attributes_type' }]);
+    if (!notObject.success)
+      expect(validationDetails(notObject.error.issues, [1])).toEqual([
+        { loc: ['body'], msg: 'Input should be a valid JSON object', type: 'model_attributes_type' },
+      ]);
   });
 });

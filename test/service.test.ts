@@ -28,7 +28,10 @@ describe('the endpoint table', () => {
     expect(endpointNames).toHaveLength(14);
     expect(Object.keys(handlers).sort()).toEqual([...endpointNames].sort());
     for (const name of endpointNames) {
-      expect(routes.some((r) => r.template === endpoints[name].path && r.method === endpoints[name].method), name).toBe(true);
+      expect(
+        routes.some((r) => r.template === endpoints[name].path && r.method === endpoints[name].method),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -51,9 +54,14 @@ describe('the endpoint table', () => {
   it('the command tree is the declarations: every command a user sees is a declared verb, and every declared verb is in the tree', async () => {
     const declared = VERBS.map((v) => v.path.join(' '));
     const leaves = await leafCommands();
-    expect(leaves.filter((leaf) => !declared.includes(leaf)), 'commands not declared').toEqual([]);
+    expect(
+      leaves.filter((leaf) => !declared.includes(leaf)),
+      'commands not declared',
+    ).toEqual([]);
     const program = await treeWithEveryNoun();
-    const missing = declared.filter((path) => path.split(' ').reduce<Command | undefined>((c, word) => c?.commands.find((s) => s.name() === word), program) === undefined);
+    const missing = declared.filter(
+      (path) => path.split(' ').reduce<Command | undefined>((c, word) => c?.commands.find((s) => s.name() === word), program) === undefined,
+    );
     expect(missing, 'declared verbs missing from the tree').toEqual([]);
     for (const local of LOCAL_COMMANDS) expect(declared, local).toContain(local);
   });
@@ -71,7 +79,8 @@ describe('the endpoint table', () => {
           // auth login reads the key from stdin; mcp serves until stdin ends.
           const r = await runBin(args, { env, stdin: `${sb.key}\n`, timeoutMs: 30_000 });
           expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
-          for (const request of sb.requests.slice(before)) seen.add(endpointOf(request.method, request.path.split('?')[0] as string) ?? `${request.method} ${request.path}`);
+          for (const request of sb.requests.slice(before))
+            seen.add(endpointOf(request.method, request.path.split('?')[0] as string) ?? `${request.method} ${request.path}`);
         }
         const { endpoints: declared } = v.verb;
         const name = v.path.join(' ');
@@ -88,8 +97,16 @@ describe('the endpoint table', () => {
     expect(fillPath(endpoints.removeConnection.path, { app_slug: '..', pd_conn_id: 'x y' })).toBe('/connections/%2E%2E/x%20y');
     expect(() => fillPath(endpoints.removeDevice.path, {})).toThrow(/device_id/);
     expect(request('listKeys')).toMatchObject({ method: 'GET', path: '/api-keys/', schema: 'ApiKeyList' });
-    expect(request('removeDevice', { params: { device_id: 'd' } })).toMatchObject({ method: 'DELETE', path: '/devices/d', anyBody: true, schema: undefined });
-    expect(request('setConnectionPermission', { params: { app_slug: 'a', pd_conn_id: 'b' }, body: { permission: 'read' } })).toMatchObject({ idempotent: true, body: { permission: 'read' } });
+    expect(request('removeDevice', { params: { device_id: 'd' } })).toMatchObject({
+      method: 'DELETE',
+      path: '/devices/d',
+      anyBody: true,
+      schema: undefined,
+    });
+    expect(request('setConnectionPermission', { params: { app_slug: 'a', pd_conn_id: 'b' }, body: { permission: 'read' } })).toMatchObject({
+      idempotent: true,
+      body: { permission: 'read' },
+    });
   });
 
   it('matches a template with or without its trailing slash, never across a segment', () => {

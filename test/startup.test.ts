@@ -18,26 +18,50 @@ describe('start-up', () => {
     const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'build', 'entry-inputs.json'), 'utf8'));
     const packages = new Set(inputs.filter((i) => i.includes('node_modules/')).map((i) => i.split('node_modules/')[1]!.split('/')[0]));
     expect([...packages]).toEqual(['commander']);
-    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual(['src/cli/docs.ts', 'src/common/globals.ts', 'src/main.ts', 'src/cli/program.ts', 'src/cli/report.ts', 'src/cli/run.ts', 'src/cli/process.ts', 'src/terminal/words.ts', 'src/tricks/switch.ts']);
+    expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual([
+      'src/cli/docs.ts',
+      'src/common/globals.ts',
+      'src/main.ts',
+      'src/cli/program.ts',
+      'src/cli/report.ts',
+      'src/cli/run.ts',
+      'src/cli/process.ts',
+      'src/terminal/words.ts',
+      'src/tricks/switch.ts',
+    ]);
   });
 
-  it.each([['--version'], ['--help'], ['keys', '--help']])('`wsctl %s` loads none of undici, zod, ora, form-data, chalk, the keyring, jq or the follow loop', async (...args) => {
-    const r = await runBin(args, { env: { NODE_DEBUG: 'esm,module' } });
-    expect(r.code).toBe(0);
-    const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
-    for (const name of HEAVY) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
-    if (args[0] !== 'keys') expect(loaded.filter((l) => l.includes('dist/lazy/'))).toEqual([]);
-    // The trace does see lazy loads: a noun's help loads the commands module.
-    else expect(loaded.some((l) => l.includes('dist/lazy/cli/loaded.js'))).toBe(true);
-  });
+  it.each([['--version'], ['--help'], ['keys', '--help']])(
+    '`wsctl %s` loads none of undici, zod, ora, form-data, chalk, the keyring, jq or the follow loop',
+    async (...args) => {
+      const r = await runBin(args, { env: { NODE_DEBUG: 'esm,module' } });
+      expect(r.code).toBe(0);
+      const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
+      for (const name of HEAVY)
+        expect(
+          loaded.filter((l) => l.includes(name)),
+          name,
+        ).toEqual([]);
+      if (args[0] !== 'keys') expect(loaded.filter((l) => l.includes('dist/lazy/'))).toEqual([]);
+      // The trace does see lazy loads: a noun's help loads the commands module.
+      else expect(loaded.some((l) => l.includes('dist/lazy/cli/loaded.js'))).toBe(true);
+    },
+  );
 
   it('a request with WSCTL_API_KEY loads neither the keyring module, nor the jq engine, nor the follow loop', async () => {
     const sb = await startSandbox();
     const r = await runBin(['keys', 'list'], { env: { ...sb.env, ...ES_MODULES, NODE_DEBUG: 'esm,module' } });
     expect(r.code).toBe(0);
     const loaded = r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l));
-    expect(loaded.some((l) => l.includes('dist/lazy/chunks/')), 'the trace sees what loads').toBe(true);
-    for (const name of ['keyring', 'jq-wasm', 'chunks/jq-', 'chunks/dist-', 'chunks/follow-', 'chunks/mcp-server-']) expect(loaded.filter((l) => l.includes(name)), name).toEqual([]);
+    expect(
+      loaded.some((l) => l.includes('dist/lazy/chunks/')),
+      'the trace sees what loads',
+    ).toBe(true);
+    for (const name of ['keyring', 'jq-wasm', 'chunks/jq-', 'chunks/dist-', 'chunks/follow-', 'chunks/mcp-server-'])
+      expect(
+        loaded.filter((l) => l.includes(name)),
+        name,
+      ).toEqual([]);
   });
 
   it('the MCP SDK is bundled into a chunk of its own that only `wsctl mcp` loads, without express or hono', async () => {
@@ -54,15 +78,20 @@ describe('start-up', () => {
       const text = readFileSync(join(ROOT, 'dist', chunk), 'utf8');
       if (!chunk.includes('mcp-server-')) expect(text.includes(marker), chunk).toBe(false);
       expect(text, chunk).not.toMatch(/(?:require\(|from\s*|import\(\s*)["'](?:express|hono|@hono\/[^"']*|express-rate-limit|cors)["']/);
-      expect(text, chunk).not.toMatch(/express\.Router|class Hono\b|new Hono\b|function createApplication\(|createMcpExpressApp|StreamableHTTPServerTransport/);
+      expect(text, chunk).not.toMatch(
+        /express\.Router|class Hono\b|new Hono\b|function createApplication\(|createMcpExpressApp|StreamableHTTPServerTransport/,
+      );
     }
     // wsctl mcp loads it, and no other command does (above).
-    const r = await runBin(['mcp', '--sandbox'], { env: { ...ES_MODULES, NODE_DEBUG: 'esm,module', WSCTL_CONFIG_DIR: tempDir() }, stdin: '' });
+    const r = await runBin(['mcp', '--sandbox'], {
+      env: { ...ES_MODULES, NODE_DEBUG: 'esm,module', WSCTL_CONFIG_DIR: tempDir() },
+      stdin: '',
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').some((l) => l.includes('chunks/mcp-server-'))).toBe(true);
   });
 
-  it('`wsctl --version` alone is answered by the launcher: the bundle is not even loaded, and the answer is commander\'s', async () => {
+  it("`wsctl --version` alone is answered by the launcher: the bundle is not even loaded, and the answer is commander's", async () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
     for (const flag of ['--version', '-V']) {
       const r = await runBin([flag], { env: { NODE_DEBUG: 'module' } });
@@ -85,7 +114,10 @@ describe('start-up', () => {
     const r = await runBin(['keys', 'list'], { env: { ...sb.env, NODE_OPTIONS: `--require ${hook}` } });
     expect(r.code, r.stderr).toBe(0);
     const loaded: string[] = JSON.parse(/LOADED (.*)/.exec(r.stderr)?.[1] ?? 'null');
-    expect(loaded.some((m) => m.includes('internal/http')), 'the list sees what loads').toBe(true);
+    expect(
+      loaded.some((m) => m.includes('internal/http')),
+      'the list sees what loads',
+    ).toBe(true);
     // undici's index, which WSCTL_NO_TRICKS=1 loads (test/tricks.test.ts), loads Node's own.
     if (tricksOn) expect(loaded.filter((m) => m.includes('deps/undici') || m.includes('crypto/webcrypto'))).toEqual([]);
     // Nor node:tty (which loads node:net) when no stream is a terminal: only help asks for the width.
@@ -111,7 +143,10 @@ describe('start-up', () => {
   });
 
   it('auth login --insecure-storage never loads the keyring module', async () => {
-    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--base-url', 'http://127.0.0.1:9'], { env: { NODE_DEBUG: 'esm,module', WSCTL_CONFIG_DIR: tempDir() }, stdin: 'wsk_startup_test_key\n' });
+    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--base-url', 'http://127.0.0.1:9'], {
+      env: { NODE_DEBUG: 'esm,module', WSCTL_CONFIG_DIR: tempDir() },
+      stdin: 'wsk_startup_test_key\n',
+    });
     expect(r.code).toBe(0);
     expect(r.stderr.split('\n').filter((l) => /Storing file:|Module._load REQUEST|load "?\//.test(l) && l.includes('keyring'))).toEqual([]);
   });

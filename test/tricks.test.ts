@@ -93,7 +93,8 @@ describe('the registry', () => {
   });
 
   it('the packages the tricks lean on are pinned to exact versions', () => {
-    for (const name of ['undici', 'commander', 'jq-wasm', 'zod']) expect({ ...pkg.dependencies, ...pkg.devDependencies }[name], name).toMatch(/^\d+\.\d+\.\d+(-[\w.-]+)?$/);
+    for (const name of ['undici', 'commander', 'jq-wasm', 'zod'])
+      expect({ ...pkg.dependencies, ...pkg.devDependencies }[name], name).toMatch(/^\d+\.\d+\.\d+(-[\w.-]+)?$/);
   });
 
   it('the switch is read once per process, by the one reader of boolean variables: a later copy of the reader keeps the first answer', () => {
@@ -103,8 +104,14 @@ describe('the registry', () => {
       process.env.WSCTL_NO_TRICKS = first ? '1' : '0';
       delete require.cache[require.resolve(file)];
       console.log(first, require(file).tricksOn());`;
-    for (const [value, on] of [['true', false], ['0', true]] as const) {
-      const r = spawnSync(process.execPath, ['-e', script, join(ROOT, 'bin/booleans.cjs')], { encoding: 'utf8', env: { PATH: process.env.PATH, WSCTL_NO_TRICKS: value } });
+    for (const [value, on] of [
+      ['true', false],
+      ['0', true],
+    ] as const) {
+      const r = spawnSync(process.execPath, ['-e', script, join(ROOT, 'bin/booleans.cjs')], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, WSCTL_NO_TRICKS: value },
+      });
       expect(r.stdout.trim(), r.stderr).toBe(`${on} ${on}`);
     }
   });
@@ -147,7 +154,9 @@ describe('the registry', () => {
   it('WSCTL_NO_TRICKS that is not a boolean is exit 2 naming it, as every boolean variable', async () => {
     const r = await runBin(['keys', 'list'], { env: { ...sb.env, WSCTL_NO_TRICKS: 'maybe' } });
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toBe("Error: Invalid WSCTL_NO_TRICKS 'maybe': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.\n");
+    expect(r.stderr).toBe(
+      "Error: Invalid WSCTL_NO_TRICKS 'maybe': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.\n",
+    );
   });
 
   it('every trick has tests below, named after it', () => {
@@ -158,129 +167,160 @@ describe('the registry', () => {
 });
 
 describe('each trick, on and off', () => {
-  trick('compile cache', "keeps V8's code in the user's cache folder where Node has enableCompileCache (22+), and not with the switch", async () => {
-    for (const [env, expected] of [
-      [ON, typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function'],
-      [OFF, false],
-    ] as const) {
-      const cache = tempDir();
-      // A noun's help: the root help alone is answered by the launcher, which compiles nothing.
-      const r = await runBin(['keys', '--help'], { env: { ...env, XDG_CACHE_HOME: cache } });
-      expect(r.code).toBe(0);
-      const folder = join(cache, 'wsctl');
-      expect(existsSync(folder) && readdirSync(folder).length > 0, JSON.stringify(env)).toBe(expected);
-    }
-  });
-
-  trick('code cache on Node 20', "where Node has no compile cache (20), a command runs from one CommonJS file whose V8 code is kept in the user's cache folder, checked against the bundle; a cache that cannot be read or written never breaks the command; not for help, nor with the switch", async () => {
-    const node20 = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache !== 'function';
-    const args = ['keys', 'list', '--json'];
-    const off = await recorded(args, { ...sb.env, ...OFF, XDG_CACHE_HOME: tempDir() });
-    expect(off.code, off.stderr).toBe(0);
-    expect(off.files.some((f) => f.endsWith('dist/wsctl.cjs'))).toBe(true);
-    expect(off.files.some((f) => f.endsWith('flags.cjs'))).toBe(false);
-    const cache = tempDir();
-    const file = join(cache, 'wsctl', 'node20-code-cache');
-    const on = async () => {
-      const r = await recorded(args, { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
-      expect([r.code, r.stderr, r.stdout]).toEqual([0, '', off.stdout]);
-      return r;
-    };
-    const first = await on();
-    if (!node20) {
-      expect(existsSync(file)).toBe(false);
-      expect(first.files.some((f) => f.endsWith('dist/wsctl.cjs'))).toBe(true);
-      return;
-    }
-    // No dynamic import() is left in it: vm's callback for one is experimental on Node 20 and
-    // prints a warning on stderr (the keyring module, Node's own modules are required instead).
-    expect(readFileSync(join(ROOT, 'dist/lazy/all.cjs'), 'utf8')).not.toMatch(/(?<![\w$.])import\(/);
-    // The program came from dist/lazy/all.cjs (compiled by vm.Script, so not among required files).
-    expect(first.files.some((f) => f.endsWith('dist/wsctl.cjs'))).toBe(false);
-    expect(first.files.some((f) => f.endsWith('dist/lazy/flags.cjs'))).toBe(true);
-    const bundle = statSync(join(ROOT, 'dist/lazy/all.cjs'));
-    const key = `wsctl code cache 1 ${process.version} ${process.arch} ${bundle.size} ${bundle.mtimeMs}\n`;
-    const made = readFileSync(file);
-    expect(made.subarray(0, key.length).toString()).toBe(key);
-    expect(made.length).toBeGreaterThan(key.length + 100_000);
-    // V8 took it: the next run leaves it as it is.
-    const before = statSync(file);
-    await on();
-    expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
-    expect(statSync(file).ino).toBe(before.ino);
-    // Code V8 rejects (it checks its own version, flags and the source's length), and a cache
-    // made for another build of the bundle: the command runs, and the cache is made again.
-    for (const stale of [Buffer.concat([Buffer.from(key), Buffer.alloc(5000, 7)]), Buffer.concat([Buffer.from(key.replace(` ${bundle.size} `, ' 1 ')), made.subarray(key.length)])]) {
-      writeFileSync(file, stale);
-      await on();
-      expect(readFileSync(file).subarray(0, key.length).toString()).toBe(key);
-      expect(readFileSync(file).length).toBeGreaterThan(key.length + 100_000);
-    }
-    // A cache folder that cannot be made: slower, not broken, and nothing said.
-    const notAFolder = join(tempDir(), 'file');
-    writeFileSync(notAFolder, 'x');
-    const r = await recorded(args, { ...sb.env, ...ON, XDG_CACHE_HOME: notAFolder });
-    expect([r.code, r.stderr, r.stdout]).toEqual([0, '', off.stdout]);
-    expect(readFileSync(notAFolder, 'utf8')).toBe('x');
-    // Help goes the usual way; the switch and Node's own switch for its cache turn it off.
-    for (const [what, env] of [
-      [['keys', '--help'], ON],
-      [args, OFF],
-      [args, { ...ON, NODE_DISABLE_COMPILE_CACHE: '1' }],
-    ] as const) {
-      const elsewhere = tempDir();
-      const plain = await recorded([...what], { ...sb.env, ...env, XDG_CACHE_HOME: elsewhere });
-      expect(plain.code, plain.stderr).toBe(0);
-      expect(existsSync(join(elsewhere, 'wsctl', 'node20-code-cache')), what.join(' ')).toBe(false);
-      expect(plain.files.some((f) => f.endsWith('dist/wsctl.cjs'))).toBe(true);
-    }
-  }, 60_000);
-
-  trick('version in the launcher', '`wsctl --version` alone does not load the bundle; with the switch it does, and says the same', async () => {
-    const on = await recorded(['--version'], ON);
-    const off = await recorded(['--version'], OFF);
-    expect([on.code, off.code]).toEqual([0, 0]);
-    expect(on.stdout).toBe(`${pkg.version}\n`);
-    expect(off.stdout).toBe(on.stdout);
-    expect(on.files.filter((f) => f.endsWith('wsctl.cjs'))).toEqual([]);
-    expect(off.files.filter((f) => f.endsWith('wsctl.cjs'))).toHaveLength(1);
-  });
-
-  trick('root help in the launcher', "`wsctl`, `--help` and `-h` at 80 columns do not load the bundle and say commander's words; at another width, or with the switch, commander answers", async () => {
-    const commander = await recorded(['--help'], OFF);
-    expect(commander.code).toBe(0);
-    expect(commander.files.filter((f) => f.endsWith('wsctl.cjs'))).toHaveLength(1);
-    // The text the build wrote is what commander renders from the source now.
-    expect(readFileSync(join(ROOT, 'dist', 'help-80.txt'), 'utf8')).toBe((await run(['--help'])).stdout);
-    expect(commander.stdout).toBe((await run(['--help'])).stdout);
-    for (const args of [[], ['--help'], ['-h']]) {
-      for (const env of [ON, { ...ON, COLUMNS: '80' }]) {
-        const on = await recorded(args, env);
-        expect([on.code, on.stderr]).toEqual([0, '']);
-        expect(on.stdout, args.join(' ')).toBe(commander.stdout);
-        expect(on.files.filter((f) => f.endsWith('wsctl.cjs'))).toEqual([]);
-        expect(on.stdoutMade).toBe(false);
+  trick(
+    'compile cache',
+    "keeps V8's code in the user's cache folder where Node has enableCompileCache (22+), and not with the switch",
+    async () => {
+      for (const [env, expected] of [
+        [ON, typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function'],
+        [OFF, false],
+      ] as const) {
+        const cache = tempDir();
+        // A noun's help: the root help alone is answered by the launcher, which compiles nothing.
+        const r = await runBin(['keys', '--help'], { env: { ...env, XDG_CACHE_HOME: cache } });
+        expect(r.code).toBe(0);
+        const folder = join(cache, 'wsctl');
+        expect(existsSync(folder) && readdirSync(folder).length > 0, JSON.stringify(env)).toBe(expected);
       }
-    }
-    // Another width (or a terminal's) is commander's to render.
-    for (const columns of ['60', '80.5', 'wide']) {
-      const other = await recorded(['--help'], { ...ON, COLUMNS: columns });
-      expect(other.files.filter((f) => f.endsWith('wsctl.cjs')), columns).toHaveLength(1);
-      expect(other.stdout).toBe((await recorded(['--help'], { ...OFF, COLUMNS: columns })).stdout);
-    }
-    const full = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH, ...ON }, stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'] });
-    expect([full.status, full.stderr]).toEqual([1, 'Error: Cannot write the output: ENOSPC.\n']);
-  });
+    },
+  );
 
-  trick('help written synchronously', '--help goes out without making the stdout stream; with the switch through it, the same bytes', async () => {
-    for (const args of [['--help'], ['keys', '--help'], ['--version', '--no-color']]) {
-      const on = await recorded(args, ON);
-      const off = await recorded(args, OFF);
-      expect(on.stdout).toBe(off.stdout);
-      expect(on.stdout).toMatch(/Usage: wsctl|^\d+\.\d+\.\d+/);
-      expect([on, off].map((r) => r.stdoutMade)).toEqual([false, true]);
-    }
-  });
+  trick(
+    'code cache on Node 20',
+    "where Node has no compile cache (20), a command runs from one CommonJS file whose V8 code is kept in the user's cache folder, checked against the bundle; a cache that cannot be read or written never breaks the command; not for help, nor with the switch",
+    async () => {
+      const node20 = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache !== 'function';
+      const args = ['keys', 'list', '--json'];
+      const off = await recorded(args, { ...sb.env, ...OFF, XDG_CACHE_HOME: tempDir() });
+      expect(off.code, off.stderr).toBe(0);
+      expect(off.files.some((f) => f.endsWith('dist/wsctl.cjs'))).toBe(true);
+      expect(off.files.some((f) => f.endsWith('flags.cjs'))).toBe(false);
+      const cache = tempDir();
+      const file = join(cache, 'wsctl', 'node20-code-cache');
+      const on = async () => {
+        const r = await recorded(args, { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
+        expect([r.code, r.stderr, r.stdout]).toEqual([0, '', off.stdout]);
+        return r;
+      };
+      const first = await on();
+      if (!node20) {
+        expect(existsSync(file)).toBe(false);
+        expect(first.files.some((f) => f.endsWith('dist/wsctl.cjs'))).toBe(true);
+        return;
+      }
+      // No dynamic import() is left in it: vm's callback for one is experimental on Node 20 and
+      // prints a warning on stderr (the keyring module, Node's own modules are required instead).
+      expect(readFileSync(join(ROOT, 'dist/lazy/all.cjs'), 'utf8')).not.toMatch(/(?<![\w$.])import\(/);
+      // The program came from dist/lazy/all.cjs (compiled by vm.Script, so not among required files).
+      expect(first.files.some((f) => f.endsWith('dist/wsctl.cjs'))).toBe(false);
+      expect(first.files.some((f) => f.endsWith('dist/lazy/flags.cjs'))).toBe(true);
+      const bundle = statSync(join(ROOT, 'dist/lazy/all.cjs'));
+      const key = `wsctl code cache 1 ${process.version} ${process.arch} ${bundle.size} ${bundle.mtimeMs}\n`;
+      const made = readFileSync(file);
+      expect(made.subarray(0, key.length).toString()).toBe(key);
+      expect(made.length).toBeGreaterThan(key.length + 100_000);
+      // V8 took it: the next run leaves it as it is.
+      const before = statSync(file);
+      await on();
+      expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+      expect(statSync(file).ino).toBe(before.ino);
+      // Code V8 rejects (it checks its own version, flags and the source's length), and a cache
+      // made for another build of the bundle: the command runs, and the cache is made again.
+      for (const stale of [
+        Buffer.concat([Buffer.from(key), Buffer.alloc(5000, 7)]),
+        Buffer.concat([Buffer.from(key.replace(` ${bundle.size} `, ' 1 ')), made.subarray(key.length)]),
+      ]) {
+        writeFileSync(file, stale);
+        await on();
+        expect(readFileSync(file).subarray(0, key.length).toString()).toBe(key);
+        expect(readFileSync(file).length).toBeGreaterThan(key.length + 100_000);
+      }
+      // A cache folder that cannot be made: slower, not broken, and nothing said.
+      const notAFolder = join(tempDir(), 'file');
+      writeFileSync(notAFolder, 'x');
+      const r = await recorded(args, { ...sb.env, ...ON, XDG_CACHE_HOME: notAFolder });
+      expect([r.code, r.stderr, r.stdout]).toEqual([0, '', off.stdout]);
+      expect(readFileSync(notAFolder, 'utf8')).toBe('x');
+      // Help goes the usual way; the switch and Node's own switch for its cache turn it off.
+      for (const [what, env] of [
+        [['keys', '--help'], ON],
+        [args, OFF],
+        [args, { ...ON, NODE_DISABLE_COMPILE_CACHE: '1' }],
+      ] as const) {
+        const elsewhere = tempDir();
+        const plain = await recorded([...what], { ...sb.env, ...env, XDG_CACHE_HOME: elsewhere });
+        expect(plain.code, plain.stderr).toBe(0);
+        expect(existsSync(join(elsewhere, 'wsctl', 'node20-code-cache')), what.join(' ')).toBe(false);
+        expect(plain.files.some((f) => f.endsWith('dist/wsctl.cjs'))).toBe(true);
+      }
+    },
+    60_000,
+  );
+
+  trick(
+    'version in the launcher',
+    '`wsctl --version` alone does not load the bundle; with the switch it does, and says the same',
+    async () => {
+      const on = await recorded(['--version'], ON);
+      const off = await recorded(['--version'], OFF);
+      expect([on.code, off.code]).toEqual([0, 0]);
+      expect(on.stdout).toBe(`${pkg.version}\n`);
+      expect(off.stdout).toBe(on.stdout);
+      expect(on.files.filter((f) => f.endsWith('wsctl.cjs'))).toEqual([]);
+      expect(off.files.filter((f) => f.endsWith('wsctl.cjs'))).toHaveLength(1);
+    },
+  );
+
+  trick(
+    'root help in the launcher',
+    "`wsctl`, `--help` and `-h` at 80 columns do not load the bundle and say commander's words; at another width, or with the switch, commander answers",
+    async () => {
+      const commander = await recorded(['--help'], OFF);
+      expect(commander.code).toBe(0);
+      expect(commander.files.filter((f) => f.endsWith('wsctl.cjs'))).toHaveLength(1);
+      // The text the build wrote is what commander renders from the source now.
+      expect(readFileSync(join(ROOT, 'dist', 'help-80.txt'), 'utf8')).toBe((await run(['--help'])).stdout);
+      expect(commander.stdout).toBe((await run(['--help'])).stdout);
+      for (const args of [[], ['--help'], ['-h']]) {
+        for (const env of [ON, { ...ON, COLUMNS: '80' }]) {
+          const on = await recorded(args, env);
+          expect([on.code, on.stderr]).toEqual([0, '']);
+          expect(on.stdout, args.join(' ')).toBe(commander.stdout);
+          expect(on.files.filter((f) => f.endsWith('wsctl.cjs'))).toEqual([]);
+          expect(on.stdoutMade).toBe(false);
+        }
+      }
+      // Another width (or a terminal's) is commander's to render.
+      for (const columns of ['60', '80.5', 'wide']) {
+        const other = await recorded(['--help'], { ...ON, COLUMNS: columns });
+        expect(
+          other.files.filter((f) => f.endsWith('wsctl.cjs')),
+          columns,
+        ).toHaveLength(1);
+        expect(other.stdout).toBe((await recorded(['--help'], { ...OFF, COLUMNS: columns })).stdout);
+      }
+      const full = spawnSync(process.execPath, [BIN, '--help'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, ...ON },
+        stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+      });
+      expect([full.status, full.stderr]).toEqual([1, 'Error: Cannot write the output: ENOSPC.\n']);
+    },
+  );
+
+  trick(
+    'help written synchronously',
+    '--help goes out without making the stdout stream; with the switch through it, the same bytes',
+    async () => {
+      for (const args of [['--help'], ['keys', '--help'], ['--version', '--no-color']]) {
+        const on = await recorded(args, ON);
+        const off = await recorded(args, OFF);
+        expect(on.stdout).toBe(off.stdout);
+        expect(on.stdout).toMatch(/Usage: wsctl|^\d+\.\d+\.\d+/);
+        expect([on, off].map((r) => r.stdoutMade)).toEqual([false, true]);
+      }
+    },
+  );
 
   trick('node:child_process stand-in', 'commander gets node:child_process only on first use; with the switch at once', async () => {
     const on = await recorded(['--help'], ON);
@@ -297,10 +337,18 @@ describe('each trick, on and off', () => {
     expect(body).toContain('getBuiltinModule("node:child_process")');
     expect(body).not.toMatch(/require_lazy_child_process\(/);
     for (const env of [ON, OFF]) {
-      const r = spawnSync(process.execPath, ['-e', "const cp = require(process.argv[1]); console.log(typeof cp.spawn, typeof cp.execFileSync)", join(ROOT, 'scripts/lazy-child-process.cjs')], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, ...env },
-      });
+      const r = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          'const cp = require(process.argv[1]); console.log(typeof cp.spawn, typeof cp.execFileSync)',
+          join(ROOT, 'scripts/lazy-child-process.cjs'),
+        ],
+        {
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, ...env },
+        },
+      );
       expect(r.stdout.trim()).toBe('function function');
     }
   });
@@ -325,14 +373,19 @@ describe('each trick, on and off', () => {
     expect(proxy.tunnels).toEqual([new URL(sb.url).host, new URL(sb.url).host]);
   });
 
-  trick('undici deep imports', "undici/lib/… have the shapes wsctl uses: an Agent without HTTP/2 and request()", async () => {
-    const [{ default: request }, { default: Agent }] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/dispatcher/agent.js')]);
+  trick('undici deep imports', 'undici/lib/… have the shapes wsctl uses: an Agent without HTTP/2 and request()', async () => {
+    const [{ default: request }, { default: Agent }] = await Promise.all([
+      import('undici/lib/api/api-request.js'),
+      import('undici/lib/dispatcher/agent.js'),
+    ]);
     expect(typeof request).toBe('function');
     const server = createServer((_req, res) => res.end('{"ok":true}'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const agent = new Agent({ allowH2: false });
     try {
-      const response = await (request as (this: unknown, o: object) => Promise<{ statusCode: number; body: { json(): Promise<unknown> } }>).call(agent, {
+      const response = await (
+        request as (this: unknown, o: object) => Promise<{ statusCode: number; body: { json(): Promise<unknown> } }>
+      ).call(agent, {
         origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         path: '/',
         method: 'GET',
@@ -354,62 +407,79 @@ describe('each trick, on and off', () => {
     expect(off.loaded.filter((f) => f.includes('chunks/undici-'))).toHaveLength(1);
   });
 
-  trick('jq paths without the engine', 'a plain path is answered without loading the engine, byte for byte as the engine answers it with the switch; a document it cannot answer goes to the engine', async () => {
-    const engineLoaded = (r: Recorded) => r.files.some((f) => f.endsWith('jq-worker.cjs'));
-    for (const filter of ['.keys[].id', '.keys[0]', '.keys | .[-1] | .name', '.']) {
-      const on = await recorded(['keys', 'list', '--jq', filter], { ...sb.env, ...ON });
-      const off = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, ...OFF, NODE_DEBUG: 'worker' } });
-      expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
-      expect(on.stdout, filter).toBe(off.stdout);
-      expect(engineLoaded(on), filter).toBe(false);
-      expect(workerStarted(off.stderr), filter).toBe(true);
-    }
-    // A step jq fails on: the engine runs the filter and says why, as it does with the switch.
-    const on = await recorded(['keys', 'list', '--jq', '.keys.id'], { ...sb.env, ...ON });
-    const off = await runBin(['keys', 'list', '--jq', '.keys.id'], { env: { ...sb.env, ...OFF } });
-    expect([on.code, on.stdout, on.stderr]).toEqual([off.code, off.stdout, off.stderr]);
-    expect(off.stderr).toMatch(/Cannot index array with string/);
-    expect(engineLoaded(on)).toBe(true);
-  });
+  trick(
+    'jq paths without the engine',
+    'a plain path is answered without loading the engine, byte for byte as the engine answers it with the switch; a document it cannot answer goes to the engine',
+    async () => {
+      const engineLoaded = (r: Recorded) => r.files.some((f) => f.endsWith('jq-worker.cjs'));
+      for (const filter of ['.keys[].id', '.keys[0]', '.keys | .[-1] | .name', '.']) {
+        const on = await recorded(['keys', 'list', '--jq', filter], { ...sb.env, ...ON });
+        const off = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, ...OFF, NODE_DEBUG: 'worker' } });
+        expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
+        expect(on.stdout, filter).toBe(off.stdout);
+        expect(engineLoaded(on), filter).toBe(false);
+        expect(workerStarted(off.stderr), filter).toBe(true);
+      }
+      // A step jq fails on: the engine runs the filter and says why, as it does with the switch.
+      const on = await recorded(['keys', 'list', '--jq', '.keys.id'], { ...sb.env, ...ON });
+      const off = await runBin(['keys', 'list', '--jq', '.keys.id'], { env: { ...sb.env, ...OFF } });
+      expect([on.code, on.stdout, on.stderr]).toEqual([off.code, off.stdout, off.stderr]);
+      expect(off.stderr).toMatch(/Cannot index array with string/);
+      expect(engineLoaded(on)).toBe(true);
+    },
+  );
 
-  trick('jq on the main thread', "a filter runs without the engine's thread; past its time slice, its memory or its output bound it moves to the thread, from the start, and a second document goes to the thread, with the same result as the switch gives", async () => {
-    const cases: [string, string[], boolean][] = [
-      ['a small filter, here', ['keys', 'list', '--jq', '.keys | map(.id)'], false],
-      ['a typo, here', ['keys', 'list', '--jq', '.keys | map(.id'], false],
-      ['a failing filter, here', ['keys', 'list', '--jq', '.keys | error("no")'], false],
-      ['past the time slice', ['settings', '--jq', 'last(range(1e7))'], true],
-      ['many documents: the first here, the rest in the thread', ['convo', 'show', 'conv_demo', '--follow', '--jq', '.kind? // .state | ascii_downcase'], true],
-      ['past the memory bound', ['settings', '--jq', '["x" * 1e8, "y" * 1e8, "z" * 1e8] | map(length) | add'], true],
-      ['past the output bound', ['settings', '--jq', 'range(300000)'], true],
-    ];
-    for (const [name, args, moves] of cases) {
-      const on = await runBin(args, { env: { ...sb.env, ...ON, NODE_DEBUG: 'worker' }, timeoutMs: 60_000 });
-      const off = await runBin(args, { env: { ...sb.env, ...OFF }, timeoutMs: 60_000 });
-      expect([on.code, on.stdout], name).toEqual([off.code, off.stdout]);
-      expect(on.stderr, name).toContain(off.stderr.trim());
-      expect(workerStarted(on.stderr), name).toBe(moves);
-    }
-  }, 120_000);
+  trick(
+    'jq on the main thread',
+    "a filter runs without the engine's thread; past its time slice, its memory or its output bound it moves to the thread, from the start, and a second document goes to the thread, with the same result as the switch gives",
+    async () => {
+      const cases: [string, string[], boolean][] = [
+        ['a small filter, here', ['keys', 'list', '--jq', '.keys | map(.id)'], false],
+        ['a typo, here', ['keys', 'list', '--jq', '.keys | map(.id'], false],
+        ['a failing filter, here', ['keys', 'list', '--jq', '.keys | error("no")'], false],
+        ['past the time slice', ['settings', '--jq', 'last(range(1e7))'], true],
+        [
+          'many documents: the first here, the rest in the thread',
+          ['convo', 'show', 'conv_demo', '--follow', '--jq', '.kind? // .state | ascii_downcase'],
+          true,
+        ],
+        ['past the memory bound', ['settings', '--jq', '["x" * 1e8, "y" * 1e8, "z" * 1e8] | map(length) | add'], true],
+        ['past the output bound', ['settings', '--jq', 'range(300000)'], true],
+      ];
+      for (const [name, args, moves] of cases) {
+        const on = await runBin(args, { env: { ...sb.env, ...ON, NODE_DEBUG: 'worker' }, timeoutMs: 60_000 });
+        const off = await runBin(args, { env: { ...sb.env, ...OFF }, timeoutMs: 60_000 });
+        expect([on.code, on.stdout], name).toEqual([off.code, off.stdout]);
+        expect(on.stderr, name).toContain(off.stderr.trim());
+        expect(workerStarted(on.stderr), name).toBe(moves);
+      }
+    },
+    120_000,
+  );
 
-  trick(['Liftoff only', 'steady young generation'], 'the V8 flags are set once, in one place, before any WebAssembly: a request, --jq, a proxied request, a transcript; none with the switch', async () => {
-    const proxy = await startConnectProxy();
-    const cases: [string[], Record<string, string>][] = [
-      [['keys', 'list'], {}],
-      [['keys', 'list', '--jq', '.keys | map(.id)'], {}],
-      [['keys', 'list'], { HTTP_PROXY: proxy.url }],
-      [['convo', 'show', 'conv_demo'], {}],
-    ];
-    for (const [args, extra] of cases) {
-      const on = await recorded(args, { ...sb.env, ...extra, ...ON });
-      const off = await recorded(args, { ...sb.env, ...extra, ...OFF });
-      expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
-      expect(off.stdout).toBe(on.stdout);
-      expect(on.flags, args.join(' ')).toEqual([...RUNTIME_FLAGS]);
-      expect(off.flags, args.join(' ')).toEqual([]);
-    }
-    // --help does not pay for them (nor for loading node:v8).
-    expect((await recorded(['--help'], ON)).flags).toEqual([]);
-  });
+  trick(
+    ['Liftoff only', 'steady young generation'],
+    'the V8 flags are set once, in one place, before any WebAssembly: a request, --jq, a proxied request, a transcript; none with the switch',
+    async () => {
+      const proxy = await startConnectProxy();
+      const cases: [string[], Record<string, string>][] = [
+        [['keys', 'list'], {}],
+        [['keys', 'list', '--jq', '.keys | map(.id)'], {}],
+        [['keys', 'list'], { HTTP_PROXY: proxy.url }],
+        [['convo', 'show', 'conv_demo'], {}],
+      ];
+      for (const [args, extra] of cases) {
+        const on = await recorded(args, { ...sb.env, ...extra, ...ON });
+        const off = await recorded(args, { ...sb.env, ...extra, ...OFF });
+        expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
+        expect(off.stdout).toBe(on.stdout);
+        expect(on.flags, args.join(' ')).toEqual([...RUNTIME_FLAGS]);
+        expect(off.flags, args.join(' ')).toEqual([]);
+      }
+      // --help does not pay for them (nor for loading node:v8).
+      expect((await recorded(['--help'], ON)).flags).toEqual([]);
+    },
+  );
 
   trick('Liftoff only', 'no WebAssembly function is compiled by TurboFan: undici, the jq engine, a proxied request', async () => {
     const proxy = await startConnectProxy();
@@ -419,7 +489,9 @@ describe('each trick, on and off', () => {
       [[], { HTTP_PROXY: proxy.url }],
     ] as const) {
       // Not spawnSync: the sandbox and the proxy answer from this process.
-      const child = spawn(process.execPath, ['--trace-wasm-compilation-times', BIN, 'keys', 'list', ...extra], { env: { PATH: process.env.PATH, HOME: tempDir(), ...sb.env, ...env, ...ON } });
+      const child = spawn(process.execPath, ['--trace-wasm-compilation-times', BIN, 'keys', 'list', ...extra], {
+        env: { PATH: process.env.PATH, HOME: tempDir(), ...sb.env, ...env, ...ON },
+      });
       const r = { stdout: '', stderr: '', status: 0 as number | null };
       child.stdout.on('data', (c) => (r.stdout += c));
       child.stderr.on('data', (c) => (r.stderr += c));
@@ -434,7 +506,11 @@ describe('each trick, on and off', () => {
   trick('Liftoff only', 'each run-time flag exists on this Node (set, an unknown one would warn on stderr)', () => {
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
     for (const flag of RUNTIME_FLAGS) expect(options, flag).toContain(flag.replace(/^--(no-)?/, '--').split('=')[0]);
-    const r = spawnSync(process.execPath, ['-e', 'for (const f of process.argv.slice(1)) require("node:v8").setFlagsFromString(f)', '--', ...RUNTIME_FLAGS], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['-e', 'for (const f of process.argv.slice(1)) require("node:v8").setFlagsFromString(f)', '--', ...RUNTIME_FLAGS],
+      { encoding: 'utf8' },
+    );
     expect([r.status, r.stderr]).toEqual([0, '']);
   });
 
@@ -464,15 +540,19 @@ describe('each trick, on and off', () => {
     expect(builtin(off, 'internal/crypto/webcrypto')).toBe(true);
   });
 
-  trick('node:http without its ES module facade', "--sandbox does not load Node's own undici, and says the same with the switch", async () => {
-    const config = { WSCTL_CONFIG_DIR: tempDir() };
-    const on = await recorded(['--sandbox', 'keys', 'list'], { ...config, ...ON });
-    const off = await recorded(['--sandbox', 'keys', 'list'], { ...config, ...OFF });
-    expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
-    expect(off.stdout).toBe(on.stdout);
-    expect(builtin(on, 'internal/deps/undici/undici')).toBe(false);
-    // (With the switch, undici's index loads Node's own copy anyway, on every Node line.)
-  });
+  trick(
+    'node:http without its ES module facade',
+    "--sandbox does not load Node's own undici, and says the same with the switch",
+    async () => {
+      const config = { WSCTL_CONFIG_DIR: tempDir() };
+      const on = await recorded(['--sandbox', 'keys', 'list'], { ...config, ...ON });
+      const off = await recorded(['--sandbox', 'keys', 'list'], { ...config, ...OFF });
+      expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
+      expect(off.stdout).toBe(on.stdout);
+      expect(builtin(on, 'internal/deps/undici/undici')).toBe(false);
+      // (With the switch, undici's index loads Node's own copy anyway, on every Node line.)
+    },
+  );
 
   trick('quickCheck', 'is off with the switch: zod alone decides', () => {
     // In this process the switch is the suite's: its run with WSCTL_NO_TRICKS=1 proves the off path.
@@ -492,7 +572,15 @@ type Def = {
 };
 
 const json = fc.jsonValue({ maxDepth: 2 });
-const wrongValue = fc.oneof(fc.string(), fc.constant(null), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.dictionary(fc.string(), json, { maxKeys: 2 }), fc.array(json, { maxLength: 2 }));
+const wrongValue = fc.oneof(
+  fc.string(),
+  fc.constant(null),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.dictionary(fc.string(), json, { maxKeys: 2 }),
+  fc.array(json, { maxLength: 2 }),
+);
 
 /** Values near the schema's shape: each part mostly right, now and then anything else; JSON only. */
 function near(def: Def, depth = 0): fc.Arbitrary<unknown> {
@@ -523,7 +611,12 @@ function near(def: Def, depth = 0): fc.Arbitrary<unknown> {
     case 'object': {
       const fields = Object.fromEntries(Object.entries(def.shape ?? {}).map(([k, child]) => [k, inner(child)]));
       // Most keys present, now and then one missing, and sometimes a key the schema does not name.
-      right = fc.tuple(fc.record(fields, { requiredKeys: Object.keys(fields).filter((_, i) => i % 3 !== 0) }), fc.dictionary(fc.string({ maxLength: 4 }), json, { maxKeys: 1 })).map(([known, extra]) => ({ ...extra, ...known }));
+      right = fc
+        .tuple(
+          fc.record(fields, { requiredKeys: Object.keys(fields).filter((_, i) => i % 3 !== 0) }),
+          fc.dictionary(fc.string({ maxLength: 4 }), json, { maxKeys: 1 }),
+        )
+        .map(([known, extra]) => ({ ...extra, ...known }));
       break;
     }
     case 'enum':
@@ -539,12 +632,19 @@ function near(def: Def, depth = 0): fc.Arbitrary<unknown> {
       right = json;
   }
   // As JSON.parse would give them: undefined in arrays turns to null, absent fields stay absent.
-  return fc.oneof({ arbitrary: right, weight: 12 }, { arbitrary: wrongValue, weight: 1 }).map((v) => (v === undefined ? v : JSON.parse(JSON.stringify(v))));
+  return fc
+    .oneof({ arbitrary: right, weight: 12 }, { arbitrary: wrongValue, weight: 1 })
+    .map((v) => (v === undefined ? v : JSON.parse(JSON.stringify(v))));
 }
 
 describe('quickCheck: zod’s yes or no on JSON values, without zod’s copies', () => {
   // Every response schema, and the parts the streamed transcript checks one by one.
-  const schemas: [string, z.ZodMiniType][] = [...Object.entries(responseSchemas), ['Message', Message], ['ConversationDetail', ConversationDetail], ['Conversation.messages', responseSchemas.Conversation.shape.messages]];
+  const schemas: [string, z.ZodMiniType][] = [
+    ...Object.entries(responseSchemas),
+    ['Message', Message],
+    ['ConversationDetail', ConversationDetail],
+    ['Conversation.messages', responseSchemas.Conversation.shape.messages],
+  ];
 
   it.each(schemas)('%s: the same verdict as zod on random values', (_name, schema) => {
     const check = quickCheck(schema);

@@ -5,8 +5,18 @@ import { Api } from '../http/index.js';
 import { ConfigStore, configFolder } from '../config/index.js';
 import { findPin } from '../config/pin.js';
 import { readKeyring, type KeyStorage } from '../config/keys.js';
-import { envFlag, envNumber, noKey, timeoutMs, resolveProfile, resolveTarget, storeEntry as entryOf, type Resolution, type StoreEntry } from '../config/resolve.js';
-import { AuthError, } from '../errors.js';
+import {
+  envFlag,
+  envNumber,
+  noKey,
+  timeoutMs,
+  resolveProfile,
+  resolveTarget,
+  storeEntry as entryOf,
+  type Resolution,
+  type StoreEntry,
+} from '../config/resolve.js';
+import { AuthError } from '../errors.js';
 import type { Clock } from '../conversation/clock.js';
 import type { Globals } from '../common/globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from '../terminal/index.js';
@@ -96,7 +106,14 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   // Compiled before anything is sent: a typo in --jq sends no request.
   const jq = globals.jq === undefined ? undefined : await (await import('../terminal/jq.js')).compileJq(globals.jq, base.signal);
   const agentSaid = agent === undefined ? undefined : `${agent}, from ${told.variable}`;
-  const term = await createTerminal(base.io, env, { json, noColor: globals.color === false, noInput, agent: agentSaid, prompt: base.prompt, jq });
+  const term = await createTerminal(base.io, env, {
+    json,
+    noColor: globals.color === false,
+    noInput,
+    agent: agentSaid,
+    prompt: base.prompt,
+    jq,
+  });
   if (debug && told.variable) term.trace(agent === undefined ? `agent: none (${told.variable} says so)` : `agent: ${agentSaid}`);
   const folder = configFolder(env);
   const config = new ConfigStore(folder.path, (m) => term.warn(m));

@@ -37,4 +37,5 @@ export { sandbox } from '../commands/sandbox/index.js';
 export { settings } from '../commands/settings.js';
 export { site } from '../commands/site/index.js';
 /** The MCP tools of the declared verbs (README's table); loaded only when asked. */
-export const mcpToolsOf = async (verbs: Parameters<typeof import('../mcp/tools.js').toolsOf>[0]) => (await import('../mcp/tools.js')).toolsOf(verbs);
+export const mcpToolsOf = async (verbs: Parameters<typeof import('../mcp/tools.js').toolsOf>[0]) =>
+  (await import('../mcp/tools.js')).toolsOf(verbs);

@@ -110,10 +110,14 @@ export async function cli(argv: string[]): Promise<void> {
   if (!tricksOn) delete io.writeHelp;
   // The prompt module loads on the first question.
   const prompt: Prompt = {
-    secret: async (question) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).secret(question),
-    confirm: async (question) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).confirm(question),
-    text: async (question) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).text?.(question) ?? '',
-    choose: async (question, items, width) => (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).choose?.(question, items, width) ?? '',
+    secret: async (question) =>
+      (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).secret(question),
+    confirm: async (question) =>
+      (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).confirm(question),
+    text: async (question) =>
+      (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).text?.(question) ?? '',
+    choose: async (question, items, width) =>
+      (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).choose?.(question, items, width) ?? '',
   };
   let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth, cwd: process.cwd() });
   if (pager) await pager;

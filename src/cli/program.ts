@@ -23,7 +23,11 @@ const nouns: Noun[] = [
   { name: 'profile', description: 'List, switch and delete config profiles', declaration: (app) => app.profile },
   { name: 'keys', description: "Create and list the workspace's API keys", declaration: (app) => app.keys },
   { name: 'settings', description: "Show the user's settings", declaration: (app) => app.settings },
-  { name: 'caps', description: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts', declaration: (app) => app.caps },
+  {
+    name: 'caps',
+    description: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts',
+    declaration: (app) => app.caps,
+  },
   { name: 'convo', description: 'Read conversations', declaration: (app) => app.convo },
   { name: 'notes', description: 'Import pages from the connected note-taking app', declaration: (app) => app.notes },
   { name: 'conn', description: 'Change or remove connections to third-party apps', declaration: (app) => app.conn },
@@ -102,7 +106,11 @@ function rootFootnote(width: number): string {
     "The examples in each command's help use the sandbox's ids (conv_demo, dev_phone, …): add --sandbox to try them.",
     'Help topics: wsctl help environment, exit-codes, formatting or config. Manual: man wsctl, man wsctl-keys-create, …',
   ];
-  const examples = ['wsctl --sandbox keys list', 'wsctl auth login --base-url https://api.example.com', 'wsctl --sandbox convo show conv_live --follow'];
+  const examples = [
+    'wsctl --sandbox keys list',
+    'wsctl auth login --base-url https://api.example.com',
+    'wsctl --sandbox convo show conv_live --follow',
+  ];
   return `\nExamples:\n${examples.map((e) => `  $ ${e}\n`).join('')}\n${notes.map((n) => wrapWords(n, width)).join('\n\n')}\n`;
 }
 
@@ -123,7 +131,11 @@ export function isCommandName(word: string): boolean {
   return word === 'help' || nouns.some((n) => n.name === word);
 }
 
-export const VALUE_OPTIONS = new Set(globalOptions().filter((o) => o.required).map((o) => o.long));
+export const VALUE_OPTIONS = new Set(
+  globalOptions()
+    .filter((o) => o.required)
+    .map((o) => o.long),
+);
 
 /** The noun argv invokes: its first word that is neither an option nor an option's value. */
 export function invokedNoun(argv: string[]): string | undefined {
@@ -158,7 +170,12 @@ export interface DeclaredVerb {
 /** Every noun: the root's entry (name, description) beside its declaration (loads every noun). */
 export async function declaredNouns(): Promise<{ name: string; description: string; hidden: boolean; declared: NounDecl }[]> {
   const commands = await import('./loaded.js');
-  return nouns.map((noun) => ({ name: noun.name, description: noun.description, hidden: !!noun.hidden, declared: noun.declaration(commands) }));
+  return nouns.map((noun) => ({
+    name: noun.name,
+    description: noun.description,
+    hidden: !!noun.hidden,
+    declared: noun.declaration(commands),
+  }));
 }
 
 /** Every verb's declaration, noun by noun, for the test matrices. */

@@ -28,7 +28,17 @@ export function debugFromEnv(env: Record<string, string | undefined>): boolean {
 }
 
 export async function reportError(error: unknown, base: BaseCtx, outcome: Outcome): Promise<number> {
-  const { WsctlError, CancelledError, InterruptedError, cleanErrorMessage, maskSecrets, maskSecretsIn, wrapWords, displayWidth, terminalWidth } = await import('./loaded.js');
+  const {
+    WsctlError,
+    CancelledError,
+    InterruptedError,
+    cleanErrorMessage,
+    maskSecrets,
+    maskSecretsIn,
+    wrapWords,
+    displayWidth,
+    terminalWidth,
+  } = await import('./loaded.js');
   const { stderr } = base.io;
   // On a terminal the message wraps at its width, between words (cli.md §3); piped, one line.
   const said = (text: string) => (base.io.stderrIsTTY ? wrapWords(text, terminalWidth(base.env, base.io.columns), displayWidth) : text);
@@ -59,7 +69,14 @@ export async function reportError(error: unknown, base: BaseCtx, outcome: Outcom
 export function oneLineUsage(message: string): string {
   return message
     .replace(/^error:\s*/i, '')
-    .replace(/\s*\n\s*\(Did you mean (?:one of )?([^)]*?)\?\)/, (_m, names: string) => `. Did you mean ${names.split(/,\s*/).map((n) => `'${n}'`).join(' or ')}?`)
+    .replace(
+      /\s*\n\s*\(Did you mean (?:one of )?([^)]*?)\?\)/,
+      (_m, names: string) =>
+        `. Did you mean ${names
+          .split(/,\s*/)
+          .map((n) => `'${n}'`)
+          .join(' or ')}?`,
+    )
     .replace(/\s*\n\s*/g, ' ')
     .trim();
 }
@@ -116,7 +133,10 @@ export async function usageError(program: Command, argv: string[], code: string,
   // A mistyped choice (`--variant blgo`): the close one, on the same line.
   const choice = /'([^']*)' is invalid(?: for argument '[^']*')?\. Allowed choices are (.*)\.$/.exec(line);
   if (code === 'commander.invalidArgument' && choice) {
-    const guess = closest(choice[1] as string, (choice[2] as string).split(', ').map((c) => ({ word: c, suggest: c })));
+    const guess = closest(
+      choice[1] as string,
+      (choice[2] as string).split(', ').map((c) => ({ word: c, suggest: c })),
+    );
     if (guess) line += ` Did you mean '${guess}'?`;
   }
   return new UsageError(`${sentence(line)}${hint}`);

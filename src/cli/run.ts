@@ -4,7 +4,16 @@
 import type { Command } from 'commander';
 import type { App, Result } from '../verbs/declare.js';
 import type { BaseCtx, Ctx, Globals } from './context.js';
-import { buildProgram, declaredVerbs, GLOBAL_FLAGS, invokedNoun, invokedNounAt, isCommandName, loadCommands, VALUE_OPTIONS } from './program.js';
+import {
+  buildProgram,
+  declaredVerbs,
+  GLOBAL_FLAGS,
+  invokedNoun,
+  invokedNounAt,
+  isCommandName,
+  loadCommands,
+  VALUE_OPTIONS,
+} from './program.js';
 import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
 import { setRuntimeFlags } from '../tricks/switch.js';
 
@@ -106,7 +115,11 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
   }
   const help = helpRequest(rawArgv);
   const argv = help?.argv ?? rawArgv;
-  const outcome: Outcome = { code: EXIT_OK, json: argv.includes('--json') || argv.includes('--jq'), debug: argv.includes('--debug') || debugFromEnv(base.env) };
+  const outcome: Outcome = {
+    code: EXIT_OK,
+    json: argv.includes('--json') || argv.includes('--jq'),
+    debug: argv.includes('--debug') || debugFromEnv(base.env),
+  };
   let usageMessage: string | undefined;
 
   const app = runningApp(base, outcome);

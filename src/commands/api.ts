@@ -33,13 +33,21 @@ export const api = defineNoun({
     args: { path: arg('<path>', 'path below the base URL, e.g. /settings/', normalizePath) },
     flags: {
       method: option('-X, --method <method>', 'HTTP method (default GET, or POST with -f or --input)', parseMethod),
-      fields: repeated('-f, --field <key=value>', 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)', parseField),
+      fields: repeated(
+        '-f, --field <key=value>',
+        'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)',
+        parseField,
+      ),
       input: option('--input <file>', 'send the file as the request body (- for stdin)'),
     },
     check(opts, said) {
       if (opts.fields.length > 0 && opts.input !== undefined) throw new UsageError(`Use ${said('fields')} or ${said('input')}, not both.`);
     },
-    examples: ["wsctl api /settings/ --jq '.timezone'", 'wsctl api -X GET /api-keys/ -f limit=10', 'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json'],
+    examples: [
+      "wsctl api /settings/ --jq '.timezone'",
+      'wsctl api -X GET /api-keys/ -f limit=10',
+      'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json',
+    ],
     // Any path: its sample reaches getSettings.
     endpoints: 'any',
     method: methodOf,
@@ -54,7 +62,8 @@ export const api = defineNoun({
  */
 export function normalizePath(raw: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) throw new UsageError('Give a path below the base URL, not a full URL.');
-  if (/[\s\x00-\x1f\x7f]/.test(raw)) throw new UsageError(`Invalid path '${cleanLine(raw)}': it contains whitespace or control characters; percent-encode them (%20).`);
+  if (/[\s\x00-\x1f\x7f]/.test(raw))
+    throw new UsageError(`Invalid path '${cleanLine(raw)}': it contains whitespace or control characters; percent-encode them (%20).`);
   const withoutFragment = raw.split('#', 1)[0] as string;
   const at = withoutFragment.indexOf('?');
   const pathPart = at < 0 ? withoutFragment : withoutFragment.slice(0, at);
@@ -97,7 +106,9 @@ async function readInputFile(file: string): Promise<string> {
     return await readAll(stream, `The file ${file}`);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
+    throw new UsageError(
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
+    );
   }
 }
 

@@ -23,14 +23,28 @@ export function capsIds(caps: Capabilities): IdRef[] {
   const numbers = (caps.text_agent?.numbers ?? []).filter((n) => n.conversation_id);
   const apps = caps.connected_apps ?? [];
   return [
-    ...numbers.map((n): IdRef => ({ kind: 'conversation', id: n.conversation_id as string, description: [n.name, n.phone].filter(Boolean).join(' ') })),
+    ...numbers.map(
+      (n): IdRef => ({ kind: 'conversation', id: n.conversation_id as string, description: [n.name, n.phone].filter(Boolean).join(' ') }),
+    ),
     ...apps.map((a): IdRef => ({ kind: 'app', id: a.app_slug, description: a.account_name ?? undefined })),
-    ...apps.filter((a) => a.account_identifier).map((a): IdRef => ({ kind: 'account', id: a.account_identifier as string, description: [a.app_slug, a.account_name].filter(Boolean).join(': ') })),
+    ...apps
+      .filter((a) => a.account_identifier)
+      .map(
+        (a): IdRef => ({
+          kind: 'account',
+          id: a.account_identifier as string,
+          description: [a.app_slug, a.account_name].filter(Boolean).join(': '),
+        }),
+      ),
   ];
 }
 
 export async function run(_ctx: Ctx): Promise<Call> {
-  return call({ request: request('getCapabilities'), spinner: 'Loading capabilities', answer: ({ body }) => ({ json: body, human: (out) => render(body, out) }) });
+  return call({
+    request: request('getCapabilities'),
+    spinner: 'Loading capabilities',
+    answer: ({ body }) => ({ json: body, human: (out) => render(body, out) }),
+  });
 }
 
 async function render(caps: Capabilities, out: Terminal): Promise<void> {
@@ -53,11 +67,22 @@ async function render(caps: Capabilities, out: Terminal): Promise<void> {
   };
   await section('Text numbers', 'No text numbers.', numbers.length, () =>
     out.table(
-      [{ header: 'PHONE', fixed: true }, { header: 'NAME' }, { header: 'DESCRIPTION' }, { header: 'OWNER', fixed: true, tty: (v) => (v ? 'yes' : '') }, { header: 'CONVERSATION', fixed: true }],
+      [
+        { header: 'PHONE', fixed: true },
+        { header: 'NAME' },
+        { header: 'DESCRIPTION' },
+        { header: 'OWNER', fixed: true, tty: (v) => (v ? 'yes' : '') },
+        { header: 'CONVERSATION', fixed: true },
+      ],
       numbers.map((n) => [n.phone, n.name, n.description, n.is_owner ?? false, n.conversation_id]),
     ),
   );
-  await section('E-mail addresses', 'No e-mail addresses.', addresses.length, () => out.table([{ header: 'ADDRESS' }], addresses.map((a) => [a])));
+  await section('E-mail addresses', 'No e-mail addresses.', addresses.length, () =>
+    out.table(
+      [{ header: 'ADDRESS' }],
+      addresses.map((a) => [a]),
+    ),
+  );
   await section('Connected apps', 'No connected apps.', apps.length, () =>
     out.table(
       [{ header: 'APP', fixed: true }, { header: 'PERMISSION', fixed: true }, { header: 'ACCOUNT' }, { header: 'ACCOUNT NAME' }],
@@ -65,6 +90,9 @@ async function render(caps: Capabilities, out: Terminal): Promise<void> {
     ),
   );
   await section('Prompts', 'No prompts.', prompts.length, () =>
-    out.table([{ header: 'PATH', fixed: true }, { header: 'TITLE' }, { header: 'DESCRIPTION' }], prompts.map((p) => [p.path, p.title, p.description])),
+    out.table(
+      [{ header: 'PATH', fixed: true }, { header: 'TITLE' }, { header: 'DESCRIPTION' }],
+      prompts.map((p) => [p.path, p.title, p.description]),
+    ),
   );
 }

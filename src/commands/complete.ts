@@ -10,7 +10,10 @@ export const complete = defineNoun({
   self: defineVerb({
     name: '__complete',
     summary: 'values for completion scripts',
-    args: { what: arg('<what>', 'profiles, or ids <kind> -- <words of the line>'), rest: arg('[rest...]', 'the kind and the line', (given) => given as unknown as string[]) },
+    args: {
+      what: arg('<what>', 'profiles, or ids <kind> -- <words of the line>'),
+      rest: arg('[rest...]', 'the kind and the line', (given) => given as unknown as string[]),
+    },
     examples: [],
     endpoints: [],
     sample: ['__complete', 'profiles'],

@@ -24,7 +24,11 @@ export const completion = defineNoun({
     summary: 'Print the completion script for a shell',
     args: { shell: arg('<shell>', 'the shell', shells) },
     notes: WHERE,
-    examples: ['source <(wsctl completion bash)', 'mkdir -p ~/.zfunc && wsctl completion zsh > ~/.zfunc/_wsctl', 'mkdir -p ~/.config/fish/completions && wsctl completion fish > ~/.config/fish/completions/wsctl.fish'],
+    examples: [
+      'source <(wsctl completion bash)',
+      'mkdir -p ~/.zfunc && wsctl completion zsh > ~/.zfunc/_wsctl',
+      'mkdir -p ~/.config/fish/completions && wsctl completion fish > ~/.config/fish/completions/wsctl.fish',
+    ],
     endpoints: [],
     sample: ['completion', 'bash'],
     // The scripts describe the whole tree, not just the part this invocation loaded.

@@ -26,7 +26,11 @@ function shown(s: Settings): Result {
       // Piped output keeps the raw field; "(suggested)" is for people.
       const unset = out.muted('(not set)');
       const nameShown = s.name ? undefined : s.suggested_name ? { text: s.suggested_name, note: '(suggested)' } : unset;
-      const field = (key: string, value: string | null | undefined): [string, string | null | undefined, string?] => [key, value, value ? undefined : unset];
+      const field = (key: string, value: string | null | undefined): [string, string | null | undefined, string?] => [
+        key,
+        value,
+        value ? undefined : unset,
+      ];
       out.detail([
         ['name', s.name ?? null, nameShown],
         ['suggested_name', s.suggested_name ?? null],

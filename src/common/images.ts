@@ -7,7 +7,12 @@ import { open, realpath } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { UsageError } from '../errors.js';
 
-export const IMAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+export const IMAGE_EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
 
 /** The largest image upload-avatar reads and sends: avatars are small, and the file is held in memory once. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -89,7 +94,8 @@ function jpegProblem(b: Buffer): string | undefined {
       sawScan = true;
       // Entropy-coded data: 0xff is followed by 0x00 (a stuffed byte) or a restart marker; any other is the next marker.
       while (at < b.length) {
-        if (b[at] === 0xff && at + 1 < b.length && b[at + 1] !== 0x00 && !((b[at + 1] as number) >= 0xd0 && (b[at + 1] as number) <= 0xd7)) break;
+        if (b[at] === 0xff && at + 1 < b.length && b[at + 1] !== 0x00 && !((b[at + 1] as number) >= 0xd0 && (b[at + 1] as number) <= 0xd7))
+          break;
         at += b[at] === 0xff ? 2 : 1;
       }
     }
@@ -142,7 +148,8 @@ function gifProblem(b: Buffer): string | undefined {
 /** RIFF whose size is the file's, WEBP, then chunks led by VP8, VP8L or VP8X, each within the file. */
 function webpProblem(b: Buffer): string | undefined {
   if (b.length < 20) return 'the WebP is cut off in its header';
-  if (b.readUInt32LE(4) + 8 !== b.length) return `the WebP's RIFF size (${b.readUInt32LE(4) + 8} bytes) is not the file's (${b.length} bytes)`;
+  if (b.readUInt32LE(4) + 8 !== b.length)
+    return `the WebP's RIFF size (${b.readUInt32LE(4) + 8} bytes) is not the file's (${b.length} bytes)`;
   let at = 12;
   let first: string | undefined;
   let sawImage = false;
@@ -154,7 +161,8 @@ function webpProblem(b: Buffer): string | undefined {
     if (data + size > b.length) return `the WebP chunk ${JSON.stringify(fourcc)} runs past the end of the file`;
     first ??= fourcc;
     if (fourcc === 'VP8 ') {
-      if (size < 10 || b[data + 3] !== 0x9d || b[data + 4] !== 0x01 || b[data + 5] !== 0x2a) return 'the WebP VP8 chunk has no valid frame header';
+      if (size < 10 || b[data + 3] !== 0x9d || b[data + 4] !== 0x01 || b[data + 5] !== 0x2a)
+        return 'the WebP VP8 chunk has no valid frame header';
       sawImage = true;
     } else if (fourcc === 'VP8L') {
       if (size < 5 || b[data] !== 0x2f) return 'the WebP VP8L chunk has no valid signature';
@@ -193,12 +201,15 @@ export async function readImage(path: string, maxBytes = MAX_IMAGE_BYTES): Promi
     handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot read ${shown}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}.`);
+    throw new UsageError(
+      `Cannot read ${shown}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}.`,
+    );
   }
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new UsageError(`${shown} is not a regular file.`);
-    if (info.size > maxBytes) throw new UsageError(`${shown} is ${info.size} bytes; an avatar may have at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB).`);
+    if (info.size > maxBytes)
+      throw new UsageError(`${shown} is ${info.size} bytes; an avatar may have at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB).`);
     // Read to the end, not to the size stat gave: a file that grows meanwhile is caught by the bound.
     const pieces: Buffer[] = [];
     let size = 0;
@@ -208,7 +219,8 @@ export async function readImage(path: string, maxBytes = MAX_IMAGE_BYTES): Promi
       if (bytesRead === 0) break;
       pieces.push(piece.subarray(0, bytesRead));
       size += bytesRead;
-      if (size > maxBytes) throw new UsageError(`${shown} has more than ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB), the most an avatar may have.`);
+      if (size > maxBytes)
+        throw new UsageError(`${shown} has more than ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB), the most an avatar may have.`);
     }
     const read = Buffer.concat(pieces, size);
     const type = sniffImageType(read);

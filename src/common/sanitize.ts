@@ -4,7 +4,8 @@
 // transcript, a file name or an error message can never drive the user's terminal.
 
 // CSI and OSC sequences, other two-byte escapes, then C1 CSI.
-const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]?|\x9b[0-?]*[ -/]*[@-~]/g;
+const ESCAPES =
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]?|\x9b[0-?]*[ -/]*[@-~]/g;
 // C0 and C1 controls but tab and newline; bidi marks, embeddings, overrides and isolates
 // (U+061C, U+200E-F, U+202A-E, U+2066-9); invisible format characters: soft hyphen, zero-width
 // spaces and joiners, word joiner and invisible operators, deprecated format controls, the BOM,
@@ -26,7 +27,10 @@ const ANY_CONTROL_OR_BREAK = new RegExp(`[${SUSPECT}\\t\\n]`);
 // Kept: the zero-width joiner where it joins emoji (👨‍👩‍👧 is one family, two columns), and the
 // tag sequence of a subdivision flag (🏴 then tag letters then the cancel tag: England, Scotland).
 const SUBDIVISION_FLAG = String.raw`\u{1f3f4}[\u{e0020}-\u{e007e}]+\u{e007f}`;
-const CONTROLS_BUT_EMOJI_JOINERS = new RegExp(`(${SUBDIVISION_FLAG})|(?<=[\\p{Extended_Pictographic}\\u{1f3fb}-\\u{1f3ff}\\ufe0f])\\u200d(?=\\p{Extended_Pictographic})|([${INVISIBLE}])`, 'gu');
+const CONTROLS_BUT_EMOJI_JOINERS = new RegExp(
+  `(${SUBDIVISION_FLAG})|(?<=[\\p{Extended_Pictographic}\\u{1f3fb}-\\u{1f3ff}\\ufe0f])\\u200d(?=\\p{Extended_Pictographic})|([${INVISIBLE}])`,
+  'gu',
+);
 
 /** Service text made safe for a terminal; newlines and tabs stay. */
 export function clean(text: unknown): string {
@@ -36,7 +40,9 @@ export function clean(text: unknown): string {
   if (!ANY_CONTROL.test(s)) return s;
   const stripped = s.replace(ESCAPES, '').replace(/\r\n?/g, '\n').replace(SEPARATORS, '\n');
   if (!stripped.includes('\u200d') && !stripped.includes('\u{1f3f4}')) return stripped.replace(CONTROLS, '');
-  return stripped.replace(CONTROLS_BUT_EMOJI_JOINERS, (kept, flag: string | undefined, removed: string | undefined) => (flag !== undefined || removed === undefined ? kept : ''));
+  return stripped.replace(CONTROLS_BUT_EMOJI_JOINERS, (kept, flag: string | undefined, removed: string | undefined) =>
+    flag !== undefined || removed === undefined ? kept : '',
+  );
 }
 
 /** As clean(), on one line: for table cells, tab-separated fields and error messages. */
@@ -54,7 +60,9 @@ export function cleanErrorMessage(message: string): string {
 /** JSON text with the characters JSON leaves raw but a terminal acts on (or hides) written as \u escapes. */
 export function escapeInvisible(json: string): string {
   if (!ANY_CONTROL.test(json)) return json;
-  return json.replace(JSON_INVISIBLE, (ch) => Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+  return json.replace(JSON_INVISIBLE, (ch) =>
+    Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  );
 }
 
 const JSON_INVISIBLE = new RegExp(`[${INVISIBLE}\\u2028\\u2029]`, 'gu');

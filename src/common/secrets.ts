@@ -25,7 +25,13 @@ export function rememberSecret(secret: string | null | undefined): void {
     forms.add(s);
     forms.add(encodeURIComponent(s));
   }
-  pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  pattern = new RegExp(
+    [...forms]
+      .sort((a, b) => b.length - a.length)
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
 }
 
 /** Text with every remembered secret masked (wsk_…cdef). */

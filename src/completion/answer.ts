@@ -17,7 +17,10 @@ export function readLine(words: string[]): { flags: { profile?: string; baseUrl?
   const operands: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
-    const [name, inline] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
+    const [name, inline] =
+      word.startsWith('--') && word.includes('=')
+        ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+        : [word, undefined];
     const value = () => inline ?? words[++i];
     if (name === '--profile') flags.profile = value();
     else if (name === '--base-url') flags.baseUrl = value();
@@ -31,7 +34,9 @@ export function readLine(words: string[]): { flags: { profile?: string; baseUrl?
 /** A description on one line, without anything a terminal or a shell's list would act on. */
 function describe(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return Array.from(text.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')).slice(0, 80).join('');
+  return Array.from(text.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g, ' '))
+    .slice(0, 80)
+    .join('');
 }
 
 function readConfig(dir: string): ConfigData {
@@ -50,7 +55,8 @@ export function completions(args: string[], env: Env): string[] {
     const dir = folder.path;
     if (args[0] === 'profiles') return Object.keys(readConfig(dir).profiles).filter((name) => /^[A-Za-z0-9._-]+$/.test(name));
     // Aliases complete like commands: only names `alias set` accepts.
-    if (args[0] === 'aliases') return Object.keys(readConfig(dir).aliases ?? {}).filter((name) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name));
+    if (args[0] === 'aliases')
+      return Object.keys(readConfig(dir).aliases ?? {}).filter((name) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name));
     if (args[0] !== 'ids' || !isIdKind(args[1] ?? '') || envFlag(env, 'WSCTL_NO_HISTORY')) return [];
     const kind = args[1] as Parameters<typeof rememberedIds>[2] & string;
     const rest = args.slice(args.indexOf('--') + 1);

@@ -6,7 +6,10 @@ const entries = (pairs: [string, string][]) => pairs.map(([k, v]) => `  [${quote
 
 export function bashScript(tree: Tree): string {
   const t = tables(tree);
-  const longFlags = t.options.map(([path, options]): [string, string] => [path, options.flatMap((o) => o.flags.filter((f) => f.startsWith('--'))).join(' ')]);
+  const longFlags = t.options.map(([path, options]): [string, string] => [
+    path,
+    options.flatMap((o) => o.flags.filter((f) => f.startsWith('--'))).join(' '),
+  ]);
   return `# bash completion for wsctl. Generated from the command tree by \`npm run completions\`; do not edit.
 # Install: source <(wsctl completion bash), or save it as ~/.local/share/bash-completion/completions/wsctl
 

@@ -6,7 +6,12 @@ import { TOPICS } from '../help/topics.js';
 import { describedOf, visibleSubcommands } from '../common/visible.js';
 
 /** `ids`: the ids wsctl remembers of a kind (cli.md §10), asked of `wsctl __complete ids` at TAB time. */
-export type Values = { kind: 'choices'; values: string[] } | { kind: 'files' } | { kind: 'profiles' } | { kind: 'ids'; of: string } | { kind: 'any' };
+export type Values =
+  | { kind: 'choices'; values: string[] }
+  | { kind: 'files' }
+  | { kind: 'profiles' }
+  | { kind: 'ids'; of: string }
+  | { kind: 'any' };
 
 export interface OptionSpec {
   flags: string[];
@@ -48,7 +53,11 @@ function optionSpec(option: Option, ids: Record<string, string | undefined> = {}
   let value: Values | undefined;
   const idKind = ids[option.long ?? ''];
   if (takesValue) {
-    value = option.argChoices ? { kind: 'choices', values: option.argChoices } : idKind ? { kind: 'ids', of: idKind } : (OPTION_VALUES[option.long ?? ''] ?? { kind: 'any' });
+    value = option.argChoices
+      ? { kind: 'choices', values: option.argChoices }
+      : idKind
+        ? { kind: 'ids', of: idKind }
+        : (OPTION_VALUES[option.long ?? ''] ?? { kind: 'any' });
   }
   return { flags, description: option.description, value };
 }
@@ -68,7 +77,8 @@ export function commandTree(program: Command): Tree {
     const first = command.registeredArguments[0];
     const key = path.replace(/^wsctl ?/, '');
     const ids = describedOf(command)?.ids;
-    const argument = ARGUMENT_VALUES[key] ?? (first?.argChoices ? { kind: 'choices', values: first.argChoices } : first ? { kind: 'any' } : undefined);
+    const argument =
+      ARGUMENT_VALUES[key] ?? (first?.argChoices ? { kind: 'choices', values: first.argChoices } : first ? { kind: 'any' } : undefined);
     const own = command === program ? [] : command.options.map((o) => optionSpec(o, ids?.flags));
     nodes.push({
       path,
@@ -83,7 +93,14 @@ export function commandTree(program: Command): Tree {
   visit(program, 'wsctl');
   // `wsctl help <TAB>`: the commands and the help topics (help is no command of the tree).
   const words = [...visibleSubcommands(program).map((c) => c.name()), ...TOPICS.map((t) => t.name)];
-  nodes.push({ path: 'wsctl help', description: 'show help for a command or topic', subcommands: [], options: [], argument: { kind: 'choices', values: words }, idArgs: [] });
+  nodes.push({
+    path: 'wsctl help',
+    description: 'show help for a command or topic',
+    subcommands: [],
+    options: [],
+    argument: { kind: 'choices', values: words },
+    idArgs: [],
+  });
   return { nodes, globals };
 }
 

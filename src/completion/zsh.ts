@@ -8,7 +8,11 @@ export function zshScript(tree: Tree): string {
   // "--flag:description" lines, for _describe
   const described = t.options.map(([path, options]): [string, string] => [
     path,
-    options.flatMap((o) => o.flags.filter((f) => f.startsWith('--')).map((f) => `${f.replace(/:/g, '\\:')}:${o.description.replace(/\n/g, ' ')}`)).join('\n'),
+    options
+      .flatMap((o) =>
+        o.flags.filter((f) => f.startsWith('--')).map((f) => `${f.replace(/:/g, '\\:')}:${o.description.replace(/\n/g, ' ')}`),
+      )
+      .join('\n'),
   ]);
   return `#compdef wsctl
 # zsh completion for wsctl. Generated from the command tree by \`npm run completions\`; do not edit.

@@ -52,7 +52,10 @@ export function expand(expansion: string, args: string[], name = 'alias'): strin
   const words = splitWords(expansion).map((word) =>
     word.replace(/\$(\d+)/g, (_m, n: string) => {
       const i = Number(n) - 1;
-      if (i < 0 || i >= args.length) throw new UsageError(`The alias '${name}' (${expansion}) needs argument $${n}, and ${args.length === 1 ? 'one was' : `${args.length} were`} given.`);
+      if (i < 0 || i >= args.length)
+        throw new UsageError(
+          `The alias '${name}' (${expansion}) needs argument $${n}, and ${args.length === 1 ? 'one was' : `${args.length} were`} given.`,
+        );
       used.add(i);
       return args[i] as string;
     }),
@@ -63,12 +66,19 @@ export function expand(expansion: string, args: string[], name = 'alias'): strin
 const ALIAS_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkAliasName(name: string): string {
-  if (!ALIAS_NAME.test(name)) throw new UsageError(`Invalid alias name '${name}': use letters, digits, '.', '_' or '-' (at most 64), not starting with '-'.`);
+  if (!ALIAS_NAME.test(name))
+    throw new UsageError(`Invalid alias name '${name}': use letters, digits, '.', '_' or '-' (at most 64), not starting with '-'.`);
   return name;
 }
 
 /** argv with the alias at `at` expanded: global options typed after it stay options, the other words are its arguments. */
-export function expandArgv(argv: string[], at: number, expansion: string, globalFlags: ReadonlySet<string>, valueFlags: ReadonlySet<string | undefined>): string[] {
+export function expandArgv(
+  argv: string[],
+  at: number,
+  expansion: string,
+  globalFlags: ReadonlySet<string>,
+  valueFlags: ReadonlySet<string | undefined>,
+): string[] {
   const globals: string[] = [];
   const args: string[] = [];
   const after = argv.slice(at + 1);

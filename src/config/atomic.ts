@@ -2,7 +2,20 @@
 // atomic rename of a 0600 temp file, and changed only under a lock file on a fresh read, so two
 // writers lose nothing, a killed writer leaves the previous file whole, and a symlink in the
 // file's place is replaced, never written through.
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../errors.js';
@@ -171,7 +184,10 @@ export async function withLock<T>(path: string, work: () => T | Promise<T>): Pro
   while (!createWith(lockPath, token)) {
     const seen = readOrNull(lockPath);
     if (seen !== null && holderGone(seen)) breakStaleLock(lockPath, seen);
-    else if (Date.now() > deadline) throw new ConfigError(`${path} stayed locked for ${LOCK_WAIT_MS / 1000} s by a running wsctl (${lockPath}); try again once it has finished.`);
+    else if (Date.now() > deadline)
+      throw new ConfigError(
+        `${path} stayed locked for ${LOCK_WAIT_MS / 1000} s by a running wsctl (${lockPath}); try again once it has finished.`,
+      );
     await sleep(5 + Math.random() * 20);
   }
   try {

@@ -7,7 +7,16 @@ import { basename, dirname, join } from 'node:path';
 import { AGENT_POLICIES, type AgentPolicy } from '../common/agent.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
-import { DEFAULT_PROFILE, normaliseDir, storedKey, typedConfigDir, type ConfigData, type ConfigFolder, type Env, type Profile } from './resolve.js';
+import {
+  DEFAULT_PROFILE,
+  normaliseDir,
+  storedKey,
+  typedConfigDir,
+  type ConfigData,
+  type ConfigFolder,
+  type Env,
+  type Profile,
+} from './resolve.js';
 
 export { DEFAULT_PROFILE, storedKey };
 
@@ -70,10 +79,13 @@ function parseConfig(text: string, path: string): ConfigData {
   // A value of the wrong type is as broken as a file that does not parse (cli.md §2).
   for (const [name, profile] of Object.entries(profiles as Record<string, Record<string, unknown>>)) {
     for (const field of ['base_url', 'api_key'] as const) {
-      if (profile[field] !== undefined && typeof profile[field] !== 'string') throw broken(`"${field}" of profile "${name}" is not a string`);
+      if (profile[field] !== undefined && typeof profile[field] !== 'string')
+        throw broken(`"${field}" of profile "${name}" is not a string`);
     }
-    if (profile.key_storage !== undefined && profile.key_storage !== 'keyring') throw broken(`"key_storage" of profile "${name}" is not "keyring"`);
-    if (profile.agents !== undefined && !AGENT_POLICIES.includes(profile.agents as AgentPolicy)) throw broken(`"agents" of profile "${name}" is not one of ${AGENT_POLICIES.map((p) => `"${p}"`).join(', ')}`);
+    if (profile.key_storage !== undefined && profile.key_storage !== 'keyring')
+      throw broken(`"key_storage" of profile "${name}" is not "keyring"`);
+    if (profile.agents !== undefined && !AGENT_POLICIES.includes(profile.agents as AgentPolicy))
+      throw broken(`"agents" of profile "${name}" is not one of ${AGENT_POLICIES.map((p) => `"${p}"`).join(', ')}`);
   }
   // Own keys only: a profile named "constructor" or "__proto__" is data, never Object.prototype.
   const aliases = data.aliases === undefined ? {} : { aliases: Object.fromEntries(Object.entries(data.aliases as Record<string, string>)) };
@@ -86,7 +98,9 @@ export function profileOf(data: ConfigData, name: string): Profile | undefined {
 }
 
 function notAFolder(dir: string): ConfigError {
-  return new ConfigError(`The config folder ${dir} is a file, not a folder: set WSCTL_CONFIG_DIR to a folder (it is created when missing).`);
+  return new ConfigError(
+    `The config folder ${dir} is a file, not a folder: set WSCTL_CONFIG_DIR to a folder (it is created when missing).`,
+  );
 }
 
 const WRITE_PROBLEMS: Record<string, string> = {
@@ -103,7 +117,9 @@ export function cannotWrite(dir: string, error: unknown): unknown {
   if (code === 'EEXIST' || code === 'ENOTDIR') return notAFolder(dir);
   const why = code ? WRITE_PROBLEMS[code] : undefined;
   if (!why) return error;
-  return new ConfigError(`Cannot write the config folder ${dir}: ${why}. Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.`);
+  return new ConfigError(
+    `Cannot write the config folder ${dir}: ${why}. Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.`,
+  );
 }
 
 export class ConfigStore {
@@ -133,7 +149,9 @@ export class ConfigStore {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { profiles: {} };
       if (code === 'ENOTDIR') throw notAFolder(this.dir);
-      throw new ConfigError(`Cannot read config file ${this.path} (${code ?? (error as Error).message}): make it readable, or set WSCTL_CONFIG_DIR to another folder.`);
+      throw new ConfigError(
+        `Cannot read config file ${this.path} (${code ?? (error as Error).message}): make it readable, or set WSCTL_CONFIG_DIR to another folder.`,
+      );
     }
     this.checkMode();
     return parseConfig(text, this.path);
@@ -164,7 +182,9 @@ export class ConfigStore {
       const mode = file.mode & 0o777;
       if (!file.isSymbolicLink() && (mode & 0o077 || dir & 0o077)) {
         this.warnedMode = true;
-        this.warn(`${this.path} is readable by others (file ${mode.toString(8).padStart(4, '0')}, folder ${dir.toString(8).padStart(4, '0')}): run \`chmod 600 ${this.path}; chmod 700 ${this.dir}\`. wsctl tightens both on its next write.`);
+        this.warn(
+          `${this.path} is readable by others (file ${mode.toString(8).padStart(4, '0')}, folder ${dir.toString(8).padStart(4, '0')}): run \`chmod 600 ${this.path}; chmod 700 ${this.dir}\`. wsctl tightens both on its next write.`,
+        );
       }
     } catch {
       // nothing to check

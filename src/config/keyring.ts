@@ -50,13 +50,17 @@ export async function openCredentialStore(timeoutMs = KEYRING_TIMEOUT_MS): Promi
   try {
     ({ AsyncEntry } = await import('@napi-rs/keyring'));
   } catch (error) {
-    throw new KeyringUnavailable('the credential store module did not load', `the credential store module did not load: ${(error as Error).message.replace(/\s+/g, ' ')}`);
+    throw new KeyringUnavailable(
+      'the credential store module did not load',
+      `the credential store module did not load: ${(error as Error).message.replace(/\s+/g, ' ')}`,
+    );
   }
   // On Linux the library would fall back to the kernel keyring, which forgets every key at
   // reboot: the Secret Service or nothing (then config.json, with a warning).
   const entry = (service: string, account: string) => new AsyncEntry(service, account, { linux: { store: 'secret-service' } });
   return {
-    get: (service, account) => bounded('read the key', (signal) => entry(service, account).getPassword(signal), timeoutMs).then((v) => v ?? null),
+    get: (service, account) =>
+      bounded('read the key', (signal) => entry(service, account).getPassword(signal), timeoutMs).then((v) => v ?? null),
     set: (service, account, key) => bounded('store the key', (signal) => entry(service, account).setPassword(key, signal), timeoutMs),
     delete: (service, account) => bounded('delete the key', (signal) => entry(service, account).deleteCredential(signal), timeoutMs),
   };

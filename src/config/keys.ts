@@ -51,7 +51,9 @@ export async function readKeyring(entry: StoreEntry, trace: Trace = () => {}): P
       `The key of profile '${profile}' is in the credential store, but ${error.message}. Unlock the store, or run \`wsctl auth login --profile ${profile}\` to replace the key.`,
     );
   }
-  throw new AuthError(`Profile '${profile}' keeps its key in the credential store, but the store has no entry for it. Run \`wsctl auth login --profile ${profile}\`.`);
+  throw new AuthError(
+    `Profile '${profile}' keeps its key in the credential store, but the store has no entry for it. Run \`wsctl auth login --profile ${profile}\`.`,
+  );
 }
 
 /** Stores the key with its base URL as the profile; returns where it went. The old key is never read. */
@@ -79,11 +81,17 @@ export async function storeKey(
   await config.update((data) => {
     const { api_key: _oldKey, key_storage: oldStorage, ...rest } = profileOf(data, profile) ?? {};
     wasInStore = oldStorage === 'keyring';
-    data.profiles[profile] = storage === 'keyring' ? { ...rest, base_url: values.baseUrl, key_storage: 'keyring' } : { ...rest, base_url: values.baseUrl, api_key: values.key };
+    data.profiles[profile] =
+      storage === 'keyring'
+        ? { ...rest, base_url: values.baseUrl, key_storage: 'keyring' }
+        : { ...rest, base_url: values.baseUrl, api_key: values.key };
     if (values.makeCurrent) data.current_profile ??= profile;
   });
   // Said only once it is true: the file has been written.
-  if (fellBack) warn(`No credential store could be reached, so the key is stored in ${config.path} (mode 0600) instead; --debug shows why, --insecure-storage skips this warning.`);
+  if (fellBack)
+    warn(
+      `No credential store could be reached, so the key is stored in ${config.path} (mode 0600) instead; --debug shows why, --insecure-storage skips this warning.`,
+    );
   // A key that moved from the store to the file leaves no copy behind, if the store lets us.
   if (storage === 'file' && wasInStore && !fellBack) {
     const left = await forgetEntry(entry, trace);
@@ -117,7 +125,12 @@ export interface Forgotten {
  * the store even when its entry could not be removed: a store that cannot be reached never keeps
  * a profile logged in.
  */
-export async function forgetKeys(config: ConfigStore, entries: StoreEntry[], removeProfiles: boolean, trace: Trace = () => {}): Promise<Forgotten> {
+export async function forgetKeys(
+  config: ConfigStore,
+  entries: StoreEntry[],
+  removeProfiles: boolean,
+  trace: Trace = () => {},
+): Promise<Forgotten> {
   const data = config.read();
   const forgotten: string[] = [];
   const leftInStore: Forgotten['leftInStore'] = [];

@@ -29,7 +29,10 @@ function readPin(path: string): PinFile | undefined {
   let size: number;
   try {
     const stat = statSync(path);
-    if (!stat.isFile()) throw new UsageError(`The pin file ${path} is not a file: remove it, or run \`wsctl profile pin <name>\` in its folder. Nothing was sent.`);
+    if (!stat.isFile())
+      throw new UsageError(
+        `The pin file ${path} is not a file: remove it, or run \`wsctl profile pin <name>\` in its folder. Nothing was sent.`,
+      );
     size = stat.size;
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -37,7 +40,10 @@ function readPin(path: string): PinFile | undefined {
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new UsageError(`Cannot read the pin file ${path} (${code ?? (error as Error).message}). Nothing was sent.`);
   }
-  if (size > MAX_PIN_BYTES) throw new UsageError(`The pin file ${path} is larger than a profile name (${size} bytes): a pin holds only the name of an existing profile. Nothing was sent.`);
+  if (size > MAX_PIN_BYTES)
+    throw new UsageError(
+      `The pin file ${path} is larger than a profile name (${size} bytes): a pin holds only the name of an existing profile. Nothing was sent.`,
+    );
   const buffer = Buffer.alloc(MAX_PIN_BYTES + 1);
   let fd: number | undefined;
   try {
@@ -45,7 +51,9 @@ function readPin(path: string): PinFile | undefined {
     const read = readSync(fd, buffer, 0, buffer.length, 0);
     return { path, text: buffer.subarray(0, read).toString('utf8') };
   } catch (error) {
-    throw new UsageError(`Cannot read the pin file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Nothing was sent.`);
+    throw new UsageError(
+      `Cannot read the pin file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Nothing was sent.`,
+    );
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

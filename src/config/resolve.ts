@@ -121,7 +121,8 @@ export function envNumber(env: Env, name: string, min: number, max: number, unit
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) throw new UsageError(`Invalid ${name} '${raw}': give a whole number of ${unit} from ${min} to ${max}.`);
+  if (!(value >= min && value <= max))
+    throw new UsageError(`Invalid ${name} '${raw}': give a whole number of ${unit} from ${min} to ${max}.`);
   return value;
 }
 
@@ -131,7 +132,9 @@ export function typedConfigDir(env: Env, platform: NodeJS.Platform, home: string
   if (given?.startsWith('~')) {
     // No shell expanded it: a folder named `~` would be made in the current folder.
     const example = /^~(?:[/\\]|$)/.test(given) ? ` such as "$HOME${given.slice(1)}"` : '';
-    throw new UsageError(`Invalid WSCTL_CONFIG_DIR '${given}': a leading ~ is not expanded (no shell did it); give the folder's full path${example}.`);
+    throw new UsageError(
+      `Invalid WSCTL_CONFIG_DIR '${given}': a leading ~ is not expanded (no shell did it); give the folder's full path${example}.`,
+    );
   }
   if (given) return given;
   const join = (...parts: string[]) => parts.join(platform === 'win32' ? '\\' : '/');
@@ -201,7 +204,9 @@ export function chooseProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'confi
   if (pin) {
     const name = pinnedName(pin);
     if (!ownProfile(input.config(), name)) {
-      throw new UsageError(`The pin file ${pin.path} names profile '${name}', which does not exist: run \`wsctl profile pin <name>\` there with one of \`wsctl profile list\`, or remove the file. Nothing was sent.`);
+      throw new UsageError(
+        `The pin file ${pin.path} names profile '${name}', which does not exist: run \`wsctl profile pin <name>\` there with one of \`wsctl profile list\`, or remove the file. Nothing was sent.`,
+      );
     }
     return { name, source: 'pin', pinFile: pin.path };
   }
@@ -220,12 +225,14 @@ const PIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** A pin holds a profile's name and a newline, nothing else: a cloned repository must not be able to redirect a key. */
 export function pinnedName(pin: PinFile): string {
   const refuse = (what: string) =>
-    new UsageError(`The pin file ${pin.path} ${what}: a pin holds only the name of an existing profile (run \`wsctl profile pin <name>\` there, or remove the file). Nothing was sent.`);
+    new UsageError(
+      `The pin file ${pin.path} ${what}: a pin holds only the name of an existing profile (run \`wsctl profile pin <name>\` there, or remove the file). Nothing was sent.`,
+    );
   const body = pin.text.replace(/\r?\n$/, '');
   if (/[\r\n]/.test(body)) throw refuse('has more than one line');
   if (/^[a-z][a-z0-9+.-]*:/i.test(body.trim())) throw refuse('holds a URL, not a profile name');
   if (body === '') throw refuse('is empty');
-  if (!PIN_NAME.test(body)) throw refuse('does not hold a profile name (letters, digits, \'.\', \'_\' or \'-\', at most 64)');
+  if (!PIN_NAME.test(body)) throw refuse("does not hold a profile name (letters, digits, '.', '_' or '-', at most 64)");
   return body;
 }
 
@@ -251,7 +258,15 @@ export function resolveTarget(input: ResolveInput): Resolution {
   if (given && envKey) {
     // config.json is read only to check a pin, if one is in effect.
     const c = chosen(false);
-    return { sandbox, ...c, profileNamed: !!named, baseUrl: given, baseUrlSource: givenSource, key: { source: 'env', key: envKey }, entry: entryOf(c.profile) };
+    return {
+      sandbox,
+      ...c,
+      profileNamed: !!named,
+      baseUrl: given,
+      baseUrlSource: givenSource,
+      key: { source: 'env', key: envKey },
+      entry: entryOf(c.profile),
+    };
   }
   const data = input.config();
   const c = chosen(true);
@@ -263,7 +278,8 @@ export function resolveTarget(input: ResolveInput): Resolution {
   const place = storedKey(stored);
   if (envKey) key = { source: 'env', key: envKey };
   // A key stored for one service is never sent to another named by flag or environment.
-  else if (place && given && stored?.base_url && !keyBelongsTo(stored.base_url, given)) key = { source: 'elsewhere', storage: place, baseUrl: stored.base_url };
+  else if (place && given && stored?.base_url && !keyBelongsTo(stored.base_url, given))
+    key = { source: 'elsewhere', storage: place, baseUrl: stored.base_url };
   else if (place === 'file') key = { source: 'file', key: stored!.api_key! };
   else if (place === 'keyring') key = { source: 'keyring' };
   else key = { source: 'none' };

@@ -106,10 +106,14 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
   const sink = bufferedSink(ctx.io.stdout, undefined, 0);
   const renderer = ctx.json ? undefined : transcriptRenderer(styleFor(term, opts.full), opts.markdown);
   const show = {
-    header: (head: Head, texts: HeadTexts) => (renderer ? renderer.header(head) : term.jsonLine({ conversation: head.conversation, state: head.state ?? 'idle' }, headerText(head, texts))),
+    header: (head: Head, texts: HeadTexts) =>
+      renderer
+        ? renderer.header(head)
+        : term.jsonLine({ conversation: head.conversation, state: head.state ?? 'idle' }, headerText(head, texts)),
     // The message as the service sent it (its bytes, on one line).
     message: (read: Read) => (renderer ? renderer.message(read.message) : term.jsonLine(read.message, read.bytes)),
-    end: (shown: number, total: number) => (renderer ? renderer.end(shown, opts.tail === undefined ? undefined : total) : term.jsonLine({ state: 'idle' })),
+    end: (shown: number, total: number) =>
+      renderer ? renderer.end(shown, opts.tail === undefined ? undefined : total) : term.jsonLine({ state: 'idle' }),
   };
 
   const printed = new Printed(); // later polls pass these over undecoded
@@ -133,7 +137,9 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
     if (warned) return;
     warned = true;
     status.clear();
-    term.warn(`The history of conversation '${opts.id}' changed between polls (messages moved, removed or rewritten); no message is printed twice.`);
+    term.warn(
+      `The history of conversation '${opts.id}' changed between polls (messages moved, removed or rewritten); no message is printed twice.`,
+    );
   };
 
   /** One poll: prints each message once a later one exists; returns the state and the message count. */

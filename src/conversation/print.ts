@@ -23,7 +23,12 @@ export interface ConversationShown {
   messages: { persona_id?: string | null; persona_name?: string | null }[];
 }
 
-export async function printConversation(api: Api, spec: RequestSpec<'Conversation'>, opts: PrintOptions, ctx: Ctx): Promise<ConversationShown> {
+export async function printConversation(
+  api: Api,
+  spec: RequestSpec<'Conversation'>,
+  opts: PrintOptions,
+  ctx: Ctx,
+): Promise<ConversationShown> {
   const { tail } = opts;
   const shown: ConversationShown = { conversation: {}, messages: [] };
   const out = ctx.term.streamOutput('Loading conversation', opts.pager && !ctx.json);
@@ -33,7 +38,9 @@ export async function printConversation(api: Api, spec: RequestSpec<'Conversatio
       async (body) => {
         out.restart();
         const spool = new Spool(ctx.term.tempDir);
-        const printer = ctx.json ? jsonPrinter(out, tail) : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail, spool);
+        const printer = ctx.json
+          ? jsonPrinter(out, tail)
+          : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail, spool);
         shown.conversation = {};
         shown.messages = [];
         try {
@@ -58,7 +65,8 @@ function noting<V extends ConversationVisitor>(printer: V, shown: ConversationSh
   return {
     ...printer,
     field(key, value, ...rest) {
-      if (key === 'conversation' && value && typeof value === 'object') shown.conversation = { title: (value as { title?: string | null }).title };
+      if (key === 'conversation' && value && typeof value === 'object')
+        shown.conversation = { title: (value as { title?: string | null }).title };
       return printer.field(key, value, ...rest);
     },
     message(index, message, ...rest) {
@@ -91,7 +99,12 @@ function jsonPrinter(out: Sink, tail: number | undefined): ConversationVisitor &
 }
 
 /** The transcript as the body arrives; the header waits for the state (HeaderGate). */
-function transcriptPrinter(out: Sink, renderer: Renderer, tail: number | undefined, spool: Spool): ConversationVisitor & { done(): Promise<void> } {
+function transcriptPrinter(
+  out: Sink,
+  renderer: Renderer,
+  tail: number | undefined,
+  spool: Spool,
+): ConversationVisitor & { done(): Promise<void> } {
   const gate = new HeaderGate(out, spool, (head) => renderer.header(head));
   const kept = lastOf<Message>(tail);
   let count = 0;

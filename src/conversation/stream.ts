@@ -28,7 +28,11 @@ const stateSchema = ConversationSchema.shape.state;
  * exit 3. `known` is shown each message's text first: true means it was seen before (a follow poll
  * printed it), and it is passed on undecoded.
  */
-export async function readConversation(body: StreamedBody, visitor: ConversationVisitor, known?: (index: number, text: string) => boolean): Promise<void> {
+export async function readConversation(
+  body: StreamedBody,
+  visitor: ConversationVisitor,
+  known?: (index: number, text: string) => boolean,
+): Promise<void> {
   const info: ErrorInfo = { status: body.status, requestId: body.requestId };
   const splitter = new ObjectSplitter('messages');
   const seen = new Set<string>();
@@ -44,7 +48,8 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
   const handle = (event: SplitEvent): void | Promise<void> => {
     switch (event.kind) {
       case 'item': {
-        if (event.text === undefined || known?.(event.index, event.text)) return visitor.message(event.index, undefined, event.text, event.bytes);
+        if (event.text === undefined || known?.(event.index, event.text))
+          return visitor.message(event.index, undefined, event.text, event.bytes);
         const message = parse(event.text, `message ${event.index}`);
         checkShape(MessageSchema, message, ['messages', event.index], info);
         return visitor.message(event.index, message as Message, event.text, event.bytes);
@@ -78,7 +83,8 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
     if (error instanceof SplitError) throw notJson(body.status, body.headers, error.message, info);
     throw error;
   }
-  if (!seen.has('conversation')) throw new NetworkError(`The service sent JSON of an unexpected shape (conversation: expected object).`, info);
+  if (!seen.has('conversation'))
+    throw new NetworkError(`The service sent JSON of an unexpected shape (conversation: expected object).`, info);
   if (!seen.has('messages')) throw new NetworkError(`The service sent JSON of an unexpected shape (messages: expected array).`, info);
 }
 

@@ -1,6 +1,18 @@
 // Renders a conversation for people: a transcript (TTY or plain) or Markdown, piece by piece
 // (header, each message, totals), so that a 50 MB conversation never becomes one giant string.
-import { clean, cleanLine, fitPieces, plural, relativeTime, thousands, truncate, wrap, type Painter, type Piece, type Terminal } from '../terminal/index.js';
+import {
+  clean,
+  cleanLine,
+  fitPieces,
+  plural,
+  relativeTime,
+  thousands,
+  truncate,
+  wrap,
+  type Painter,
+  type Piece,
+  type Terminal,
+} from '../terminal/index.js';
 import type { Conversation, Message, MessagePart } from '../schemas.js';
 
 export interface Style {
@@ -19,7 +31,12 @@ type Totals = [number, number, number, number];
 const tokens = (n: unknown) => (typeof n === 'number' ? n : 0);
 
 function addTokens(totals: Totals, message: Message): Totals {
-  const counts: Totals = [tokens(message.input_tokens), tokens(message.output_tokens), tokens(message.cache_read_tokens), tokens(message.cache_write_tokens)];
+  const counts: Totals = [
+    tokens(message.input_tokens),
+    tokens(message.output_tokens),
+    tokens(message.cache_read_tokens),
+    tokens(message.cache_write_tokens),
+  ];
   for (let i = 0; i < 4; i++) totals[i as 0] += counts[i as 0];
   return counts;
 }
@@ -87,17 +104,31 @@ function renderPart(part: MessagePart, style: Style): string {
     const call = `→ ${tool}(${clean(formatArgs(part.args))})`.split('\n');
     // On a terminal every line fits its width (cli.md §3); piped, lines stay whole.
     const lines = call.map((line, i) => (tty ? wrap(line, width, i === 0 ? '  ' : '    ') : `${i === 0 ? '  ' : '    '}${line}`));
-    return lines.join('\n').split('\n').map((l) => paint.cyan(l)).join('\n');
+    return lines
+      .join('\n')
+      .split('\n')
+      .map((l) => paint.cyan(l))
+      .join('\n');
   }
   if (isResult(kind)) {
     const { text, note } = shorten(clean(part.content), style.full);
     const body = tty ? wrap(text, width, '    ') : indentBlock(text, '    ');
     const name = tty ? truncate(`← ${tool || kind}`, width - 2) : `← ${tool || kind}`;
-    const noteLines = note && (tty ? wrap(note, width, '    ') : `    ${note}`).split('\n').map((l) => paint.dim(l)).join('\n');
+    const noteLines =
+      note &&
+      (tty ? wrap(note, width, '    ') : `    ${note}`)
+        .split('\n')
+        .map((l) => paint.dim(l))
+        .join('\n');
     return `  ${paint.magenta(name)}\n${body}${noteLines ? `\n${noteLines}` : ''}`;
   }
   const content = clean(part.content);
-  const prefix = kind === 'system-prompt' ? paint.dim('system: ') : kind && kind !== 'text' && kind !== 'user-prompt' ? paint.dim(`[${cleanLine(kind)}] `) : '';
+  const prefix =
+    kind === 'system-prompt'
+      ? paint.dim('system: ')
+      : kind && kind !== 'text' && kind !== 'user-prompt'
+        ? paint.dim(`[${cleanLine(kind)}] `)
+        : '';
   return tty ? wrap(prefix + content, width, '  ') : indentBlock(prefix + content, '  ');
 }
 
@@ -139,7 +170,10 @@ function plainRenderer(style: Style): Renderer {
       const c = head.conversation;
       if (tty) {
         // Every line fits the terminal; the id and the times are never cut (cli.md §3).
-        const title = wrap(cleanLine(c.title) || '(untitled)', style.width).split('\n').map((l) => paint.bold(l)).join('\n');
+        const title = wrap(cleanLine(c.title) || '(untitled)', style.width)
+          .split('\n')
+          .map((l) => paint.bold(l))
+          .join('\n');
         const meta = fitPieces(
           [
             { text: cleanLine(c.id), whole: true },
@@ -153,7 +187,14 @@ function plainRenderer(style: Style): Renderer {
         const deleted = c.deleted_at ? `${paint.red(`deleted ${relativeTime(c.deleted_at)}`)}\n` : '';
         return `${title}\n${meta}\n${deleted}`;
       }
-      const fields: [string, unknown][] = [['title', c.title], ['id', c.id], ['type', c.type], ['state', stateOf(head)], ['created_at', c.created_at], ['updated_at', c.updated_at]];
+      const fields: [string, unknown][] = [
+        ['title', c.title],
+        ['id', c.id],
+        ['type', c.type],
+        ['state', stateOf(head)],
+        ['created_at', c.created_at],
+        ['updated_at', c.updated_at],
+      ];
       if (c.deleted_at) fields.push(['deleted_at', c.deleted_at]);
       return fields.map(([k, v]) => `${k}\t${cleanLine(v)}\n`).join('');
     },
@@ -168,14 +209,22 @@ function plainRenderer(style: Style): Renderer {
       if (message.parts) for (const part of message.parts) text += `\n${renderPart(part, style)}`;
       if (counts[0] > 0 || counts[1] > 0 || counts[2] > 0 || counts[3] > 0) {
         text += tty
-          ? `\n${fitPieces(tokenPieces(counts).map((p, i) => (i === 0 ? { ...p, text: `tokens: ${p.text}` } : p)), style.width, { indent: '  ', continuation: '          ', paintLine: paint.dim })}`
+          ? `\n${fitPieces(
+              tokenPieces(counts).map((p, i) => (i === 0 ? { ...p, text: `tokens: ${p.text}` } : p)),
+              style.width,
+              { indent: '  ', continuation: '          ', paintLine: paint.dim },
+            )}`
           : `\n${paint.dim(`  tokens: ${formatTokens(counts, tty)}`)}`;
       }
       return `${text}\n`;
     },
     end(shown, of) {
       if (!tty) return `\n${paint.bold('Totals')}  ${formatTokens(totals, tty)} (${counted(shown, of)})\n`;
-      const pieces: Piece[] = [{ text: 'Totals', paint: paint.bold }, ...tokenPieces(totals), { text: `(${counted(shown, of)})`, whole: true, sep: ' ' }];
+      const pieces: Piece[] = [
+        { text: 'Totals', paint: paint.bold },
+        ...tokenPieces(totals),
+        { text: `(${counted(shown, of)})`, whole: true, sep: ' ' },
+      ];
       pieces[1] = { ...(pieces[1] as Piece), sep: '  ' };
       return `\n${fitPieces(pieces, style.width, { continuation: '        ' })}\n`;
     },
@@ -275,7 +324,13 @@ function markdownRendering(style: Style): Renderer {
     header(head) {
       const c = head.conversation;
       const lines = [`# ${cleanLine(c.title) || 'Untitled conversation'}`, ''];
-      const facts: [string, unknown][] = [['ID', c.id], ['Type', c.type], ['State', stateOf(head)], ['Created', c.created_at], ['Updated', c.updated_at]];
+      const facts: [string, unknown][] = [
+        ['ID', c.id],
+        ['Type', c.type],
+        ['State', stateOf(head)],
+        ['Created', c.created_at],
+        ['Updated', c.updated_at],
+      ];
       if (c.deleted_at) facts.push(['Deleted', c.deleted_at]);
       for (const [k, v] of facts) if (v) lines.push(`- **${k}:** ${cleanLine(v)}`);
       return `${lines.join('\n')}\n`;
@@ -283,12 +338,15 @@ function markdownRendering(style: Style): Renderer {
     message(message) {
       const counts = addTokens(totals, message);
       const kind = cleanLine(message.kind) || 'message';
-      const who = message.persona_name ? `${cleanLine(message.persona_name)}${message.model_name ? ` (${cleanLine(message.model_name)})` : ''}` : cleanLine(message.model_name);
+      const who = message.persona_name
+        ? `${cleanLine(message.persona_name)}${message.model_name ? ` (${cleanLine(message.model_name)})` : ''}`
+        : cleanLine(message.model_name);
       const title = [kind.charAt(0).toUpperCase() + kind.slice(1), who, cleanLine(message.timestamp)].filter(Boolean).join(' · ');
       const blocks = [`\n## ${title}`];
       for (const part of message.parts ?? []) {
         const partKind = part.part_kind ?? '';
-        if (partKind === 'tool-call') blocks.push(`**Tool call:** \`${cleanLine(part.tool_name)}\`\n\n${fence(clean(formatArgs(part.args)), 'json')}`);
+        if (partKind === 'tool-call')
+          blocks.push(`**Tool call:** \`${cleanLine(part.tool_name)}\`\n\n${fence(clean(formatArgs(part.args)), 'json')}`);
         else if (isResult(partKind)) {
           const { text, note } = shorten(clean(part.content), style.full);
           blocks.push(`**Tool result:** \`${cleanLine(part.tool_name)}\`\n\n${fence(text)}${note ? `\n\n_${note}_` : ''}`);

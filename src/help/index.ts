@@ -34,7 +34,12 @@ export function answerHelp(program: Command, words: string[], width?: number): s
     if (topic) throw new UsageError(`The help topic '${first}' takes no further words. Run \`wsctl help ${first}\`.`);
     const topics = TOPICS.map((t) => ({ word: t.name, suggest: t.name }));
     const guess = closest(first, topics) ?? closest(first, commandCandidates(program));
-    const hint = guess ? `Did you mean '${guess.split("' or '").map((g) => `wsctl help ${g}`).join("' or '")}'?` : `Help topics: ${topicList()}; \`wsctl help\` lists the commands.`;
+    const hint = guess
+      ? `Did you mean '${guess
+          .split("' or '")
+          .map((g) => `wsctl help ${g}`)
+          .join("' or '")}'?`
+      : `Help topics: ${topicList()}; \`wsctl help\` lists the commands.`;
     throw new UsageError(`unknown help topic or command '${first}'. ${hint}`);
   }
   let command = program;
@@ -45,7 +50,9 @@ export function answerHelp(program: Command, words: string[], width?: number): s
     const sub = subcommand(command, word);
     if (!sub) {
       const guess = suggestCommand(command, word);
-      throw new UsageError(`unknown command '${word}' for '${path.join(' ')}'.${guess ? ` Did you mean '${guess}'?` : ''} Run \`${path.join(' ')} --help\` for usage.`);
+      throw new UsageError(
+        `unknown command '${word}' for '${path.join(' ')}'.${guess ? ` Did you mean '${guess}'?` : ''} Run \`${path.join(' ')} --help\` for usage.`,
+      );
     }
     command = sub;
     path.push(sub.name());

@@ -66,7 +66,15 @@ export interface Release {
 
 function header(name: string, summary: string, release: Release): string[] {
   const th = `.TH ${roff(name.toUpperCase())} 1 "${release.date}" "wsctl ${roff(release.version)}" "wsctl manual"`;
-  return [`.\\" Generated from the command tree by \`npm run docs\`: edit the commands, not this file.`, th, '.\\" Flags and page names read badly hyphenated or stretched.', '.nh', '.ad l', '.SH NAME', `${roff(name)} \\- ${prose(summary)}`];
+  return [
+    `.\\" Generated from the command tree by \`npm run docs\`: edit the commands, not this file.`,
+    th,
+    '.\\" Flags and page names read badly hyphenated or stretched.',
+    '.nh',
+    '.ad l',
+    '.SH NAME',
+    `${roff(name)} \\- ${prose(summary)}`,
+  ];
 }
 
 interface Page {
@@ -98,11 +106,15 @@ function optionRows(command: Command, which: 'own' | 'global'): [string, string]
 /** What DESCRIPTION says beyond NAME's summary: what the command sends to the service, or what a noun holds. */
 function whatItDoes(command: Command, invocation: string): string {
   const described = describedOf(command);
-  if (!described?.runs) return `The commands of \`${invocation}\` are listed below, each with a page of its own; \`${invocation} <command> --help\` shows the same in the terminal.`;
+  if (!described?.runs)
+    return `The commands of \`${invocation}\` are listed below, each with a page of its own; \`${invocation} <command> --help\` shows the same in the terminal.`;
   const sent = described.endpoints ?? [];
-  if (sent === 'any') return `\`${invocation}\` sends one request, to any path of the service, with the key of the profile in use (or to the embedded sandbox with \`--sandbox\`).`;
+  if (sent === 'any')
+    return `\`${invocation}\` sends one request, to any path of the service, with the key of the profile in use (or to the embedded sandbox with \`--sandbox\`).`;
   if (sent.length === 0) return `\`${invocation}\` sends no request of its own to the service.`;
-  const requests = sent.map((name) => `\`${endpoints[name as EndpointName].method} ${endpoints[name as EndpointName].path}\``).join(' and ');
+  const requests = sent
+    .map((name) => `\`${endpoints[name as EndpointName].method} ${endpoints[name as EndpointName].path}\``)
+    .join(' and ');
   return `\`${invocation}\` sends ${requests} to the service at the profile's base URL (or to the embedded sandbox with \`--sandbox\`). \`--json\` prints the service's JSON document; \`--dry-run\` shows the request instead of sending it.`;
 }
 
@@ -110,17 +122,36 @@ function commandPage(page: Page, helpOf: (c: Command) => string, release: Releas
   const { command, path } = page;
   const help = command.createHelp();
   const name = pageName(path);
-  const lines = [...header(name, command.description(), release), '.SH SYNOPSIS', `\\fB${roff(`wsctl ${path.join(' ')}`)}\\fR ${roff(help.commandUsage(command).split(' ').slice(path.length + 1).join(' '))}`];
+  const lines = [
+    ...header(name, command.description(), release),
+    '.SH SYNOPSIS',
+    `\\fB${roff(`wsctl ${path.join(' ')}`)}\\fR ${roff(
+      help
+        .commandUsage(command)
+        .split(' ')
+        .slice(path.length + 1)
+        .join(' '),
+    )}`,
+  ];
   lines.push('.SH DESCRIPTION', prose(whatItDoes(command, `wsctl ${path.join(' ')}`)), ...notesOf(command));
   const args = help.visibleArguments(command).map((a): [string, string] => [help.argumentTerm(a), help.argumentDescription(a)]);
   if (args.length > 0) lines.push('.SH ARGUMENTS', ...tagged(args));
   const subs = visibleSubcommands(command);
   if (subs.length > 0) {
-    lines.push('.SH COMMANDS', ...tagged(subs.map((s) => [[s.name(), ...s.aliases()].join('|'), `${s.description()}. See \`${pageName([...path, s.name()])}(1)\`.`]), (t) => bold(t)));
+    lines.push(
+      '.SH COMMANDS',
+      ...tagged(
+        subs.map((s) => [[s.name(), ...s.aliases()].join('|'), `${s.description()}. See \`${pageName([...path, s.name()])}(1)\`.`]),
+        (t) => bold(t),
+      ),
+    );
   }
   lines.push('.SH OPTIONS', ...tagged(optionRows(command, 'own')));
   const globals = optionRows(command, 'global').map(([t]) => t.split(',').at(-1)!.trim().split(' ')[0]!);
-  lines.push('.SH GLOBAL OPTIONS', prose(`The global options of \`wsctl(1)\` are accepted before or after the command: ${globals.map((g) => `\`${g}\``).join(', ')}.`));
+  lines.push(
+    '.SH GLOBAL OPTIONS',
+    prose(`The global options of \`wsctl(1)\` are accepted before or after the command: ${globals.map((g) => `\`${g}\``).join(', ')}.`),
+  );
   lines.push(...exampleLines(examplesOf(command, helpOf)));
   const parent = path.length > 1 ? `\\fB${roff(pageName(path.slice(0, -1)))}\\fR(1), ` : '';
   lines.push('.SH SEE ALSO', `${parent}\\fBwsctl\\fR(1)`);
@@ -129,11 +160,16 @@ function commandPage(page: Page, helpOf: (c: Command) => string, release: Releas
 
 function mainPage(program: Command, helpOf: (c: Command) => string, release: Release): string {
   const lines = [...header('wsctl', program.description().replace(/\.$/, ''), release)];
-  lines.push('.SH SYNOPSIS', '\\fBwsctl\\fR [global options] \\fIcommand\\fR [\\fIsubcommand\\fR] [arguments] [options]', '.br', '\\fBwsctl help\\fR [\\fIcommand\\fR... | \\fItopic\\fR]');
+  lines.push(
+    '.SH SYNOPSIS',
+    '\\fBwsctl\\fR [global options] \\fIcommand\\fR [\\fIsubcommand\\fR] [arguments] [options]',
+    '.br',
+    '\\fBwsctl help\\fR [\\fIcommand\\fR... | \\fItopic\\fR]',
+  );
   lines.push(
     '.SH DESCRIPTION',
     prose(
-      "wsctl administers a personal AI-assistant workspace through its HTTP API: API keys, conversations, capabilities, connections, devices, personas, websites and more. Human output on a terminal, tab-separated lines when piped, exactly one JSON document with `--json`, and exit codes to branch on. It ships with an embedded sandbox, a local implementation of the whole service: add `--sandbox` to any command to try it offline.",
+      'wsctl administers a personal AI-assistant workspace through its HTTP API: API keys, conversations, capabilities, connections, devices, personas, websites and more. Human output on a terminal, tab-separated lines when piped, exactly one JSON document with `--json`, and exit codes to branch on. It ships with an embedded sandbox, a local implementation of the whole service: add `--sandbox` to any command to try it offline.',
     ),
     '.PP',
     prose(`Help topics: ${TOPICS.map((t) => `\`wsctl help ${t.name}\` (${t.summary})`).join(', ')}.`),
@@ -144,14 +180,22 @@ function mainPage(program: Command, helpOf: (c: Command) => string, release: Rel
     '.SH COMMANDS',
     ...leaves.flatMap(({ path, command }) => {
       const args = command.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`)).join(' ');
-      return ['.TP', `\\fB${roff(`wsctl ${path.join(' ')}`)}\\fR${args ? ` ${roff(args)}` : ''}`, prose(`${command.description()}. See \`${pageName(path)}(1)\`.`)];
+      return [
+        '.TP',
+        `\\fB${roff(`wsctl ${path.join(' ')}`)}\\fR${args ? ` ${roff(args)}` : ''}`,
+        prose(`${command.description()}. See \`${pageName(path)}(1)\`.`),
+      ];
     }),
   );
   lines.push('.SH GLOBAL OPTIONS', prose('Accepted before or after the command.'), ...tagged(optionRows(program, 'own')));
   const environment = findTopic('environment')!;
   lines.push('.SH ENVIRONMENT', ...environment.intro.flatMap((p, i) => [...(i ? ['.PP'] : []), prose(p)]), ...tagged(environmentRows()));
   lines.push('.SH EXIT STATUS', ...tagged(EXIT_CODES.map(([c, m]) => [String(c), m])));
-  lines.push('.SH FILES', prose('The config dir is `WSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl` on Linux.'), ...tagged(FILES));
+  lines.push(
+    '.SH FILES',
+    prose('The config dir is `WSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl` on Linux.'),
+    ...tagged(FILES),
+  );
   lines.push(...exampleLines(examplesOf(program, helpOf)));
   lines.push('.SH SEE ALSO', leaves.map(({ path }) => `\\fB${roff(pageName(path))}\\fR(1)`).join(', '));
   return `${lines.join('\n')}\n`;

@@ -32,7 +32,15 @@ export function topicText(topic: Topic, width = 80): string {
     else out.push(`  ${term}`, ...body);
   }
   for (const p of topic.outro ?? []) out.push('', ...wrap(plain(p), width));
-  out.push('', ...wrap(`Other topics: ${TOPICS.filter((t) => t !== topic).map((t) => `wsctl help ${t.name}`).join(', ')}.`, width));
+  out.push(
+    '',
+    ...wrap(
+      `Other topics: ${TOPICS.filter((t) => t !== topic)
+        .map((t) => `wsctl help ${t.name}`)
+        .join(', ')}.`,
+      width,
+    ),
+  );
   return `${out.join('\n')}\n`;
 }
 

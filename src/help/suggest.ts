@@ -46,6 +46,9 @@ export function flagCandidates(longFlags: string[]): Candidate[] {
 
 /** " Did you mean 'blog'?" for a mistyped choice, or nothing. */
 export function didYouMean(value: string, choices: readonly string[]): string {
-  const guess = closest(value, choices.map((c) => ({ word: c, suggest: c })));
+  const guess = closest(
+    value,
+    choices.map((c) => ({ word: c, suggest: c })),
+  );
   return guess ? ` Did you mean '${guess}'?` : '';
 }

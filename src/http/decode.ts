@@ -71,7 +71,8 @@ function describeStatus(body: unknown): string {
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     if (typeof b.detail === 'string') return b.detail;
-    if (b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string') return (b.error as { message: string }).message;
+    if (b.error && typeof b.error === 'object' && typeof (b.error as { message?: unknown }).message === 'string')
+      return (b.error as { message: string }).message;
     if (typeof b.message === 'string') return b.message;
   }
   return '';
@@ -95,22 +96,38 @@ function statusError(options: DecodeOptions, attempt: Attempt, body: unknown): E
   const said = cleanLine(describeStatus(body)).slice(0, 500);
   const suffix = said ? `: ${said}` : '';
   if (status === 407) {
-    if (!options.proxy) return new NetworkError(`The service answered HTTP 407 (proxy authentication required) although no proxy is in use: check the base URL, or set HTTPS_PROXY if a proxy is needed.`, errorInfo(attempt));
-    return new NetworkError(`The proxy ${options.proxy} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`, errorInfo(attempt));
+    if (!options.proxy)
+      return new NetworkError(
+        `The service answered HTTP 407 (proxy authentication required) although no proxy is in use: check the base URL, or set HTTPS_PROXY if a proxy is needed.`,
+        errorInfo(attempt),
+      );
+    return new NetworkError(
+      `The proxy ${options.proxy} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`,
+      errorInfo(attempt),
+    );
   }
-  if (status === 401 || status === 403) return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). ${options.authHint}`, errorInfo(attempt));
+  if (status === 401 || status === 403)
+    return new AuthError(`The service rejected the API key (HTTP ${status}${suffix}). ${options.authHint}`, errorInfo(attempt));
   if (status === 404) {
-    const what = options.what ? `${options.what.charAt(0).toUpperCase()}${options.what.slice(1)} not found` : `Not found: ${options.method} ${cleanLine(maskUrlPassword(options.path))}`;
+    const what = options.what
+      ? `${options.what.charAt(0).toUpperCase()}${options.what.slice(1)} not found`
+      : `Not found: ${options.method} ${cleanLine(maskUrlPassword(options.path))}`;
     return new NotFoundError(`${what} (HTTP 404${suffix}).`, errorInfo(attempt));
   }
   if (status === 422) {
     const lines = validationLines(body);
-    const message = lines ? `The service rejected the input (HTTP 422):\n${lines.map((l) => `  ${l}`).join('\n')}` : `The service rejected the input (HTTP 422${suffix}).`;
+    const message = lines
+      ? `The service rejected the input (HTTP 422):\n${lines.map((l) => `  ${l}`).join('\n')}`
+      : `The service rejected the input (HTTP 422${suffix}).`;
     return new UsageError(message, errorInfo(attempt, (body as { detail?: unknown } | undefined)?.detail));
   }
   if ([301, 302, 303, 307, 308].includes(status)) {
     // Followed redirects end here only when there are too many, or when there is nowhere to go.
-    if ((attempt.headers.location ?? '').trim() === '') return new NetworkError(`The service redirected (HTTP ${status}) without a location to go to; wsctl cannot follow it.`, errorInfo(attempt));
+    if ((attempt.headers.location ?? '').trim() === '')
+      return new NetworkError(
+        `The service redirected (HTTP ${status}) without a location to go to; wsctl cannot follow it.`,
+        errorInfo(attempt),
+      );
     return new ApiError(`Too many redirects (HTTP ${status}).`, errorInfo(attempt));
   }
   return new ApiError(`The service answered HTTP ${status}${suffix}.`, errorInfo(attempt, typeof body === 'object' ? body : undefined));
@@ -136,7 +153,10 @@ export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
   // JSON.parse takes any depth; printing, validating or reporting it recurses and would overflow.
   // Checked at every size: a deep body of 4 MiB is as deep as one of 200 KB.
   if (isJson && nestedDeeperThan(parsed, MAX_DEPTH)) {
-    throw new NetworkError(`The service sent JSON nested more than ${MAX_DEPTH} levels deep (HTTP ${status}); wsctl cannot handle it.`, errorInfo(attempt));
+    throw new NetworkError(
+      `The service sent JSON nested more than ${MAX_DEPTH} levels deep (HTTP ${status}); wsctl cannot handle it.`,
+      errorInfo(attempt),
+    );
   }
   if (status >= 300) throw statusError(options, attempt, parsed);
   if (options.anyBody) return { body: parsed, isJson, text };
@@ -156,7 +176,8 @@ export function checkShape(schema: z.ZodMiniType, value: unknown, at: (string | 
   try {
     result = schema.safeParse(value);
   } catch (error) {
-    if (error instanceof RangeError) throw new NetworkError(`The service sent JSON nested too deeply to handle (HTTP ${info.status}).`, info);
+    if (error instanceof RangeError)
+      throw new NetworkError(`The service sent JSON nested too deeply to handle (HTTP ${info.status}).`, info);
     throw error;
   }
   if (result.success) return;
@@ -169,7 +190,11 @@ export function checkShape(schema: z.ZodMiniType, value: unknown, at: (string | 
 
 /** A body that is not the JSON expected, taken apart as it arrived (Api.stream). */
 export function notJson(status: number, headers: Record<string, string>, reason: string, info: ErrorInfo): NetworkError {
-  if (reason === 'the body is empty') return new NetworkError(`The service sent an empty body where JSON was expected (HTTP ${status}).`, info);
+  if (reason === 'the body is empty')
+    return new NetworkError(`The service sent an empty body where JSON was expected (HTTP ${status}).`, info);
   const type = headers['content-type'] ?? 'no content type';
-  return new NetworkError(`The service sent a body that is not JSON (${cleanLine(type)}) where JSON was expected (HTTP ${status}): ${cleanLine(reason)}.`, info);
+  return new NetworkError(
+    `The service sent a body that is not JSON (${cleanLine(type)}) where JSON was expected (HTTP ${status}): ${cleanLine(reason)}.`,
+    info,
+  );
 }

@@ -5,7 +5,17 @@
 import { InterruptedError, NetworkError, WsctlError } from '../errors.js';
 import type { Response, SchemaName } from '../schemas.js';
 import { decode, errorInfo, type DecodeOptions } from './decode.js';
-import { backoffMs, followRedirect, MAX_REDIRECTS, MAX_TRIES, nothingSent, onStatus, safeToRepeat, worthRepeating, type Hop } from './policy.js';
+import {
+  backoffMs,
+  followRedirect,
+  MAX_REDIRECTS,
+  MAX_TRIES,
+  nothingSent,
+  onStatus,
+  safeToRepeat,
+  worthRepeating,
+  type Hop,
+} from './policy.js';
 import { mask, maskSecrets, rememberSecret } from '../common/secrets.js';
 import { maskUrlPassword, redact, REDACTED, secretValues } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
@@ -117,7 +127,9 @@ export class Api {
     return this.settings.baseUrl;
   }
 
-  async request<N extends SchemaName | undefined = undefined>(spec: RequestSpec<N>): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
+  async request<N extends SchemaName | undefined = undefined>(
+    spec: RequestSpec<N>,
+  ): Promise<ApiResponse<N extends SchemaName ? Response<N> : unknown>> {
     const attempt = await this.exchange(spec, false, { tries: 0 });
     // A body that quotes the key in use back (a debugging echo, a gateway) prints it masked; the
     // text is changed only inside the key, so every other byte is the service's. Not a provider
@@ -125,7 +137,14 @@ export class Api {
     const key = this.settings.apiKey;
     if (key && key.length >= 6 && attempt.text.includes(key)) attempt.text = attempt.text.replaceAll(key, mask(key));
     const { body, isJson, text } = decode(attempt, this.decodeOptions(spec));
-    return { status: attempt.status, headers: attempt.headers, body: body as N extends SchemaName ? Response<N> : unknown, isJson, text, requestId: errorInfo(attempt).requestId };
+    return {
+      status: attempt.status,
+      headers: attempt.headers,
+      body: body as N extends SchemaName ? Response<N> : unknown,
+      isJson,
+      text,
+      requestId: errorInfo(attempt).requestId,
+    };
   }
 
   /**
@@ -133,7 +152,11 @@ export class Api {
    * means, as with request()). A body that fails part-way is asked for again, within the same
    * three tries, only while `restartable()` says nothing of it has been shown yet.
    */
-  async stream<T>(spec: RequestSpec<SchemaName | undefined>, consume: (body: StreamedBody) => Promise<T>, restartable: () => boolean): Promise<T> {
+  async stream<T>(
+    spec: RequestSpec<SchemaName | undefined>,
+    consume: (body: StreamedBody) => Promise<T>,
+    restartable: () => boolean,
+  ): Promise<T> {
     const count = { tries: 0 };
     for (;;) {
       const attempt = await this.exchange(spec, true, count);
@@ -142,7 +165,12 @@ export class Api {
         throw new NetworkError(`The service sent no body (HTTP ${attempt.status}).`, errorInfo(attempt));
       }
       try {
-        return await consume({ status: attempt.status, headers: attempt.headers, requestId: errorInfo(attempt).requestId, chunks: attempt.chunks });
+        return await consume({
+          status: attempt.status,
+          headers: attempt.headers,
+          requestId: errorInfo(attempt).requestId,
+          chunks: attempt.chunks,
+        });
       } catch (error) {
         if (this.settings.signal.aborted) throw new InterruptedError();
         if (error instanceof WsctlError) throw error;

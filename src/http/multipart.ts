@@ -16,7 +16,10 @@ function* pieces(bytes: Buffer): Generator<Buffer> {
 }
 
 /** A part named field holding bytes; `path` only names the file in --dry-run. */
-export async function filePart(field: string, file: { bytes: Buffer; path: string; filename: string; contentType: string }): Promise<FileUpload> {
+export async function filePart(
+  field: string,
+  file: { bytes: Buffer; path: string; filename: string; contentType: string },
+): Promise<FileUpload> {
   const { default: FormData } = await import('form-data');
   let sent = 0;
   const size = file.bytes.length;
@@ -26,7 +29,11 @@ export async function filePart(field: string, file: { bytes: Buffer; path: strin
     open() {
       sent = 0;
       const form = new FormData();
-      form.append(field, Readable.from(pieces(file.bytes), { objectMode: false }), { filename: file.filename, contentType: file.contentType, knownLength: size });
+      form.append(field, Readable.from(pieces(file.bytes), { objectMode: false }), {
+        filename: file.filename,
+        contentType: file.contentType,
+        knownLength: size,
+      });
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           sent += chunk.length;

@@ -45,7 +45,13 @@ export function backoffMs(tryNo: number, baseMs: number, retryAfter: number | un
 export type StatusDecision = { retry: false } | { retry: true; retryAfter?: number };
 
 /** What a status means for the next try: retry (after how long), or stop here. */
-export function onStatus(status: number, retryAfterHeader: string | undefined, repeatable: boolean, tryNo: number, info: ErrorInfo): StatusDecision {
+export function onStatus(
+  status: number,
+  retryAfterHeader: string | undefined,
+  repeatable: boolean,
+  tryNo: number,
+  info: ErrorInfo,
+): StatusDecision {
   if (!RETRY_STATUSES.has(status)) return { retry: false };
   const wait = retryAfterSeconds(retryAfterHeader);
   if (wait !== undefined && wait > MAX_RETRY_AFTER_S) {
@@ -71,10 +77,14 @@ function redirectTarget(location: string, from: string, status: number): URL {
   try {
     next = new URL(location, from);
   } catch {
-    throw new NetworkError(`The service redirected (HTTP ${status}) to a location that is not a URL ('${cleanLine(location).slice(0, 200)}').`);
+    throw new NetworkError(
+      `The service redirected (HTTP ${status}) to a location that is not a URL ('${cleanLine(location).slice(0, 200)}').`,
+    );
   }
   if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-    throw new NetworkError(`The service redirected (HTTP ${status}) to a ${cleanLine(next.protocol)} location; wsctl follows http(s) only.`);
+    throw new NetworkError(
+      `The service redirected (HTTP ${status}) to a ${cleanLine(next.protocol)} location; wsctl follows http(s) only.`,
+    );
   }
   if (next.protocol === 'http:' && !isLoopback(next.hostname)) {
     throw new NetworkError(`Refusing a redirect to plain http:// at ${cleanLine(next.host)}.`);
@@ -97,7 +107,10 @@ export function followRedirect(hop: Hop, status: number, location: string, info:
   }
   if (next.origin !== hop.target.origin) {
     if (body !== undefined) {
-      throw new NetworkError(`The service redirected ${method} ${hop.target.path} to another origin (${cleanLine(next.origin)}); wsctl does not re-send a request body there.`, info);
+      throw new NetworkError(
+        `The service redirected ${method} ${hop.target.path} to another origin (${cleanLine(next.origin)}); wsctl does not re-send a request body there.`,
+        info,
+      );
     }
     delete headers.authorization;
   }

@@ -14,7 +14,9 @@ const QUERY_PAIR = /([?&;])([^=&#\s?;]+)=([^&#\s;]+)/g;
  */
 export function maskUrlPassword(text: string): string {
   const masked = text.includes('@') ? text.replace(URL_PASSWORD, '$1***@') : text;
-  return masked.includes('=') ? masked.replace(QUERY_PAIR, (pair, sep: string, name: string) => (isSecretName(decodeName(name)) ? `${sep}${name}=${REDACTED}` : pair)) : masked;
+  return masked.includes('=')
+    ? masked.replace(QUERY_PAIR, (pair, sep: string, name: string) => (isSecretName(decodeName(name)) ? `${sep}${name}=${REDACTED}` : pair))
+    : masked;
 }
 
 function decodeName(name: string): string {
@@ -37,11 +39,20 @@ const ONE_TIME_WORDS = `(?:[A-Za-z0-9_.-]*[-_.])?(?:sig|otp|totp|pin|passcode)|[
 const ONE_TIME_NAME = new RegExp(`^(?:${ONE_TIME_WORDS})$`, 'i');
 // A JSON member "name": value in text that is not whole JSON (a truncated body): a string, or a
 // number, literal or the start of an object or array.
-const SECRET_IN_TEXT = new RegExp(`("(?:[A-Za-z0-9_-]*(?:${SECRET_WORDS})|${ONE_TIME_WORDS})"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*("?)|(?!null\\b)[^\\s,}\\]"]+)`, 'gi');
+const SECRET_IN_TEXT = new RegExp(
+  `("(?:[A-Za-z0-9_-]*(?:${SECRET_WORDS})|${ONE_TIME_WORDS})"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*("?)|(?!null\\b)[^\\s,}\\]"]+)`,
+  'gi',
+);
 // name=value (form-encoded, a query) and name: value (a header-like line) in plain text.
-const SECRET_PAIR = new RegExp(`(^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:${SECRET_WORDS})|${ONE_TIME_WORDS})(\\s*[=:]\\s*)(?![\\s"]|${REDACTED.replace(/[[\]]/g, '\\$&')})([^\\s&;,"]+)`, 'gi');
+const SECRET_PAIR = new RegExp(
+  `(^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:${SECRET_WORDS})|${ONE_TIME_WORDS})(\\s*[=:]\\s*)(?![\\s"]|${REDACTED.replace(/[[\]]/g, '\\$&')})([^\\s&;,"]+)`,
+  'gi',
+);
 // name="value", quoted: an auth-param of WWW-Authenticate (token="…"), a cookie-like line.
-const QUOTED_PAIR = new RegExp(`(^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:${SECRET_WORDS})|${ONE_TIME_WORDS})(\\s*=\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
+const QUOTED_PAIR = new RegExp(
+  `(^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:${SECRET_WORDS})|${ONE_TIME_WORDS})(\\s*=\\s*)"(?:[^"\\\\]|\\\\.)*"`,
+  'gi',
+);
 // A wsctl key anywhere inside a string, and provider keys (sk-…) that stand as a word.
 const KEY_LIKE = /wsk_[A-Za-z0-9_-]{6,}|\bsk[-_][A-Za-z0-9_-]{6,}/g;
 // A bearer token wherever it appears: a header quoted in a body, a log line, an error message;
@@ -52,10 +63,7 @@ const isSecretName = (name: string) => SECRET_NAME.test(name.replace(/[-_]/g, ''
 
 /** Secrets inside free text: bearer tokens, wsctl keys, quoted secret pairs and the password of a URL (https://user:***@host). */
 function redactString(text: string): string {
-  return maskUrlPassword(text)
-    .replace(BEARER, `$1$2${REDACTED}`)
-    .replace(KEY_LIKE, REDACTED)
-    .replace(QUOTED_PAIR, `$1$2$3"${REDACTED}"`);
+  return maskUrlPassword(text).replace(BEARER, `$1$2${REDACTED}`).replace(KEY_LIKE, REDACTED).replace(QUOTED_PAIR, `$1$2$3"${REDACTED}"`);
 }
 
 export function redact(value: unknown): unknown {
@@ -63,7 +71,12 @@ export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value && typeof value === 'object') {
     // A secret-named field is redacted whatever its type: a number, an object of credentials.
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(KEY_LIKE, REDACTED), isSecretName(k) && v !== null && v !== undefined ? REDACTED : redact(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k.replace(KEY_LIKE, REDACTED),
+        isSecretName(k) && v !== null && v !== undefined ? REDACTED : redact(v),
+      ]),
+    );
   }
   return value;
 }
@@ -86,8 +99,11 @@ export function redactText(text: string): string {
   try {
     redacted = JSON.stringify(redact(JSON.parse(text)));
   } catch {
-    redacted = redactString(text.replace(SECRET_IN_TEXT, (_m, head: string, quote: string | undefined) => (quote === undefined ? `${head}"${REDACTED}"` : `${head}"${REDACTED}${quote}`)))
-      .replace(SECRET_PAIR, `$1$2$3${REDACTED}`);
+    redacted = redactString(
+      text.replace(SECRET_IN_TEXT, (_m, head: string, quote: string | undefined) =>
+        quote === undefined ? `${head}"${REDACTED}"` : `${head}"${REDACTED}${quote}`,
+      ),
+    ).replace(SECRET_PAIR, `$1$2$3${REDACTED}`);
   }
   return cleanLine(redacted);
 }

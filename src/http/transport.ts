@@ -51,7 +51,13 @@ async function createClient(proxy: NonNullable<TransportSettings['proxy']>, time
     // The proxy agent needs the whole of undici (its CONNECT support comes from the index).
     const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
     const { EnvHttpProxyAgent } = undici.default ?? undici;
-    const dispatcher = new EnvHttpProxyAgent({ httpProxy: proxy.http ?? '', httpsProxy: proxy.https ?? '', noProxy: proxy.noProxy ?? '', allowH2: false, ...timeouts(timeoutMs) });
+    const dispatcher = new EnvHttpProxyAgent({
+      httpProxy: proxy.http ?? '',
+      httpsProxy: proxy.https ?? '',
+      noProxy: proxy.noProxy ?? '',
+      allowH2: false,
+      ...timeouts(timeoutMs),
+    });
     return { dispatcher, request: (options) => dispatcher.request(options) };
   }
   const { Agent, request } = await undiciParts();
@@ -136,7 +142,9 @@ class IdleTimer {
 }
 
 function tooLarge(target: Target, limit: number): NetworkError {
-  return new NetworkError(`The response from ${target.origin} is larger than ${Math.round(limit / 1048576)} MiB; wsctl stopped reading it.`);
+  return new NetworkError(
+    `The response from ${target.origin} is larger than ${Math.round(limit / 1048576)} MiB; wsctl stopped reading it.`,
+  );
 }
 
 /** The attempt's own timeout, told apart from Ctrl-C. */
@@ -158,7 +166,10 @@ export class Transport {
     const raw = origin.startsWith('https:') ? proxy?.https || proxy?.http : proxy?.http;
     if (!raw) return undefined;
     const host = new URL(origin).hostname;
-    const bypass = (proxy?.noProxy ?? '').split(',').map((p) => p.trim().replace(/^\*?\./, '')).filter(Boolean);
+    const bypass = (proxy?.noProxy ?? '')
+      .split(',')
+      .map((p) => p.trim().replace(/^\*?\./, ''))
+      .filter(Boolean);
     if (bypass.some((p) => p === '*' || host === p || host.endsWith(`.${p}`))) return undefined;
     try {
       const url = new URL(raw);
@@ -169,7 +180,13 @@ export class Transport {
   }
 
   /** One attempt: status, headers and the whole body as text (bounded), or a 2xx body as it arrives when `stream`. */
-  async send(method: string, target: Target, headers: Record<string, string>, body: string | Upload | undefined, stream = false): Promise<Attempt> {
+  async send(
+    method: string,
+    target: Target,
+    headers: Record<string, string>,
+    body: string | Upload | undefined,
+    stream = false,
+  ): Promise<Attempt> {
     const s = this.settings;
     this.client ??= await createClient(s.proxy ?? {}, s.timeoutMs);
     // --timeout is the longest wait without progress: for the answer to start, then between two pieces of the body.
@@ -192,7 +209,14 @@ export class Transport {
     let headersSeen = false;
     timer.arm();
     try {
-      const response = await this.client.request({ origin: target.origin, path: target.path, method: method as Dispatcher.HttpMethod, headers: sent, body: payload, signal });
+      const response = await this.client.request({
+        origin: target.origin,
+        path: target.path,
+        method: method as Dispatcher.HttpMethod,
+        headers: sent,
+        body: payload,
+        signal,
+      });
       headersSeen = true;
       timer.disarm();
       timer.inBody = true;
@@ -259,25 +283,44 @@ export class Transport {
     const where = target.origin;
     const seconds = this.settings.timeoutMs / 1000;
     if (((error as Error).name === 'TimeoutError' && (error as { inBody?: boolean }).inBody) || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new NetworkError(`The answer from ${where} stopped arriving: nothing came for ${seconds} s. Check the service, or raise --timeout.`);
+      return new NetworkError(
+        `The answer from ${where} stopped arriving: nothing came for ${seconds} s. Check the service, or raise --timeout.`,
+      );
     }
     if ((error as Error).name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT') {
       return new NetworkError(`No answer from ${where} within ${seconds} s. Check the service, or raise --timeout.`);
     }
-    if (code === BODY_CUT) return new NetworkError(`The answer from ${where} was cut off: the connection closed before the end of the body. Try again; if it persists, check the service.`);
-    if (code === BAD_HEADER) return new NetworkError(`The service at ${where} sent a bad response header (control characters such as ESC, or bytes HTTP does not allow); wsctl cannot read the answer.`);
-    if (code === NOT_HTTP) return new NetworkError(`The service at ${where} answered with something that is not valid HTTP/1.1 (${cleanLine((error as Error).message).replace(/^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/, '$1')}). Check the base URL.`);
+    if (code === BODY_CUT)
+      return new NetworkError(
+        `The answer from ${where} was cut off: the connection closed before the end of the body. Try again; if it persists, check the service.`,
+      );
+    if (code === BAD_HEADER)
+      return new NetworkError(
+        `The service at ${where} sent a bad response header (control characters such as ESC, or bytes HTTP does not allow); wsctl cannot read the answer.`,
+      );
+    if (code === NOT_HTTP)
+      return new NetworkError(
+        `The service at ${where} answered with something that is not valid HTTP/1.1 (${cleanLine((error as Error).message).replace(/^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/, '$1')}). Check the base URL.`,
+      );
     // undici's tunnel through a proxy: the proxy's own answer to CONNECT.
     const tunnel = /Proxy response \((\d+)\)/.exec((error as Error).message ?? '');
     if (tunnel) {
       const proxy = this.proxyFor(target.origin) ?? 'the proxy';
-      if (tunnel[1] === '407') return new NetworkError(`The proxy ${proxy} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`);
+      if (tunnel[1] === '407')
+        return new NetworkError(
+          `The proxy ${proxy} asks for credentials (HTTP 407): put them in the proxy URL (http://user:password@host:port).`,
+        );
       return new NetworkError(`The proxy ${proxy} refused to connect to ${where} (HTTP ${tunnel[1]}).`);
     }
     if (!code) return undefined;
-    const reason = REASONS[code] ?? (code.startsWith('ERR_TLS') || code.includes('CERT') ? `TLS failure (${code})` : cleanLine((error as Error).message));
+    const reason =
+      REASONS[code] ??
+      (code.startsWith('ERR_TLS') || code.includes('CERT') ? `TLS failure (${code})` : cleanLine((error as Error).message));
     const proxy = this.proxyFor(target.origin);
-    if (proxy) return new NetworkError(`Cannot reach ${where} through the proxy ${proxy}: ${reason}. Check the proxy and HTTPS_PROXY, HTTP_PROXY or NO_PROXY.`);
+    if (proxy)
+      return new NetworkError(
+        `Cannot reach ${where} through the proxy ${proxy}: ${reason}. Check the proxy and HTTPS_PROXY, HTTP_PROXY or NO_PROXY.`,
+      );
     return new NetworkError(`Cannot reach ${where}: ${reason}. Check the base URL and your network.`);
   }
 

@@ -7,10 +7,11 @@ export type IdKind = (typeof ID_KINDS)[number];
 /** Where ids of a kind come from, said when one is missing and none can be chosen. */
 export const WHERE_FROM: Record<IdKind, string> = {
   conversation: '`wsctl caps` shows conversation ids (its text numbers), and `wsctl ids conversation` lists those seen before',
-  persona: '`wsctl convo show <conversation_id>` shows persona ids (each message names its persona), and `wsctl ids persona` lists those seen before',
+  persona:
+    '`wsctl convo show <conversation_id>` shows persona ids (each message names its persona), and `wsctl ids persona` lists those seen before',
   app: '`wsctl caps` shows app slugs (its connected apps), and `wsctl ids app` lists those seen before',
   connection:
-    'the service lists no connections: `wsctl ids connection` lists those given to `wsctl conn set-permission` before, or take the id from the app\'s connection settings',
+    "the service lists no connections: `wsctl ids connection` lists those given to `wsctl conn set-permission` before, or take the id from the app's connection settings",
   account: '`wsctl caps` shows account ids (its connected apps), and `wsctl ids account` lists those seen before',
 };
 

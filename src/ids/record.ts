@@ -42,7 +42,9 @@ export function idChanges<O>(spec: IdsSpec<O> | undefined, opts: O, outcome: { s
   const ids = given(spec, opts);
   if (!('shown' in outcome)) return { seen: [], gone: outcome.status === 404 && ids.length > 0 ? [ids[ids.length - 1] as IdRef] : [] };
   const gone = spec.removes && ids.length > 0 ? [ids[ids.length - 1] as IdRef] : [];
-  const seen = (spec.remembers?.(opts, outcome.shown) ?? []).filter((r) => typeof r.id === 'string' && r.id.trim() !== '' && r.id.length <= 512);
+  const seen = (spec.remembers?.(opts, outcome.shown) ?? []).filter(
+    (r) => typeof r.id === 'string' && r.id.trim() !== '' && r.id.length <= 512,
+  );
   return { seen: seen.map((r) => ({ ...r, description: oneLine(r.description) })), gone };
 }
 
@@ -54,7 +56,12 @@ function oneLine(text: string | undefined): string | undefined {
 }
 
 /** Writes a change for the workspace; never throws (a read-only, missing or broken cache says so only under --debug). */
-export async function recordIds(env: Record<string, string | undefined>, workspace: Workspace | undefined, change: IdChange, trace: (line: string) => void): Promise<void> {
+export async function recordIds(
+  env: Record<string, string | undefined>,
+  workspace: Workspace | undefined,
+  change: IdChange,
+  trace: (line: string) => void,
+): Promise<void> {
   if (!workspace || (change.seen.length === 0 && change.gone.length === 0)) return;
   try {
     await changeIds(cacheDir(env), workspace, change);

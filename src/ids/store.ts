@@ -52,7 +52,12 @@ export function cacheDir(env: Record<string, string | undefined>): string {
 function identity(w: Workspace): IdsFile['workspace'] {
   if (w.sandbox) return { config_dir: w.configDir, sandbox: true, profile: 'sandbox' };
   // A base URL's user and password (https://user:pass@host) are no part of it here: the file holds no secret.
-  return { config_dir: w.configDir, sandbox: false, profile: w.profile, base_url: (w.baseUrl ?? '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1').replace(/\/+$/, '') };
+  return {
+    config_dir: w.configDir,
+    sandbox: false,
+    profile: w.profile,
+    base_url: (w.baseUrl ?? '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1').replace(/\/+$/, ''),
+  };
 }
 
 /** FNV-1a, 64 bits as two 32-bit halves: a short file name (node:crypto costs a TAB milliseconds). The file names its workspace too. */
@@ -83,13 +88,19 @@ function load(path: string, w: Workspace): IdsFile {
     return empty;
   }
   const file = parsed as Partial<IdsFile>;
-  if (!file || typeof file !== 'object' || file.format !== FORMAT || !file.workspace || !sameWorkspace(file.workspace, empty.workspace)) return empty;
+  if (!file || typeof file !== 'object' || file.format !== FORMAT || !file.workspace || !sameWorkspace(file.workspace, empty.workspace))
+    return empty;
   const ids: IdsFile['ids'] = {};
   for (const kind of ID_KINDS) {
     const list = (file.ids as Record<string, unknown> | undefined)?.[kind];
     if (!Array.isArray(list)) continue;
     ids[kind] = list.filter(
-      (e): e is RememberedId => !!e && typeof e.id === 'string' && typeof e.last_seen === 'string' && typeof (e.description ?? '') === 'string' && (e.app === undefined || typeof e.app === 'string'),
+      (e): e is RememberedId =>
+        !!e &&
+        typeof e.id === 'string' &&
+        typeof e.last_seen === 'string' &&
+        typeof (e.description ?? '') === 'string' &&
+        (e.app === undefined || typeof e.app === 'string'),
     );
   }
   return { ...empty, ids };
@@ -101,13 +112,19 @@ export function rememberedIds(cache: string, w: Workspace, kind?: IdKind): { kin
   return ID_KINDS.filter((k) => !kind || k === kind).flatMap((k) => (file.ids[k] ?? []).map((entry) => ({ kind: k, entry })));
 }
 
-const sameId = (e: RememberedId, ref: IdRef) => e.id === ref.id && (ref.kind !== 'connection' || ref.app === undefined || e.app === ref.app);
+const sameId = (e: RememberedId, ref: IdRef) =>
+  e.id === ref.id && (ref.kind !== 'connection' || ref.app === undefined || e.app === ref.app);
 
 /**
  * Records what a command saw and forgets what it removed, merged into a fresh read under the lock.
  * `forget` entries without an id forget a whole kind (or, with no kind, everything).
  */
-export async function changeIds(cache: string, w: Workspace, change: { seen?: IdRef[]; gone?: IdRef[]; clear?: IdKind[] | 'all' }, now = new Date()): Promise<number> {
+export async function changeIds(
+  cache: string,
+  w: Workspace,
+  change: { seen?: IdRef[]; gone?: IdRef[]; clear?: IdKind[] | 'all' },
+  now = new Date(),
+): Promise<number> {
   const path = idsFile(cache, w);
   return withLock(path, () => {
     const file = load(path, w);
@@ -128,7 +145,12 @@ export async function changeIds(cache: string, w: Workspace, change: { seen?: Id
     for (const ref of [...(change.seen ?? [])].reverse()) {
       const list = file.ids[ref.kind] ?? [];
       const before = list.find((e) => sameId(e, ref) && e.app === ref.app);
-      const entry: RememberedId = { id: ref.id, description: ref.description || before?.description || '', last_seen: at, ...(ref.app !== undefined ? { app: ref.app } : {}) };
+      const entry: RememberedId = {
+        id: ref.id,
+        description: ref.description || before?.description || '',
+        last_seen: at,
+        ...(ref.app !== undefined ? { app: ref.app } : {}),
+      };
       file.ids[ref.kind] = [entry, ...list.filter((e) => e !== before)].slice(0, MAX_PER_KIND);
       changed++;
     }

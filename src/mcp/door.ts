@@ -17,7 +17,8 @@ export const mcpDoor: Door = {
     kind === 'arg'
       ? `Missing required argument${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}.`
       : `Missing required option${names.length > 1 ? 's' : ''} ${names.join(', ')}.`,
-  notAChoice: (name, value, choices) => `Option '${name}' argument '${cleanLine(value)}' is invalid. Allowed choices are ${choices.join(', ')}.${didYouMean(value, choices)}`,
+  notAChoice: (name, value, choices) =>
+    `Option '${name}' argument '${cleanLine(value)}' is invalid. Allowed choices are ${choices.join(', ')}.${didYouMean(value, choices)}`,
 };
 
 function typeOf(value: unknown): string {
@@ -30,7 +31,9 @@ export function rawOptions(tool: ToolDef, args: Record<string, unknown>): RawOpt
   const unknown = Object.keys(args).filter((name) => !byName.has(name));
   if (unknown.length > 0) {
     const known = tool.params.map((p) => p.name);
-    throw new UsageError(`Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${cleanLine(n)}'`).join(', ')} for ${tool.name}. ${known.length ? `Arguments: ${known.join(', ')}.` : 'It takes no arguments.'}`);
+    throw new UsageError(
+      `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${cleanLine(n)}'`).join(', ')} for ${tool.name}. ${known.length ? `Arguments: ${known.join(', ')}.` : 'It takes no arguments.'}`,
+    );
   }
   const raw: RawOptions = {};
   for (const p of tool.params) {
@@ -85,7 +88,9 @@ export async function confine(given: string, folders: string[], cwd: string): Pr
   const path = await real(resolve(cwd, given));
   const roots = await Promise.all(folders.map((f) => real(resolve(cwd, f))));
   if (!roots.some((root) => inside(path, root))) {
-    throw new UsageError(`'${cleanLine(given)}' lies outside the folders this server reads files from (its working folder and --upload-dir).`);
+    throw new UsageError(
+      `'${cleanLine(given)}' lies outside the folders this server reads files from (its working folder and --upload-dir).`,
+    );
   }
   const size = await stat(path).then(
     (s) => (s.isFile() ? s.size : undefined),

@@ -77,13 +77,18 @@ export function errorResult(error: unknown, debug: boolean, stderr: Writable, ex
   const known = error instanceof WsctlError;
   const code = exitCode ?? (known ? error.exitCode : 1);
   const said = error instanceof Error ? error.message : String(error);
-  const message = cleanErrorMessage(known ? error.message : `Unexpected error: ${said.split('\n')[0]?.slice(0, 300) ?? ''}. Run with --debug for details.`);
+  const message = cleanErrorMessage(
+    known ? error.message : `Unexpected error: ${said.split('\n')[0]?.slice(0, 300) ?? ''}. Run with --debug for details.`,
+  );
   const doc: Record<string, unknown> = { message, exit_code: code };
   if (known && error.status !== undefined) doc.status = error.status;
   if (known && error.requestId) doc.request_id = error.requestId;
   if (known && error.details !== undefined) doc.details = error.details;
   if (debug && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
-  return { isError: true, content: [text(`Error: ${message.replace(/\n/g, ' ')} (exit code ${code})`), text(JSON.stringify({ error: doc }))] };
+  return {
+    isError: true,
+    content: [text(`Error: ${message.replace(/\n/g, ' ')} (exit code ${code})`), text(JSON.stringify({ error: doc }))],
+  };
 }
 
 /** Runs work MAX_CALLS at a time, the rest in the order they came. */
@@ -140,7 +145,8 @@ export class ToolRunner {
     };
     let ctx: Ctx | undefined;
     try {
-      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
+      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+        throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
       const raw = rawOptions(tool, (args ?? {}) as Record<string, unknown>);
       ctx = await createCtx(base, globals);
       const callCtx = ctx;
@@ -172,22 +178,37 @@ export class ToolRunner {
         // unmasked, with the error naming what was lost, or nobody would ever have the secret.
         if (!result.lost) throw error;
         const known = error instanceof WsctlError;
-        const said = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300).replace(/[.\s]*$/, '.');
-        const failed = errorResult(new WsctlError(`${known ? said : `Could not save: ${said}`} ${result.lost}`), outer.debug, outer.io.stderr, known ? error.exitCode : 1);
+        const said = (error instanceof Error ? error.message : String(error))
+          .split('\n')[0]!
+          .slice(0, 300)
+          .replace(/[.\s]*$/, '.');
+        const failed = errorResult(
+          new WsctlError(`${known ? said : `Could not save: ${said}`} ${result.lost}`),
+          outer.debug,
+          outer.io.stderr,
+          known ? error.exitCode : 1,
+        );
         return { ...failed, content: [...failed.content, text(JSON.stringify(result.json))] };
       }
       const document = tool.spec.shown ? tool.spec.shown(result.json, { showSecrets: !!this.options.showSecrets }) : result.json;
       const json = JSON.stringify(document);
       if (result.failure || result.exitCode) {
         // The verb's own exit code, or 1 for a body that reports failure: the document follows the error.
-        const failed = errorResult(new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'), outer.debug, outer.io.stderr, result.failure ? 1 : result.exitCode);
+        const failed = errorResult(
+          new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'),
+          outer.debug,
+          outer.io.stderr,
+          result.failure ? 1 : result.exitCode,
+        );
         return { ...failed, content: [...failed.content, text(json.length > MAX_RESULT_BYTES ? '(document too large to return)' : json)] };
       }
       const shown = tool.spec.text ? tool.spec.text(document) : json;
       const bytes = Buffer.byteLength(json) + (tool.spec.text ? Buffer.byteLength(shown) : 0);
       if (bytes > MAX_RESULT_BYTES) {
         const mib = (bytes / 1024 / 1024).toFixed(1);
-        throw new UsageError(`The result is ${mib} MiB, more than the ${MAX_RESULT_BYTES / 1024 / 1024} MiB a tool returns: ${tool.spec.less ?? 'ask for less'}.`);
+        throw new UsageError(
+          `The result is ${mib} MiB, more than the ${MAX_RESULT_BYTES / 1024 / 1024} MiB a tool returns: ${tool.spec.less ?? 'ask for less'}.`,
+        );
       }
       this.seen.record(tool.name, raw, document);
       return { content: [text(shown)], structuredContent: document as Record<string, unknown> };
@@ -199,12 +220,21 @@ export class ToolRunner {
   }
 
   /** A person agrees before anything is sent, when the tool says so (cli.md §8); --no-confirm skips it. */
-  private async confirm(tool: ToolDef, opts: Record<string, unknown>, raw: Record<string, unknown>, ctx: Ctx, extra: CallExtra, size: number | undefined): Promise<void> {
+  private async confirm(
+    tool: ToolDef,
+    opts: Record<string, unknown>,
+    raw: Record<string, unknown>,
+    ctx: Ctx,
+    extra: CallExtra,
+    size: number | undefined,
+  ): Promise<void> {
     const asked = tool.spec.confirm?.(opts as never);
     if (!asked || this.options.noConfirm) return;
     const target = tool.spec.localFile !== undefined && size !== undefined ? `${asked.target} (${size} bytes)` : asked.target;
     if (!extra.ask) {
-      throw new UsageError(`${tool.name} needs a person to confirm, and this client cannot ask: nothing was sent. A person can run \`${commandLine(tool, opts, raw, ctx)}\`.`);
+      throw new UsageError(
+        `${tool.name} needs a person to confirm, and this client cannot ask: nothing was sent. A person can run \`${commandLine(tool, opts, raw, ctx)}\`.`,
+      );
     }
     const t = await ctx.target({ key: false });
     const message = cleanLine(`Allow the agent to ${asked.action} ${target} (profile '${t.profile}', ${t.baseUrl ?? 'no base URL'})?`);
@@ -230,8 +260,10 @@ function protocolError(code: number, message: string): Error {
 /** Why a tool of wsctl is not offered by this server, and which flag offers it. */
 function notOffered(tool: ToolDef | undefined, options: McpOptions): string | undefined {
   if (!tool) return undefined;
-  if (options.readOnly && tool.kind !== 'read') return `Tool '${tool.name}' is not offered: the server was started with --read-only, which offers the reads alone.`;
-  if (tool.kind === 'destructive' && !options.allowDestructive) return `Tool '${tool.name}' deletes, and is offered only when the server is started with --allow-destructive.`;
+  if (options.readOnly && tool.kind !== 'read')
+    return `Tool '${tool.name}' is not offered: the server was started with --read-only, which offers the reads alone.`;
+  if (tool.kind === 'destructive' && !options.allowDestructive)
+    return `Tool '${tool.name}' deletes, and is offered only when the server is started with --allow-destructive.`;
   return undefined;
 }
 
@@ -269,12 +301,23 @@ export function createServer(
   Protocol.prototype.setRequestHandler.call(
     server,
     LooseCallRequest,
-    async (request: z.infer<typeof LooseCallRequest>, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification(n: unknown): Promise<void> }) => {
+    async (
+      request: z.infer<typeof LooseCallRequest>,
+      extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification(n: unknown): Promise<void> },
+    ) => {
       const params = request.params;
-      if (!isObject(params) || typeof params.name !== 'string') throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
+      if (!isObject(params) || typeof params.name !== 'string')
+        throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
       const { all, served, byName } = await made;
       const tool = byName.get(params.name);
-      if (!tool) throw protocolError(ErrorCode.InvalidParams, notOffered(all.find((t) => t.name === params.name), options) ?? `Unknown tool '${cleanLine(params.name)}'. Tools: ${served.map((t) => t.name).join(', ')}.`);
+      if (!tool)
+        throw protocolError(
+          ErrorCode.InvalidParams,
+          notOffered(
+            all.find((t) => t.name === params.name),
+            options,
+          ) ?? `Unknown tool '${cleanLine(params.name)}'. Tools: ${served.map((t) => t.name).join(', ')}.`,
+        );
       const token = extra._meta?.progressToken;
       const signal = AbortSignal.any([extra.signal, calls.signal]);
       // An empty elicitation capability means form mode (MCP 2025-11-25 keeps it for older clients).
@@ -286,7 +329,15 @@ export function createServer(
           ask: canAsk
             ? async (message) => {
                 const answer = await server.elicitInput(
-                  { mode: 'form', message, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Confirm', description: 'Yes, do it' } }, required: ['confirm'] } },
+                  {
+                    mode: 'form',
+                    message,
+                    requestedSchema: {
+                      type: 'object',
+                      properties: { confirm: { type: 'boolean', title: 'Confirm', description: 'Yes, do it' } },
+                      required: ['confirm'],
+                    },
+                  },
                   { signal },
                 );
                 return answer.action === 'accept' && answer.content?.confirm === true;
@@ -295,7 +346,13 @@ export function createServer(
           progress:
             token === undefined
               ? undefined
-              : (progress, total) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total === undefined ? {} : { total }) } }).catch(() => {}),
+              : (progress, total) =>
+                  void extra
+                    .sendNotification({
+                      method: 'notifications/progress',
+                      params: { progressToken: token, progress, ...(total === undefined ? {} : { total }) },
+                    })
+                    .catch(() => {}),
         }),
       );
       inflight.add(call);
@@ -310,12 +367,32 @@ export function createServer(
   };
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: [
-      { uri: 'wsctl://capabilities', name: 'capabilities', title: 'Workspace capabilities', description: 'The document of `wsctl caps --json`', mimeType: 'application/json' },
-      { uri: 'wsctl://settings', name: 'settings', title: 'User settings', description: 'The document of `wsctl settings --json`', mimeType: 'application/json' },
+      {
+        uri: 'wsctl://capabilities',
+        name: 'capabilities',
+        title: 'Workspace capabilities',
+        description: 'The document of `wsctl caps --json`',
+        mimeType: 'application/json',
+      },
+      {
+        uri: 'wsctl://settings',
+        name: 'settings',
+        title: 'User settings',
+        description: 'The document of `wsctl settings --json`',
+        mimeType: 'application/json',
+      },
     ],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [{ uriTemplate: CONVERSATION_TEMPLATE, name: 'conversation', title: 'Conversation transcript', description: 'The whole transcript as Markdown', mimeType: 'text/markdown' }],
+    resourceTemplates: [
+      {
+        uriTemplate: CONVERSATION_TEMPLATE,
+        name: 'conversation',
+        title: 'Conversation transcript',
+        description: 'The whole transcript as Markdown',
+        mimeType: 'text/markdown',
+      },
+    ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
@@ -326,7 +403,11 @@ export function createServer(
         : uri === 'wsctl://settings'
           ? ['settings', {}, 'application/json']
           : conversation
-            ? ['convo_show', { conversation_id: decodeURIComponent(conversation[1] as string), tail: Number.MAX_SAFE_INTEGER }, 'text/markdown']
+            ? [
+                'convo_show',
+                { conversation_id: decodeURIComponent(conversation[1] as string), tail: Number.MAX_SAFE_INTEGER },
+                'text/markdown',
+              ]
             : [undefined, {}, ''];
     if (!name) throw protocolError(-32002, `Resource not found: ${cleanLine(uri)}.`);
     const result = await read(name, args);
@@ -336,7 +417,8 @@ export function createServer(
   });
   server.setRequestHandler(CompleteRequestSchema, (request) => {
     const { ref, argument } = request.params;
-    if (ref.type !== 'ref/resource' || ref.uri !== CONVERSATION_TEMPLATE || argument.name !== 'conversation_id') return { completion: { values: [] } };
+    if (ref.type !== 'ref/resource' || ref.uri !== CONVERSATION_TEMPLATE || argument.name !== 'conversation_id')
+      return { completion: { values: [] } };
     const values = seen.ids('conversation').filter((id) => id.startsWith(argument.value));
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });
@@ -372,8 +454,12 @@ export async function serve(given: McpOptions, ctx: Ctx, verbs: () => Promise<De
   const saved = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = (...args: unknown[]) => ctx.io.stderr.write(`${args.map(String).join(' ')}\n`);
   // One call's crash never ends the server: an error nobody caught is logged, the server goes on.
-  const handlers = { uncaughtException: process.listeners('uncaughtException'), unhandledRejection: process.listeners('unhandledRejection') };
-  const survive = (error: unknown) => log(`unexpected error (the server goes on): ${error instanceof Error ? error.message : String(error)}`);
+  const handlers = {
+    uncaughtException: process.listeners('uncaughtException'),
+    unhandledRejection: process.listeners('unhandledRejection'),
+  };
+  const survive = (error: unknown) =>
+    log(`unexpected error (the server goes on): ${error instanceof Error ? error.message : String(error)}`);
   process.removeAllListeners('uncaughtException').removeAllListeners('unhandledRejection');
   process.on('uncaughtException', survive).on('unhandledRejection', survive);
 
@@ -400,7 +486,14 @@ export async function serve(given: McpOptions, ctx: Ctx, verbs: () => Promise<De
 
   try {
     await server.connect(transport);
-    if (ctx.debug) void all.then((tools) => log(`serving tools: ${offered(tools, options).map((t) => t.name).join(', ')}`));
+    if (ctx.debug)
+      void all.then((tools) =>
+        log(
+          `serving tools: ${offered(tools, options)
+            .map((t) => t.name)
+            .join(', ')}`,
+        ),
+      );
     if (!ctx.signal.aborted) await stopped;
   } finally {
     abortCalls();

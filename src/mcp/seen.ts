@@ -24,7 +24,9 @@ export function seenIds(): SeenIds {
   return {
     record(tool, raw, document) {
       if (tool === 'convo_show') add(raw.id);
-      if (tool === 'caps') for (const n of (document as { text_agent?: { numbers?: { conversation_id?: unknown }[] } })?.text_agent?.numbers ?? []) add(n?.conversation_id);
+      if (tool === 'caps')
+        for (const n of (document as { text_agent?: { numbers?: { conversation_id?: unknown }[] } })?.text_agent?.numbers ?? [])
+          add(n?.conversation_id);
     },
     ids: () => [...conversations].reverse(),
   };
@@ -34,6 +36,9 @@ export function seenIds(): SeenIds {
 export function rememberedIds(ctx: Ctx): SeenIds {
   return {
     record() {},
-    ids: (kind) => offered(ctx, kind).map((e) => e.id).filter((id) => OFFERABLE_ID.test(id)),
+    ids: (kind) =>
+      offered(ctx, kind)
+        .map((e) => e.id)
+        .filter((id) => OFFERABLE_ID.test(id)),
   };
 }

@@ -42,7 +42,10 @@ export interface ToolDef {
 
 /** snake_case of a name as the command line writes it: '--save-as' → 'save_as'. */
 export function snake(name: string): string {
-  return name.replace(/^-+/, '').replace(/-/g, '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return name
+    .replace(/^-+/, '')
+    .replace(/-/g, '_')
+    .replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /** The tool's name for a parameter: its command-line name in snake case. */
@@ -87,7 +90,8 @@ export function portable(schema: unknown): unknown {
     if (key === 'properties' && value && typeof value === 'object') {
       out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isEmpty(v) ? ANY : portable(v)]));
     } else if ((key === 'items' || key === 'additionalProperties') && isEmpty(value)) out[key] = ANY;
-    else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') out[key] = (value as unknown[]).map((v) => (isEmpty(v) ? ANY : portable(v)));
+    else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf')
+      out[key] = (value as unknown[]).map((v) => (isEmpty(v) ? ANY : portable(v)));
     else out[key] = portable(value);
   }
   if (Array.isArray(out.type)) {
@@ -101,13 +105,17 @@ export function portable(schema: unknown): unknown {
 const ANY = { anyOf: ['string', 'number', 'boolean', 'object', 'array', 'null'].map((type) => ({ type })) };
 
 function isEmpty(value: unknown): boolean {
-  return value === true || (!!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).filter((k) => k !== 'description').length === 0);
+  return (
+    value === true ||
+    (!!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).filter((k) => k !== 'description').length === 0)
+  );
 }
 
 /** What the verb returns as its --json document: the response of its first endpoint, or `{success}` for a body the service need not send. */
 function outputSchema(verb: VerbDecl): ToolListing['outputSchema'] {
   const endpoint: Endpoint = endpoints[(verb.endpoints as (keyof typeof endpoints)[])[0]!];
-  const zod = endpoint.anyBody || !endpoint.response ? z.looseObject({ success: z.optional(z.boolean()) }) : responseSchemas[endpoint.response];
+  const zod =
+    endpoint.anyBody || !endpoint.response ? z.looseObject({ success: z.optional(z.boolean()) }) : responseSchemas[endpoint.response];
   const json = z.toJSONSchema(zod, { io: 'input', target: 'draft-7', unrepresentable: 'any' });
   return portable(json) as ToolListing['outputSchema'];
 }
@@ -127,8 +135,12 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
       const spec = (verb.mcp ?? {}) as McpSpec;
       const kind = kindOf(verb);
       const declared: [string, Param<unknown>, 'arg' | 'flag'][] = [
-        ...Object.entries((verb.args ?? {}) as Record<string, Param<unknown>>).map(([k, p]) => [k, p, 'arg'] as [string, Param<unknown>, 'arg']),
-        ...Object.entries({ ...(verb.flags ?? {}), ...(spec.extra ?? {}) } as Record<string, Param<unknown>>).map(([k, p]) => [k, p, 'flag'] as [string, Param<unknown>, 'flag']),
+        ...Object.entries((verb.args ?? {}) as Record<string, Param<unknown>>).map(
+          ([k, p]) => [k, p, 'arg'] as [string, Param<unknown>, 'arg'],
+        ),
+        ...Object.entries({ ...(verb.flags ?? {}), ...(spec.extra ?? {}) } as Record<string, Param<unknown>>).map(
+          ([k, p]) => [k, p, 'flag'] as [string, Param<unknown>, 'flag'],
+        ),
       ];
       const params = declared
         .filter(([key]) => !spec.drop?.includes(key))

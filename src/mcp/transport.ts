@@ -82,7 +82,8 @@ export class LineTransport implements Transport {
       return this.refuse(idAtHead(head), ErrorCode.InvalidRequest, 'Invalid request: the message is nested too deep to read.');
     }
     const message = JSONRPCMessageSchema.safeParse(parsed);
-    if (!message.success) return this.refuse(idOf(parsed), ErrorCode.InvalidRequest, 'Invalid request: not a JSON-RPC 2.0 request, notification or response.');
+    if (!message.success)
+      return this.refuse(idOf(parsed), ErrorCode.InvalidRequest, 'Invalid request: not a JSON-RPC 2.0 request, notification or response.');
     this.onmessage?.(message.data);
   }
 

@@ -10,7 +10,10 @@ export function sandboxStatePath(configDir: string): string {
   return join(configDir, 'sandbox.json');
 }
 
-export async function startEmbeddedSandbox(configDir: string, dryRun = false): Promise<{ url: string; apiKey: string; close(): Promise<void> }> {
+export async function startEmbeddedSandbox(
+  configDir: string,
+  dryRun = false,
+): Promise<{ url: string; apiKey: string; close(): Promise<void> }> {
   const [{ FileStore, MemoryStore, RESET_HINT }, { startSandboxServer }] = await Promise.all([import('./store.js'), import('./server.js')]);
   const path = sandboxStatePath(configDir);
   // A dry run sends nothing and needs only an address: it does not seed a state file that is not there.

@@ -14,28 +14,62 @@ interface Scripted {
 }
 
 const SCRIPT: Scripted[] = [
-  { kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'Find a venue in Lisbon for 12 people on March 12, under 5,000 EUR, and hold it.' }] },
+  {
+    kind: 'request',
+    parts: [{ part_kind: 'user-prompt', content: 'Find a venue in Lisbon for 12 people on March 12, under 5,000 EUR, and hold it.' }],
+  },
   {
     kind: 'response',
     parts: [
       { part_kind: 'text', content: 'I will search venues that fit 12 people on that date.' },
-      { part_kind: 'tool-call', tool_name: 'search_venues', tool_call_id: 'call_live_1', args: '{"city": "Lisbon", "date": "2027-03-12", "people": 12, "max_eur": 5000}' },
+      {
+        part_kind: 'tool-call',
+        tool_name: 'search_venues',
+        tool_call_id: 'call_live_1',
+        args: '{"city": "Lisbon", "date": "2027-03-12", "people": 12, "max_eur": 5000}',
+      },
     ],
     tokens: [1840, 96],
   },
-  { kind: 'request', parts: [{ part_kind: 'tool-return', tool_name: 'search_venues', tool_call_id: 'call_live_1', content: 'Casa do Largo: 12 seats, 3,900 EUR, free on 2027-03-12\nLX Atelier: 16 seats, 4,600 EUR, free on 2027-03-12' }] },
+  {
+    kind: 'request',
+    parts: [
+      {
+        part_kind: 'tool-return',
+        tool_name: 'search_venues',
+        tool_call_id: 'call_live_1',
+        content: 'Casa do Largo: 12 seats, 3,900 EUR, free on 2027-03-12\nLX Atelier: 16 seats, 4,600 EUR, free on 2027-03-12',
+      },
+    ],
+  },
   {
     kind: 'response',
     parts: [
       { part_kind: 'text', content: 'Casa do Largo fits and is cheaper. Placing a hold.' },
-      { part_kind: 'tool-call', tool_name: 'hold_venue', tool_call_id: 'call_live_2', args: '{"venue": "Casa do Largo", "date": "2027-03-12"}' },
+      {
+        part_kind: 'tool-call',
+        tool_name: 'hold_venue',
+        tool_call_id: 'call_live_2',
+        args: '{"venue": "Casa do Largo", "date": "2027-03-12"}',
+      },
     ],
     tokens: [2210, 74],
   },
-  { kind: 'request', parts: [{ part_kind: 'tool-return', tool_name: 'hold_venue', tool_call_id: 'call_live_2', content: 'Hold H-2291 placed until 2027-01-15.' }] },
+  {
+    kind: 'request',
+    parts: [
+      { part_kind: 'tool-return', tool_name: 'hold_venue', tool_call_id: 'call_live_2', content: 'Hold H-2291 placed until 2027-01-15.' },
+    ],
+  },
   {
     kind: 'response',
-    parts: [{ part_kind: 'text', content: 'Done: Casa do Largo is held for March 12 (hold H-2291, 3,900 EUR for 12 people) until January 15. Say the word and I will confirm it and send the deposit invoice to finance.' }],
+    parts: [
+      {
+        part_kind: 'text',
+        content:
+          'Done: Casa do Largo is held for March 12 (hold H-2291, 3,900 EUR for 12 people) until January 15. Say the word and I will confirm it and send the deposit invoice to finance.',
+      },
+    ],
     tokens: [2480, 131],
   },
 ];
@@ -60,7 +94,11 @@ export function liveView(startedAt: number, now: number): StoredConversation {
     const fraction = growing ? Math.max(0.2, (elapsed - i * STEP_MS) / STEP_MS) : 1;
     const parts = m.parts
       .filter((p) => !growing || p.part_kind === 'text')
-      .map((p) => ({ ...p, ...(typeof p.content === 'string' ? { content: p.content.slice(0, Math.ceil(p.content.length * fraction)) } : {}), timestamp: at(i) }));
+      .map((p) => ({
+        ...p,
+        ...(typeof p.content === 'string' ? { content: p.content.slice(0, Math.ceil(p.content.length * fraction)) } : {}),
+        timestamp: at(i),
+      }));
     return {
       kind: m.kind,
       parts,
@@ -73,7 +111,17 @@ export function liveView(startedAt: number, now: number): StoredConversation {
     };
   });
   return {
-    conversation: { id: LIVE_ID, user_id: 'user_demo', host_id: 'host_demo', title: 'Book the offsite venue', type: 'chat', created_at: at(0), updated_at: at(shown - 1), deleted_at: null, metadata: {} },
+    conversation: {
+      id: LIVE_ID,
+      user_id: 'user_demo',
+      host_id: 'host_demo',
+      title: 'Book the offsite venue',
+      type: 'chat',
+      created_at: at(0),
+      updated_at: at(shown - 1),
+      deleted_at: null,
+      metadata: {},
+    },
     messages,
     state: done ? 'idle' : 'running',
   };

@@ -3,7 +3,16 @@
 import type * as z from 'zod/mini';
 import { connectionPermissions } from '../enums.js';
 import { IMAGE_EXTENSIONS, sniffImageType } from '../common/images.js';
-import { ByokBody, CreateKeyBody, CreateWebsiteBody, NotesImportBody, PermissionBody, validationDetails, type Detail, type SchemaName } from '../schemas.js';
+import {
+  ByokBody,
+  CreateKeyBody,
+  CreateWebsiteBody,
+  NotesImportBody,
+  PermissionBody,
+  validationDetails,
+  type Detail,
+  type SchemaName,
+} from '../schemas.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { LIVE_ID, liveStart, liveView } from './live.js';
 import { newKey, randomId, type SandboxState } from './seed.js';
@@ -40,7 +49,6 @@ export interface Route {
   handle: Handler;
 }
 
-
 export function notFound(what: string): Reply {
   return { status: 404, body: { detail: `${what} not found` } };
 }
@@ -50,7 +58,10 @@ function invalid(details: Detail[]): Reply {
 }
 
 /** The body checked with the client's own request schema, or the 422 the service would send. */
-function checked<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } } }, json: unknown): { body: T } | { reply: Reply } {
+function checked<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } } },
+  json: unknown,
+): { body: T } | { reply: Reply } {
   const result = schema.safeParse(json);
   return result.success ? { body: result.data } : { reply: invalid(validationDetails(result.error.issues, json)) };
 }
@@ -58,22 +69,34 @@ function checked<T>(schema: { safeParse(value: unknown): { success: true; data: 
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 function badId(name: string): Reply {
-  return invalid([{ loc: ['path', name], msg: 'Identifier may contain letters, digits, "_", ".", ":" and "-" only', type: 'string_pattern_mismatch' }]);
+  return invalid([
+    { loc: ['path', name], msg: 'Identifier may contain letters, digits, "_", ".", ":" and "-" only', type: 'string_pattern_mismatch' },
+  ]);
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'untitled';
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'untitled'
+  );
 }
 
 function capabilities(state: SandboxState) {
   return {
     text_agent: { numbers: state.numbers },
     email_agent: { addresses: state.addresses },
-    connected_apps: state.connections.map(({ app_slug, permission, account_identifier, account_name }) => ({ app_slug, permission, account_identifier, account_name })),
+    connected_apps: state.connections.map(({ app_slug, permission, account_identifier, account_name }) => ({
+      app_slug,
+      permission,
+      account_identifier,
+      account_name,
+    })),
     prompts: state.prompts,
   };
 }
-
 
 // No route changes a conversation, and a file store loads new objects when its file changes,
 // so a conversation's serialisation cannot go stale.
@@ -169,12 +192,28 @@ export const handlers: Record<EndpointName, Handler> = {
     const { name, variant = 'blank', force = false, display_name: displayName = null } = input.body;
     const parent = input.body.parent_path_parts ?? [];
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(name)) {
-      return { status: 200, body: { data: null, error: { message: `Invalid site name '${name}': use lowercase letters, digits and '-'.`, kind: 'error', code: 'invalid_name' } } };
+      return {
+        status: 200,
+        body: {
+          data: null,
+          error: { message: `Invalid site name '${name}': use lowercase letters, digits and '-'.`, kind: 'error', code: 'invalid_name' },
+        },
+      };
     }
     return store.transact((s) => {
       const existing = s.websites.findIndex((w) => w.name === name);
       if (existing >= 0 && !force) {
-        return { status: 200, body: { data: null, error: { message: `A website named '${name}' already exists. Pass force to replace it.`, kind: 'error', code: 'already_exists' } } } as Reply;
+        return {
+          status: 200,
+          body: {
+            data: null,
+            error: {
+              message: `A website named '${name}' already exists. Pass force to replace it.`,
+              kind: 'error',
+              code: 'already_exists',
+            },
+          },
+        } as Reply;
       }
       const path = ['sites', ...parent.map(slug), name].join('/');
       const port = existing >= 0 ? (s.websites[existing] as { local_port: number }).local_port : 4100 + s.websites.length + 1;

@@ -46,7 +46,13 @@ function demoConversation(): StoredConversation {
         timestamp: at(0),
         ...persona,
         model_name: model,
-        parts: [{ part_kind: 'user-prompt', content: 'Find a venue in Lisbon for a 12-person offsite in March and check my calendar for the week of the 9th.', timestamp: at(0) }],
+        parts: [
+          {
+            part_kind: 'user-prompt',
+            content: 'Find a venue in Lisbon for a 12-person offsite in March and check my calendar for the week of the 9th.',
+            timestamp: at(0),
+          },
+        ],
         input_tokens: 0,
         output_tokens: 0,
         cache_read_tokens: 0,
@@ -59,8 +65,20 @@ function demoConversation(): StoredConversation {
         model_name: model,
         parts: [
           { part_kind: 'text', content: "I'll look for venues and check your calendar.", timestamp: at(1) },
-          { part_kind: 'tool-call', tool_name: 'search_venues', tool_call_id: 'call_1', args: '{"city":"Lisbon","capacity":12,"month":"2027-03"}', timestamp: at(1) },
-          { part_kind: 'tool-call', tool_name: 'calendar_free_busy', tool_call_id: 'call_2', args: '{"from":"2027-03-08","to":"2027-03-14"}', timestamp: at(1) },
+          {
+            part_kind: 'tool-call',
+            tool_name: 'search_venues',
+            tool_call_id: 'call_1',
+            args: '{"city":"Lisbon","capacity":12,"month":"2027-03"}',
+            timestamp: at(1),
+          },
+          {
+            part_kind: 'tool-call',
+            tool_name: 'calendar_free_busy',
+            tool_call_id: 'call_2',
+            args: '{"from":"2027-03-08","to":"2027-03-14"}',
+            timestamp: at(1),
+          },
         ],
         input_tokens: 1840,
         output_tokens: 96,
@@ -77,10 +95,17 @@ function demoConversation(): StoredConversation {
             part_kind: 'tool-return',
             tool_name: 'search_venues',
             tool_call_id: 'call_1',
-            content: 'LX Factory Loft: 20 seats, €1,900/day, available 9-13 March\nPalácio Chiado: 14 seats, €2,400/day, available 10-12 March\nCowork Marvila: 16 seats, €900/day, available all month',
+            content:
+              'LX Factory Loft: 20 seats, €1,900/day, available 9-13 March\nPalácio Chiado: 14 seats, €2,400/day, available 10-12 March\nCowork Marvila: 16 seats, €900/day, available all month',
             timestamp: at(2),
           },
-          { part_kind: 'tool-return', tool_name: 'calendar_free_busy', tool_call_id: 'call_2', content: 'Busy: Mon 9 March 09:00-12:00 (board call). Free otherwise.', timestamp: at(2) },
+          {
+            part_kind: 'tool-return',
+            tool_name: 'calendar_free_busy',
+            tool_call_id: 'call_2',
+            content: 'Busy: Mon 9 March 09:00-12:00 (board call). Free otherwise.',
+            timestamp: at(2),
+          },
         ],
         input_tokens: 0,
         output_tokens: 0,
@@ -95,7 +120,8 @@ function demoConversation(): StoredConversation {
         parts: [
           {
             part_kind: 'text',
-            content: 'Three venues fit. Your calendar is free from Tuesday 10 March, so I suggest Palácio Chiado for 10-12 March: central, and within budget for three days. Shall I hold it and draft the invitation?',
+            content:
+              'Three venues fit. Your calendar is free from Tuesday 10 March, so I suggest Palácio Chiado for 10-12 March: central, and within budget for three days. Shall I hold it and draft the invitation?',
             timestamp: at(3),
           },
         ],
@@ -121,8 +147,19 @@ function demoConversation(): StoredConversation {
         ...persona,
         model_name: model,
         parts: [
-          { part_kind: 'tool-call', tool_name: 'send_email', tool_call_id: 'call_3', args: '{"to":"events@palaciochiado.example","subject":"Hold request: 10-12 March, 12 people"}', timestamp: at(9) },
-          { part_kind: 'text', content: 'Done: I asked Palácio Chiado to hold 10-12 March. Draft invitation:\n\nSubject: Team offsite, Lisbon, 10-12 March\n\nHi all, we are meeting at Palácio Chiado from Tuesday 10 to Thursday 12 March. Travel details follow this week.', timestamp: at(9) },
+          {
+            part_kind: 'tool-call',
+            tool_name: 'send_email',
+            tool_call_id: 'call_3',
+            args: '{"to":"events@palaciochiado.example","subject":"Hold request: 10-12 March, 12 people"}',
+            timestamp: at(9),
+          },
+          {
+            part_kind: 'text',
+            content:
+              'Done: I asked Palácio Chiado to hold 10-12 March. Draft invitation:\n\nSubject: Team offsite, Lisbon, 10-12 March\n\nHi all, we are meeting at Palácio Chiado from Tuesday 10 to Thursday 12 March. Travel details follow this week.',
+            timestamp: at(9),
+          },
         ],
         input_tokens: 2650,
         output_tokens: 188,
@@ -149,7 +186,13 @@ export function seedState(bootstrapKey?: string): SandboxState {
     keys: [bootstrap, laptop],
     conversations: { conv_demo: demoConversation(), conv_live: liveSeed() },
     numbers: [
-      { phone: '+14155550123', name: 'Personal line', description: 'Texts from you reach the assistant', is_owner: true, conversation_id: 'conv_demo' },
+      {
+        phone: '+14155550123',
+        name: 'Personal line',
+        description: 'Texts from you reach the assistant',
+        is_owner: true,
+        conversation_id: 'conv_demo',
+      },
       { phone: '+14155550188', name: 'Front desk', description: 'Answers visitors on your behalf', is_owner: false, conversation_id: null },
     ],
     addresses: ['ada@ws-demo.example', 'inbox@ws-demo.example'],
@@ -158,7 +201,13 @@ export function seedState(bootstrapKey?: string): SandboxState {
       { path: 'prompts/weekly-review.md', title: 'Weekly review', description: 'What moved this week and what is stuck' },
     ],
     connections: [
-      { app_slug: 'gmail', pd_conn_id: 'pdc_gmail', permission: 'read', account_identifier: 'alex@example.com', account_name: 'Alex Morgan' },
+      {
+        app_slug: 'gmail',
+        pd_conn_id: 'pdc_gmail',
+        permission: 'read',
+        account_identifier: 'alex@example.com',
+        account_name: 'Alex Morgan',
+      },
       { app_slug: 'notion', pd_conn_id: 'pdc_notion', permission: 'write', account_identifier: 'ws_7Qd2', account_name: 'Morgan Studio' },
     ],
     settings: {

@@ -87,7 +87,12 @@ async function checkReply(reply: Reply, routeSchema: SchemaName | undefined): Pr
   return { status: 500, body: { detail: `sandbox reply does not match ${schema}: ${result.error.message}` } };
 }
 
-async function applyFault(fault: Fault, res: ServerResponse, reply: () => Promise<Reply>, headers: Record<string, string>): Promise<boolean> {
+async function applyFault(
+  fault: Fault,
+  res: ServerResponse,
+  reply: () => Promise<Reply>,
+  headers: Record<string, string>,
+): Promise<boolean> {
   if (fault.delay_ms) await sleep(fault.delay_ms);
   if (res.destroyed) return true;
   if (fault.drop) {
@@ -173,11 +178,18 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
     if (rawPath.startsWith('/__sandbox/')) {
       // Anyone on the machine can connect: the control routes want the bootstrap key.
       const bootstrap = (await store.read()).bootstrap_key;
-      if (req.headers.authorization !== `Bearer ${bootstrap}`) return send(res, 401, { detail: 'The sandbox control routes need the bootstrap key' }, { 'www-authenticate': 'Bearer' });
+      if (req.headers.authorization !== `Bearer ${bootstrap}`)
+        return send(res, 401, { detail: 'The sandbox control routes need the bootstrap key' }, { 'www-authenticate': 'Bearer' });
       return control(method, rawPath, body, res);
     }
     const bodyText = body === 'too large' ? '<too large>' : body.toString('utf8');
-    const record: RecordedRequest = { method, path: req.url ?? '/', headers: { ...req.headers }, body: bodyText.length > 65536 ? `<${bodyText.length} bytes>` : bodyText, at: new Date().toISOString() };
+    const record: RecordedRequest = {
+      method,
+      path: req.url ?? '/',
+      headers: { ...req.headers },
+      body: bodyText.length > 65536 ? `<${bodyText.length} bytes>` : bodyText,
+      at: new Date().toISOString(),
+    };
     requests.push(record);
     res.on('close', () => {
       if (!res.writableFinished) record.aborted = true;

@@ -31,8 +31,10 @@ const LISTS = ['keys', 'numbers', 'addresses', 'prompts', 'connections', 'byok',
 const MAPS = ['conversations', 'settings', 'personas', 'pages', 'uploads'] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const what = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
-const wrong = (path: string, value: unknown, wanted: string) => (value === undefined ? `${path} is missing` : `${path} is ${what(value)}, not ${wanted}`);
+const what = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+const wrong = (path: string, value: unknown, wanted: string) =>
+  value === undefined ? `${path} is missing` : `${path} is ${what(value)}, not ${wanted}`;
 
 /** The first element of list that is not an object (or, for strings, not a string), named by its path. */
 function badElement(list: unknown[], path: string, strings = false): string | undefined {

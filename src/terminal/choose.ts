@@ -81,7 +81,14 @@ export function listLines(question: string, items: Choice[], state: ListState, w
   return lines;
 }
 
-export function chooseFromList(stdin: Readable, stderr: Writable, signal: AbortSignal, question: string, items: Choice[], width: number): Promise<string> {
+export function chooseFromList(
+  stdin: Readable,
+  stderr: Writable,
+  signal: AbortSignal,
+  question: string,
+  items: Choice[],
+  width: number,
+): Promise<string> {
   const input = stdin as RawStdin;
   const state: ListState = { filter: '', at: 0 };
   let drawn = 0;

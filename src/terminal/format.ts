@@ -43,7 +43,11 @@ export function plural(n: number, word: string): string {
 
 /** "key_prefix" → "Key prefix", "id" → "ID": TTY labels from field names. */
 export function label(field: string): string {
-  const words = field.replace(/_/g, ' ').replace(/\bid\b/gi, 'ID').replace(/\burl\b/gi, 'URL').replace(/\bapi\b/gi, 'API');
+  const words = field
+    .replace(/_/g, ' ')
+    .replace(/\bid\b/gi, 'ID')
+    .replace(/\burl\b/gi, 'URL')
+    .replace(/\bapi\b/gi, 'API');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -81,7 +85,11 @@ export interface Piece {
  * Pieces on lines of at most width columns (cli.md §3): a piece that does not fit goes to the
  * next line (after continuation); one too long for a line of its own ends in … unless whole.
  */
-export function fitPieces(pieces: Piece[], width: number, options: { indent?: string; continuation?: string; paintLine?: (line: string) => string } = {}): string {
+export function fitPieces(
+  pieces: Piece[],
+  width: number,
+  options: { indent?: string; continuation?: string; paintLine?: (line: string) => string } = {},
+): string {
   const { indent = '', continuation = indent, paintLine = (line: string) => line } = options;
   const lines: string[] = [];
   let line = indent;

@@ -189,7 +189,10 @@ export class Terminal {
     if (!this.options.jq) return `${text === undefined ? valueJson(value, false) : compactJson(text)}\n`;
     const parts: string[] = [];
     const decoder = new TextDecoder();
-    await this.options.jq.run(JSON.stringify(value), this.tty, { write: (chunk) => void parts.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })), end: async () => {} });
+    await this.options.jq.run(JSON.stringify(value), this.tty, {
+      write: (chunk) => void parts.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })),
+      end: async () => {},
+    });
     return parts.join('') + decoder.decode();
   }
 
@@ -220,7 +223,16 @@ export class Terminal {
     const indent = ' '.repeat(width + 3);
     pairs.forEach(([, value, shown], i) => {
       // Long values wrap under themselves, within the terminal's width.
-      const text = typeof shown === 'object' ? this.wrapNoted(shown, indent) : shown !== undefined ? (shown.includes('\x1b') ? shown : wrap(cleanLine(shown), this.width, indent).slice(indent.length)) : value === null || value === undefined ? this.paint.dim('(none)') : wrap(cleanLine(value), this.width, indent).slice(indent.length);
+      const text =
+        typeof shown === 'object'
+          ? this.wrapNoted(shown, indent)
+          : shown !== undefined
+            ? shown.includes('\x1b')
+              ? shown
+              : wrap(cleanLine(shown), this.width, indent).slice(indent.length)
+            : value === null || value === undefined
+              ? this.paint.dim('(none)')
+              : wrap(cleanLine(value), this.width, indent).slice(indent.length);
       this.line(`${this.paint.bold(`${labels[i]}:`.padEnd(width + 1))}  ${text}`);
     });
   }
@@ -296,7 +308,13 @@ export class Terminal {
     work.catch(() => {});
     if (!this.animated) return work;
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: this.spinnerColor }).start();
+    const spinner = ora({
+      text,
+      stream: this.io.stderr as NodeJS.WriteStream,
+      isEnabled: true,
+      discardStdin: false,
+      color: this.spinnerColor,
+    }).start();
     const ticker = progress && setInterval(() => (spinner.text = progress() ?? text), 100);
     try {
       return await work;
@@ -330,8 +348,15 @@ export class Terminal {
     const named = this.env.WSCTL_PAGER ?? this.env.PAGER;
     if (named === undefined && dumbTerminal(this.env)) return bufferedSink(this.io.stdout);
     const command = (named ?? 'less -FRX').trim();
-    if (!wanted || !this.tty || command === '' || command === 'cat' || this.options.agent !== undefined) return bufferedSink(this.io.stdout);
-    return openPager({ command, env: this.env, onStart: this.io.onPager, direct: () => bufferedSink(this.io.stdout), warn: (m) => this.warn(m) });
+    if (!wanted || !this.tty || command === '' || command === 'cat' || this.options.agent !== undefined)
+      return bufferedSink(this.io.stdout);
+    return openPager({
+      command,
+      env: this.env,
+      onStart: this.io.onPager,
+      direct: () => bufferedSink(this.io.stdout),
+      warn: (m) => this.warn(m),
+    });
   }
 
   /**
@@ -386,7 +411,9 @@ export class Terminal {
   private question(text: string, suffix = ''): string {
     const tail = /\s*$/.exec(text)![0];
     const glue = '\u0000';
-    const wrapped = wrapWords(`${text.trimEnd()}${suffix.replace(/ /g, glue)}`, this.width, (word) => displayWidth(word.replaceAll(glue, ' ')));
+    const wrapped = wrapWords(`${text.trimEnd()}${suffix.replace(/ /g, glue)}`, this.width, (word) =>
+      displayWidth(word.replaceAll(glue, ' ')),
+    );
     return wrapped.slice(0, wrapped.length - suffix.length) + tail;
   }
 

@@ -8,7 +8,26 @@
 export type Step = { field: string } | { index: number } | { each: true };
 
 // Words jq reads as its own; `.end` and the like are left to the engine.
-const KEYWORDS = new Set(['__loc__', 'and', 'as', 'catch', 'def', 'elif', 'else', 'end', 'foreach', 'if', 'import', 'include', 'label', 'module', 'or', 'reduce', 'then', 'try']);
+const KEYWORDS = new Set([
+  '__loc__',
+  'and',
+  'as',
+  'catch',
+  'def',
+  'elif',
+  'else',
+  'end',
+  'foreach',
+  'if',
+  'import',
+  'include',
+  'label',
+  'module',
+  'or',
+  'reduce',
+  'then',
+  'try',
+]);
 
 /** The steps of a filter made of paths joined by `|`, each starting with `.`; undefined for any other filter. */
 export function plainPath(expression: string): Step[] | undefined {

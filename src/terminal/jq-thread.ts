@@ -38,7 +38,13 @@ export function startThread(file: URL, module: Promise<CompiledWasm>): EngineThr
 export interface ThreadSession {
   check(expression: string): Promise<{ exitCode: number; stderr: string }>;
   /** Runs the filter; output past holdBytes flows to write as it comes. */
-  run(expression: string, input: Uint8Array, flags: string[], holdBytes: number, write: (bytes: Uint8Array) => Promise<void>): Promise<Outcome>;
+  run(
+    expression: string,
+    input: Uint8Array,
+    flags: string[],
+    holdBytes: number,
+    write: (bytes: Uint8Array) => Promise<void>,
+  ): Promise<Outcome>;
   /** Lets the process exit while the thread waits for a request. */
   unref(): void;
   close(): void;
@@ -55,7 +61,9 @@ export function threadSession({ worker, inFlight, ended }: EngineThread, signal:
     listener = undefined;
   };
   worker.on('message', (m: FromWorker) => listener?.message(m));
-  worker.on('error', (error: Error & { code?: string }) => die(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new UsageError(MEMORY_MESSAGE) : new UsageError(`--jq failed: ${error.message}`)));
+  worker.on('error', (error: Error & { code?: string }) =>
+    die(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new UsageError(MEMORY_MESSAGE) : new UsageError(`--jq failed: ${error.message}`)),
+  );
   worker.on('exit', () => die(new UsageError('--jq failed: the jq engine stopped.')));
   const interrupt = () => {
     die(new InterruptedError());
@@ -66,7 +74,11 @@ export function threadSession({ worker, inFlight, ended }: EngineThread, signal:
   else signal.addEventListener('abort', interrupt, { once: true });
 
   /** Sends a request; settles when handle says so, or the worker fails. */
-  const ask = <T>(request: ToWorker, transfer: ArrayBuffer[], handle: (m: FromWorker, settle: (result: T | Error) => void) => void): Promise<T> =>
+  const ask = <T>(
+    request: ToWorker,
+    transfer: ArrayBuffer[],
+    handle: (m: FromWorker, settle: (result: T | Error) => void) => void,
+  ): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (dead) return reject(dead);
       worker.ref();
@@ -113,22 +125,26 @@ export function threadSession({ worker, inFlight, ended }: EngineThread, signal:
           failure ??= error;
         });
       };
-      const outcome = await ask<{ exitCode: number; stderr: string }>({ kind: 'run', expression, input, flags }, [input.buffer as ArrayBuffer], (m, settle) => {
-        if (m.kind === 'out') {
-          step(async () => {
-            if (held) {
-              held.push(m.bytes);
-              heldBytes += m.bytes.length;
+      const outcome = await ask<{ exitCode: number; stderr: string }>(
+        { kind: 'run', expression, input, flags },
+        [input.buffer as ArrayBuffer],
+        (m, settle) => {
+          if (m.kind === 'out') {
+            step(async () => {
+              if (held) {
+                held.push(m.bytes);
+                heldBytes += m.bytes.length;
+                written();
+                if (heldBytes > holdBytes) await flushHeld();
+                return;
+              }
+              await write(m.bytes);
               written();
-              if (heldBytes > holdBytes) await flushHeld();
-              return;
-            }
-            await write(m.bytes);
-            written();
-          });
-        } else if (m.kind === 'done') step(async () => settle(m));
-        else if (m.kind === 'fatal') settle(fatal(m));
-      });
+            });
+          } else if (m.kind === 'done') step(async () => settle(m));
+          else if (m.kind === 'fatal') settle(fatal(m));
+        },
+      );
       await writing;
       if (failure) throw failure;
       return { exitCode: outcome.exitCode, stderr: outcome.stderr, chunks: held ?? [], flowed: !held };

@@ -51,7 +51,6 @@ function serve(port: MessagePort, inFlight: Int32Array): void {
   const hooks: { stdout: Chunks; stderr: Tail; input?: Uint8Array } = { stdout, stderr };
   (globalThis as { __wsctlJq?: typeof hooks }).__wsctlJq = hooks;
 
-
   /** An engine that aborted (jq could not allocate) cannot run again: the main thread ends the command. */
   function fatal(error: unknown): FromWorker {
     const message = error instanceof Error ? error.message : String(error);
@@ -64,7 +63,11 @@ function serve(port: MessagePort, inFlight: Int32Array): void {
 
   port.on('message', async (message: ToWorker) => {
     if (message.kind === 'load') {
-      loaded(message.module ? loadJq({ wasmModule: message.module as NonNullable<Parameters<typeof loadJq>[0]>['wasmModule'] }) : Promise.reject(new Error(message.error)));
+      loaded(
+        message.module
+          ? loadJq({ wasmModule: message.module as NonNullable<Parameters<typeof loadJq>[0]>['wasmModule'] })
+          : Promise.reject(new Error(message.error)),
+      );
       return;
     }
     let jq;

@@ -62,8 +62,14 @@ export function forJq(json: string): string {
 function jqMessage(stderr: string, before: string): string {
   const first = stderr.split('\n').find((line) => line.trim() !== '') ?? 'jq failed';
   // The engine read `before` ahead of the expression: positions on its first line are counted as typed.
-  const typed = first.replace(/\bline 1, column (\d+)/, (_m, column: string) => `line 1, column ${Math.max(1, Number(column) - before.length)}`);
-  return typed.replace(/^jq: error \(at [^)]*\):/, 'jq: error:').replace(/:\s*$/, '').trim();
+  const typed = first.replace(
+    /\bline 1, column (\d+)/,
+    (_m, column: string) => `line 1, column ${Math.max(1, Number(column) - before.length)}`,
+  );
+  return typed
+    .replace(/^jq: error \(at [^)]*\):/, 'jq: error:')
+    .replace(/:\s*$/, '')
+    .trim();
 }
 
 /** What the compile check runs: jq -n with `empty | …` compiles the expression and evaluates nothing. */
@@ -129,7 +135,9 @@ export function startJq(): Promise<Engine> {
     // Before the engine's WebAssembly is compiled: its optimising tier-up would hold the process at exit.
     await liftoffOnly();
     const file = workerFile();
-    const { WebAssembly } = globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => CompiledWasm; compile(bytes: Uint8Array): Promise<CompiledWasm> } };
+    const { WebAssembly } = globalThis as unknown as {
+      WebAssembly: { Module: new (bytes: Uint8Array) => CompiledWasm; compile(bytes: Uint8Array): Promise<CompiledWasm> };
+    };
     if (!tricksOn) {
       const { readFile } = process.getBuiltinModule('node:fs/promises');
       const module = readFile(new URL('jq.wasm', file)).then((bytes) => WebAssembly.compile(bytes));
@@ -160,7 +168,10 @@ export async function compileJq(expression: string, signal: AbortSignal): Promis
       if (text !== '') await sink.write(text);
     },
     close() {
-      engine?.then((filter) => filter.close(), () => {});
+      engine?.then(
+        (filter) => filter.close(),
+        () => {},
+      );
     },
   };
 }

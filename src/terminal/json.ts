@@ -128,7 +128,7 @@ class Layout {
         // with indexOf and copied at once.
         buf[p++] = b;
         let j = i + 1;
-        const shortEnd = Math.min(j + 48 , end);
+        const shortEnd = Math.min(j + 48, end);
         let c = 0;
         while (j < shortEnd) {
           c = src[j] as number;

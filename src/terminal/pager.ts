@@ -42,7 +42,8 @@ export function bufferedSink(stream: Writable, onEnd: () => Promise<void> = asyn
   };
   return {
     write(text) {
-      if (typeof text !== 'string') return flush().then(() => (broken ? undefined : new Promise<void>((resolve) => stream.write(text, () => resolve()))));
+      if (typeof text !== 'string')
+        return flush().then(() => (broken ? undefined : new Promise<void>((resolve) => stream.write(text, () => resolve()))));
       pending.push(text);
       size += text.length;
       if (size >= flushEvery) return flush();
@@ -101,7 +102,8 @@ export async function openPager(options: PagerOptions): Promise<Sink> {
     return options.direct();
   };
   const program = programOf(options.command);
-  if (program !== undefined && process.platform !== 'win32' && !isBuiltin(program) && !canRun(program, options.env)) return skip('not found');
+  if (program !== undefined && process.platform !== 'win32' && !isBuiltin(program) && !canRun(program, options.env))
+    return skip('not found');
   const { spawn } = await import('node:child_process');
   const child = spawn(options.command, {
     shell: true,
@@ -127,7 +129,9 @@ export async function openPager(options: PagerOptions): Promise<Sink> {
     // Quitting early (q in less) is exit 0: the person saw what they wanted; Ctrl-C is exit 130 (main.ts).
     if (code === 0 || signal === 'SIGINT') return;
     const how = signal ? `was stopped by ${signal}` : code === null ? 'failed' : `exited with status ${code}`;
-    throw new WsctlError(`The pager '${options.command}' ${how}, so the output may not have been shown in full. Run again with --no-pager, or set WSCTL_PAGER.`);
+    throw new WsctlError(
+      `The pager '${options.command}' ${how}, so the output may not have been shown in full. Run again with --no-pager, or set WSCTL_PAGER.`,
+    );
   });
 }
 

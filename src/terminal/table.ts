@@ -59,7 +59,10 @@ export function renderTable(columns: TableColumn[], rows: string[][], width: num
       .join('')
       .trimEnd();
   return [
-    line(columns.map((c) => c.header), bold),
+    line(
+      columns.map((c) => c.header),
+      bold,
+    ),
     widths.map((w) => '─'.repeat(w)).join(' '.repeat(GAP)),
     ...rows.map((row) => line(row)),
   ];

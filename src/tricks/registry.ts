@@ -56,7 +56,7 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'node:http2 stand-in',
     where: 'scripts/no-http2.cjs (alias in scripts/build.mjs)',
-    buys: "undici loads node:http2 (and tls) at start-up for HTTP/2, which wsctl never speaks (allowH2 off): Node 20 20%, Node 24 28% of `keys list --json`",
+    buys: 'undici loads node:http2 (and tls) at start-up for HTTP/2, which wsctl never speaks (allowH2 off): Node 20 20%, Node 24 28% of `keys list --json`',
   },
   {
     name: 'undici deep imports',
@@ -140,9 +140,17 @@ export async function undiciParts(): Promise<UndiciParts> {
   if (!tricksOn) {
     const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
     const undici = loaded.default ?? loaded;
-    return { Agent: undici.Agent, request(options) { return this.request(options); } };
+    return {
+      Agent: undici.Agent,
+      request(options) {
+        return this.request(options);
+      },
+    };
   }
-  const [{ default: request }, { default: Agent }] = await Promise.all([import('undici/lib/api/api-request.js'), import('undici/lib/dispatcher/agent.js')]);
+  const [{ default: request }, { default: Agent }] = await Promise.all([
+    import('undici/lib/api/api-request.js'),
+    import('undici/lib/dispatcher/agent.js'),
+  ]);
   return { request, Agent } as unknown as UndiciParts;
 }
 
@@ -190,7 +198,8 @@ function condition(def: SchemaDef, x: string, helpers: string[]): string | undef
     helpers.push(`function f${helpers.length}(${param}) {\n${body}\nreturn true;\n}`);
     return `f${helpers.length - 1}(${x})`;
   };
-  const inner = (child: { _zod: { def: SchemaDef } } | undefined, name: string) => (child ? condition(child._zod.def, name, helpers) : undefined);
+  const inner = (child: { _zod: { def: SchemaDef } } | undefined, name: string) =>
+    child ? condition(child._zod.def, name, helpers) : undefined;
   switch (def.type) {
     case 'string':
       return `typeof ${x} === "string"`;
@@ -211,12 +220,21 @@ function condition(def: SchemaDef, x: string, helpers: string[]): string | undef
     }
     case 'array': {
       const test = inner(def.element, 'e');
-      return test && helper('a', `if (!Array.isArray(a)) return false;\nfor (let i = 0; i < a.length; i++) { const e = a[i]; if (!(${test})) return false; }`);
+      return (
+        test &&
+        helper(
+          'a',
+          `if (!Array.isArray(a)) return false;\nfor (let i = 0; i < a.length; i++) { const e = a[i]; if (!(${test})) return false; }`,
+        )
+      );
     }
     case 'record': {
       const test = inner(def.valueType, 'e');
       if (!test || def.keyType?._zod.def.type !== 'string' || def.keyType._zod.def.checks?.length) return undefined;
-      return helper('o', `if (!${OBJECT('o')}) return false;\nfor (const k of Object.keys(o)) { const e = o[k]; if (!(${test})) return false; }`);
+      return helper(
+        'o',
+        `if (!${OBJECT('o')}) return false;\nfor (const k of Object.keys(o)) { const e = o[k]; if (!(${test})) return false; }`,
+      );
     }
     case 'object': {
       const fields: string[] = [];

@@ -27,4 +27,3 @@ export function setRuntimeFlags(): void {
   const v8 = process.getBuiltinModule('node:v8');
   for (const flag of RUNTIME_FLAGS) v8.setFlagsFromString(flag);
 }
-

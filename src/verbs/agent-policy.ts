@@ -77,7 +77,10 @@ export function enforcePolicy(ctx: Ctx, verb: Declared, opts: Record<string, unk
  * narrowed. `read-only` offers the reads alone; `no-destructive` neither the deleting tools nor the
  * `force` argument. A call of a tool not offered is an unknown tool.
  */
-export function mcpOffer(flags: { readOnly?: boolean; allowDestructive?: boolean }, policy: AgentPolicy): { readOnly: boolean; allowDestructive: boolean } {
+export function mcpOffer(
+  flags: { readOnly?: boolean; allowDestructive?: boolean },
+  policy: AgentPolicy,
+): { readOnly: boolean; allowDestructive: boolean } {
   return {
     readOnly: !!flags.readOnly || policy === 'read-only',
     allowDestructive: !!flags.allowDestructive && policy === 'full',

@@ -12,7 +12,6 @@ import type { Terminal } from '../terminal/index.js';
 import type { IdsSpec } from '../ids/record.js';
 import { cleanLine } from '../common/sanitize.js';
 
-
 export interface Result {
   /** The document printed with --json: the service's body unless the command says otherwise. */
   json: unknown;
@@ -219,7 +218,13 @@ export function required<T>(syntax: string, help: string, parse?: Parse<T>): Par
 export function repeated(syntax: string, help: string): Param<string[]>;
 export function repeated<T>(syntax: string, help: string, parse: Parser<T>): Param<T[]>;
 export function repeated<T>(syntax: string, help: string, parse?: Parser<T>): Param<T[]> {
-  return { syntax, help, repeated: true, fallback: [], read: (given, name) => (given as string[]).map((raw) => (parse ? parse(raw, name) : (raw as T))) };
+  return {
+    syntax,
+    help,
+    repeated: true,
+    fallback: [],
+    read: (given, name) => (given as string[]).map((raw) => (parse ? parse(raw, name) : (raw as T))),
+  };
 }
 
 /** Any text but an empty (or blank) one, which is a usage error with this message (else one naming the parameter). */

@@ -4,7 +4,19 @@
 // comes back for the door to show. A door adds how it reads its input and shows the result, and
 // how it names a parameter in messages; never a rule.
 import type { Command, Option } from 'commander';
-import { examples, pathOf, rootOf, settle, type App, type Ctx, type Here, type NounDecl, type Param, type Result, type VerbDecl } from './declare.js';
+import {
+  examples,
+  pathOf,
+  rootOf,
+  settle,
+  type App,
+  type Ctx,
+  type Here,
+  type NounDecl,
+  type Param,
+  type Result,
+  type VerbDecl,
+} from './declare.js';
 import { enforcePolicy } from './agent-policy.js';
 import { UsageError } from '../errors.js';
 import type { IdKind } from '../ids/kinds.js';
@@ -40,7 +52,8 @@ export function commandLineDoor(usage: string): Door {
       kind === 'arg'
         ? `Missing required argument${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}. Run \`${usage} --help\` for usage.`
         : `Missing required option${names.length > 1 ? 's' : ''} ${names.join(', ')}. Run \`${usage} --help\` for usage.`,
-    notAChoice: (name, value, choices) => `Option '${name}' argument '${value}' is invalid. Allowed choices are ${choices.join(', ')}.${didYouMean(value, choices)} Run \`${usage} --help\` for usage.`,
+    notAChoice: (name, value, choices) =>
+      `Option '${name}' argument '${value}' is invalid. Allowed choices are ${choices.join(', ')}.${didYouMean(value, choices)} Run \`${usage} --help\` for usage.`,
   };
 }
 
@@ -51,7 +64,10 @@ export interface Declared {
 
 /** A verb's parameters by key, arguments then flags, in the order declared. */
 export function paramsOf(verb: VerbDecl, extra: Record<string, Param<unknown>> = {}): Declared {
-  return { args: Object.entries(verb.args ?? {}), flags: [...Object.entries(verb.flags ?? {}), ...Object.entries(extra)] as [string, Param<unknown>][] };
+  return {
+    args: Object.entries(verb.args ?? {}),
+    flags: [...Object.entries(verb.flags ?? {}), ...Object.entries(extra)] as [string, Param<unknown>][],
+  };
 }
 
 /**
@@ -59,25 +75,39 @@ export function paramsOf(verb: VerbDecl, extra: Record<string, Param<unknown>> =
  * every missing required parameter named at once, then choices, then each parser in the order
  * declared, then the verb's check().
  */
-export function readOptions(verb: VerbDecl, raw: RawOptions, door: Door, extra?: Record<string, Param<unknown>>, later: readonly string[] = []): Record<string, unknown> {
+export function readOptions(
+  verb: VerbDecl,
+  raw: RawOptions,
+  door: Door,
+  extra?: Record<string, Param<unknown>>,
+  later: readonly string[] = [],
+): Record<string, unknown> {
   const { args, flags } = paramsOf(verb, extra);
   const absent = (key: string) => raw[key] === undefined;
   const missing = args.filter(([key, a]) => absent(key) && a.syntax.startsWith('<') && !later.includes(key));
   // A missing id says where such ids come from, on every door (the command line's list says the same: ids/verb.ts).
   const kind = missing.length === 1 ? (verb.ids?.takes as Record<string, IdKind | undefined> | undefined)?.[missing[0]![0]] : undefined;
   if (kind) throw new UsageError(missingId(door.name(missing[0]![1], 'arg'), kind));
-  if (missing.length > 0) throw new UsageError(door.missing(missing.map(([, a]) => door.name(a, 'arg')), 'arg'));
+  if (missing.length > 0)
+    throw new UsageError(
+      door.missing(
+        missing.map(([, a]) => door.name(a, 'arg')),
+        'arg',
+      ),
+    );
   const missingFlags = flags.filter(([key, f]) => absent(key) && f.required).map(([, f]) => door.name(f, 'flag'));
   if (missingFlags.length > 0) throw new UsageError(door.missing(missingFlags, 'flag'));
   const names: Record<string, string> = {};
   for (const [key, p, kind] of [...args.map(([k, a]) => [k, a, 'arg'] as const), ...flags.map(([k, f]) => [k, f, 'flag'] as const)]) {
     names[key] = door.name(p, kind);
     const value = raw[key];
-    if (p.choices && typeof value === 'string' && !p.choices.includes(value)) throw new UsageError(door.notAChoice(names[key], value, p.choices));
+    if (p.choices && typeof value === 'string' && !p.choices.includes(value))
+      throw new UsageError(door.notAChoice(names[key], value, p.choices));
   }
   const opts: Record<string, unknown> = {};
   // An id left out on a terminal is chosen from a list once the context exists (chooseMissing); an optional argument left out is undefined.
-  for (const [key, a] of args) opts[key] = absent(key) && (later.includes(key) || a.syntax.startsWith('[')) ? undefined : a.read(raw[key], names[key] as string);
+  for (const [key, a] of args)
+    opts[key] = absent(key) && (later.includes(key) || a.syntax.startsWith('[')) ? undefined : a.read(raw[key], names[key] as string);
   for (const [key, f] of flags) opts[key] = raw[key] === undefined && 'fallback' in f ? f.fallback : f.read(raw[key], names[key] as string);
   verb.check?.(opts, (key) => names[key as string] ?? String(key));
   return opts;
@@ -157,7 +187,10 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     examples: verb.examples,
     notes: verb.notes,
     endpoints: verb.endpoints,
-    ids: { args: args.map(([key]) => takes[key]), flags: Object.fromEntries(flags.filter(([key]) => takes[key]).map(([key, f]) => [longFlag(f.syntax), takes[key]])) },
+    ids: {
+      args: args.map(([key]) => takes[key]),
+      flags: Object.fromEntries(flags.filter(([key]) => takes[key]).map(([key, f]) => [longFlag(f.syntax), takes[key]])),
+    },
   });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
@@ -178,7 +211,14 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     };
     return app.run(
       cmd,
-      () => readOptions(verb, raw, commandLineDoor(pathOf(cmd)), undefined, chosen.map((c) => c.key)),
+      () =>
+        readOptions(
+          verb,
+          raw,
+          commandLineDoor(pathOf(cmd)),
+          undefined,
+          chosen.map((c) => c.key),
+        ),
       async (o, ctx) => perform(verb, await chooseMissing(ctx, verb.ids, o as Record<string, unknown>, chosen), ctx, here),
     );
   });
@@ -193,7 +233,6 @@ function givenValue(command: Command, attribute: string): unknown {
   }
   return undefined;
 }
-
 
 /** "--account" of "--account <account_id>". */
 function longFlag(syntax: string): string {

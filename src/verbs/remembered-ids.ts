@@ -17,7 +17,11 @@ export function workspaceOf(ctx: Pick<Ctx, 'env' | 'config' | 'resolution'>): Wo
 }
 
 /** What the workspace remembers of a kind (a connection: of the app given), most recently seen first; nothing when it cannot be read. */
-export function offered(ctx: Pick<Ctx, 'env' | 'config' | 'resolution'>, kind: IdKind, app?: string): { id: string; description: string }[] {
+export function offered(
+  ctx: Pick<Ctx, 'env' | 'config' | 'resolution'>,
+  kind: IdKind,
+  app?: string,
+): { id: string; description: string }[] {
   try {
     const workspace = workspaceOf(ctx);
     if (!workspace) return [];
@@ -35,7 +39,12 @@ export function missingId(name: string, kind: IdKind): string {
 }
 
 /** A missing id argument: chosen from the remembered ones on a terminal, else a usage error saying where such ids come from. */
-export async function chooseMissing<O>(ctx: Ctx, spec: IdsSpec<O> | undefined, opts: O, chosen: { key: string; syntax: string }[]): Promise<O> {
+export async function chooseMissing<O>(
+  ctx: Ctx,
+  spec: IdsSpec<O> | undefined,
+  opts: O,
+  chosen: { key: string; syntax: string }[],
+): Promise<O> {
   if (!spec || chosen.length === 0) return opts;
   const values = { ...(opts as Record<string, unknown>) };
   const app = Object.entries(spec.takes).find(([, kind]) => kind === 'app')?.[0];
@@ -55,7 +64,12 @@ export async function chooseMissing<O>(ctx: Ctx, spec: IdsSpec<O> | undefined, o
 }
 
 /** Runs a verb's work and remembers what it showed, or forgets an id the service does not know. */
-export async function remembering<O>(ctx: Ctx, spec: IdsSpec<O> | undefined, opts: O, work: () => Promise<Result | void>): Promise<Result | void> {
+export async function remembering<O>(
+  ctx: Ctx,
+  spec: IdsSpec<O> | undefined,
+  opts: O,
+  work: () => Promise<Result | void>,
+): Promise<Result | void> {
   if (!spec || ctx.dryRun) return work();
   const trace = (line: string) => ctx.debug && ctx.term.trace(line);
   let result: Result | void;

@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 const runs = Number(process.argv[2] ?? 15);
 const bin = fileURLToPath(new URL('../../bin/wsctl', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'wsctl-bench-complete-'));
-const env = { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), WSCTL_CONFIG_DIR: join(dir, 'config'), WSCTL_SANDBOX: '1' };
+const env = {
+  PATH: process.env.PATH,
+  HOME: dir,
+  XDG_CACHE_HOME: join(dir, 'cache'),
+  WSCTL_CONFIG_DIR: join(dir, 'config'),
+  WSCTL_SANDBOX: '1',
+};
 mkdirSync(env.WSCTL_CONFIG_DIR);
 writeFileSync(join(env.WSCTL_CONFIG_DIR, 'config.json'), JSON.stringify({ profiles: { work: {}, home: {} } }));
 // Some remembered ids, as a first command leaves them.
@@ -29,4 +35,5 @@ for (let i = 0; i < runs; i++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const base = median(times['node -e 0']);
-for (const [name, xs] of Object.entries(times)) console.log(`${name.padEnd(30)} ${median(xs).toFixed(1).padStart(7)} ms  ${(median(xs) / base).toFixed(2)}x`);
+for (const [name, xs] of Object.entries(times))
+  console.log(`${name.padEnd(30)} ${median(xs).toFixed(1).padStart(7)} ms  ${(median(xs) / base).toFixed(2)}x`);

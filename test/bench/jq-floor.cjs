@@ -11,7 +11,9 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const lazy = join(__dirname, '..', '..', 'dist', 'lazy');
-const engine = Promise.resolve().then(() => require(join(lazy, 'jq-worker.cjs')).loadJq({ wasmModule: new WebAssembly.Module(readFileSync(join(lazy, 'jq.wasm'))) }));
+const engine = Promise.resolve().then(() =>
+  require(join(lazy, 'jq-worker.cjs')).loadJq({ wasmModule: new WebAssembly.Module(readFileSync(join(lazy, 'jq.wasm'))) }),
+);
 const url = new URL('/api-keys/', process.env.WSCTL_BASE_URL);
 http.get(url, { headers: { authorization: `Bearer ${process.env.WSCTL_API_KEY}` } }, (res) => {
   const chunks = [];

@@ -7,12 +7,20 @@ import { join } from 'node:path';
 
 const bin = new URL('../../bin/wsctl', import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 15);
-const env = { PATH: process.env.PATH, HOME: tmpdir(), WSCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'wsctl-bench-')), WSCTL_BASE_URL: 'http://127.0.0.1:9', WSCTL_API_KEY: 'wsk_bench_key_0123456789' };
+const env = {
+  PATH: process.env.PATH,
+  HOME: tmpdir(),
+  WSCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'wsctl-bench-')),
+  WSCTL_BASE_URL: 'http://127.0.0.1:9',
+  WSCTL_API_KEY: 'wsk_bench_key_0123456789',
+};
 const INIT = `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n`;
 
 function nodeZero() {
   const start = process.hrtime.bigint();
-  return new Promise((resolve) => spawn(process.execPath, ['-e', '0'], { env, stdio: 'ignore' }).on('exit', () => resolve(Number(process.hrtime.bigint() - start) / 1e6)));
+  return new Promise((resolve) =>
+    spawn(process.execPath, ['-e', '0'], { env, stdio: 'ignore' }).on('exit', () => resolve(Number(process.hrtime.bigint() - start) / 1e6)),
+  );
 }
 
 function initialize(_method = 'initialize') {
@@ -34,4 +42,6 @@ for (let i = 0; i < runs; i++) {
   zero.push(await nodeZero());
   init.push(await initialize());
 }
-console.log(`node -e 0: ${median(zero).toFixed(1)} ms; initialize answered: ${median(init).toFixed(1)} ms; ratio ${(median(init) / median(zero)).toFixed(2)}x (${runs} alternating runs, Node ${process.version})`);
+console.log(
+  `node -e 0: ${median(zero).toFixed(1)} ms; initialize answered: ${median(init).toFixed(1)} ms; ratio ${(median(init) / median(zero)).toFixed(2)}x (${runs} alternating runs, Node ${process.version})`,
+);

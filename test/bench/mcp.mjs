@@ -5,7 +5,12 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createInterface } from 'node:readline';
 
-const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'wsctl-bench', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'wsctl-bench', version: '1' } },
+};
 
 const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 
@@ -58,7 +63,9 @@ export async function initializeAnswered(argv, env) {
 export function spawnToExit(argv, env) {
   const started = process.hrtime.bigint();
   const child = spawn(argv[0], argv.slice(1), { env, stdio: 'ignore' });
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(ms(started)) : reject(new Error(`${argv.join(' ')} exited ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve(ms(started)) : reject(new Error(`${argv.join(' ')} exited ${code}`)))),
+  );
 }
 
 /** A running, initialized `wsctl mcp`: call(name) times one tools/call, answer received. */
@@ -90,7 +97,8 @@ export function keptAliveGet(baseUrl, key) {
             const chunks = [];
             res.on('data', (chunk) => chunks.push(chunk));
             res.on('end', () => {
-              if (res.statusCode !== 200 || !Array.isArray(JSON.parse(Buffer.concat(chunks).toString()).keys)) reject(new Error(`GET ${url}: ${res.statusCode}`));
+              if (res.statusCode !== 200 || !Array.isArray(JSON.parse(Buffer.concat(chunks).toString()).keys))
+                reject(new Error(`GET ${url}: ${res.statusCode}`));
               else resolve(ms(started));
             });
           })

@@ -70,7 +70,13 @@ function compare(a, b, env, n = runs) {
   const pairs = [];
   for (let i = 0; i < n; i++) pairs.push([once(a, env), once(b, env)]);
   const ratios = pairs.map(([x, y]) => x / y);
-  return { a: median(pairs.map(([x]) => x)), b: median(pairs.map(([, y]) => y)), ratio: median(ratios), low: quantile(ratios, 0.25), high: quantile(ratios, 0.75) };
+  return {
+    a: median(pairs.map(([x]) => x)),
+    b: median(pairs.map(([, y]) => y)),
+    ratio: median(ratios),
+    low: quantile(ratios, 0.25),
+    high: quantile(ratios, 0.75),
+  };
 }
 
 /** compare() for measures taken by async functions (each resolves with milliseconds). */
@@ -80,7 +86,13 @@ async function compareAsync(a, b, n = runs) {
   const pairs = [];
   for (let i = 0; i < n; i++) pairs.push([await a(), await b()]);
   const ratios = pairs.map(([x, y]) => x / y);
-  return { a: median(pairs.map(([x]) => x)) / 1000, b: median(pairs.map(([, y]) => y)) / 1000, ratio: median(ratios), low: quantile(ratios, 0.25), high: quantile(ratios, 0.75) };
+  return {
+    a: median(pairs.map(([x]) => x)) / 1000,
+    b: median(pairs.map(([, y]) => y)) / 1000,
+    ratio: median(ratios),
+    low: quantile(ratios, 0.25),
+    high: quantile(ratios, 0.75),
+  };
 }
 
 async function serve(node, args, lines) {
@@ -114,14 +126,27 @@ function completionStartsNoNode() {
   const script = join(root, 'completions', 'wsctl.bash');
   const lines = ['wsctl ke', 'wsctl keys ', 'wsctl site create x --variant ', 'wsctl keys create --'];
   for (const line of lines) {
-    const words = line.split(' ').map((w) => `'${w}'`).join(' ');
-    execFileSync('bash', ['-c', `source ${script}; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _wsctl`], { env: { ...baseEnv, PATH: `${stubs}:${baseEnv.PATH}` } });
+    const words = line
+      .split(' ')
+      .map((w) => `'${w}'`)
+      .join(' ');
+    execFileSync('bash', ['-c', `source ${script}; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _wsctl`], {
+      env: { ...baseEnv, PATH: `${stubs}:${baseEnv.PATH}` },
+    });
   }
   return !existsSync(marker);
 }
 
 // Lines where a TAB would complete an id, as a user types them.
-const ID_LINES = ['wsctl device rm ', 'wsctl conn rm ', 'wsctl pub rm ', 'wsctl convo show ', 'wsctl conn set-permission ', 'wsctl persona versions ', 'wsctl keys rm '];
+const ID_LINES = [
+  'wsctl device rm ',
+  'wsctl conn rm ',
+  'wsctl pub rm ',
+  'wsctl convo show ',
+  'wsctl conn set-permission ',
+  'wsctl persona versions ',
+  'wsctl keys rm ',
+];
 
 /**
  * The argv bash's completion gives `wsctl` for a TAB that completes an id (a stub wsctl on PATH
@@ -137,8 +162,13 @@ function idCompletionArgv() {
   const script = join(root, 'completions', 'wsctl.bash');
   for (const line of ID_LINES) {
     rmSync(record, { force: true });
-    const words = line.split(' ').map((w) => `'${w}'`).join(' ');
-    spawnSync('bash', ['-c', `source ${script}; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _wsctl`], { env: { ...baseEnv, PATH: `${stubs}:${baseEnv.PATH}` } });
+    const words = line
+      .split(' ')
+      .map((w) => `'${w}'`)
+      .join(' ');
+    spawnSync('bash', ['-c', `source ${script}; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _wsctl`], {
+      env: { ...baseEnv, PATH: `${stubs}:${baseEnv.PATH}` },
+    });
     if (!existsSync(record)) continue;
     const argv = readFileSync(record, 'utf8').split('\0').slice(0, -1);
     if (argv[0] === '__complete' && argv[1] !== 'profiles') return { line, argv };
@@ -158,7 +188,15 @@ function body(name, make) {
 
 function keyList(n) {
   const t0 = Date.parse('2026-01-05T09:00:00Z');
-  return { keys: Array.from({ length: n }, (_, i) => ({ id: `key_${String(i).padStart(6, '0')}`, name: `key number ${i}`, key_prefix: `wsk_${i.toString(36)}`, created_at: new Date(t0 + i * 6e4).toISOString(), last_used_at: i % 3 ? new Date(t0 + i * 9e4).toISOString() : null })) };
+  return {
+    keys: Array.from({ length: n }, (_, i) => ({
+      id: `key_${String(i).padStart(6, '0')}`,
+      name: `key number ${i}`,
+      key_prefix: `wsk_${i.toString(36)}`,
+      created_at: new Date(t0 + i * 6e4).toISOString(),
+      last_used_at: i % 3 ? new Date(t0 + i * 9e4).toISOString() : null,
+    })),
+  };
 }
 
 async function measure(_label, major, node) {
@@ -175,11 +213,25 @@ async function measure(_label, major, node) {
   const running = body('conv_follow_running', () => ({ ...largeConversation('conv_follow', MESSAGES), state: 'running' }));
   const keys = body('api-keys', () => keyList(KEYS));
   const POLLS = 20;
-  const statics = await serve(node, [join(root, 'test/bench/static-server.mjs'), `conv_big=${big}`, `conv_huge=${huge}`, `conv_follow=${running}~${big}~${POLLS}`, `api-keys=${keys}`], 1);
+  const statics = await serve(
+    node,
+    [
+      join(root, 'test/bench/static-server.mjs'),
+      `conv_big=${big}`,
+      `conv_huge=${huge}`,
+      `conv_follow=${running}~${big}~${POLLS}`,
+      `api-keys=${keys}`,
+    ],
+    1,
+  );
   const staticEnv = { ...env, WSCTL_BASE_URL: statics.lines[0] };
   const bigSize = readFileSync(big).length;
   const floor = [node, join(root, 'test/bench/download-parse.cjs'), 'conv_big'];
-  const jq = ['sh', '-c', `curl -s -H "Authorization: Bearer $WSCTL_API_KEY" ${statics.lines[0]}/conversations/conv_big | jq . > /dev/null`];
+  const jq = [
+    'sh',
+    '-c',
+    `curl -s -H "Authorization: Bearer $WSCTL_API_KEY" ${statics.lines[0]}/conversations/conv_big | jq . > /dev/null`,
+  ];
   try {
     const results = [];
     const goal = (id, what, target, r, extra = {}) => results.push({ id, what, target, ...r, ...extra });
@@ -193,10 +245,30 @@ async function measure(_label, major, node) {
     if (want('P1')) goal('P1', '`wsctl --help` / `node -e 0`', 1.3, compare([...w, '--help'], nodeE0, env, runs * 2));
     const p2 = want('P2') && compare([...w, 'keys', 'list', '--json'], [node, join(root, 'test/bench/http-get.cjs')], env, runs * 2);
     if (want('P2')) goal('P2', '`wsctl keys list --json` / CommonJS `node:http` GET', major === 20 ? 2.3 : 1.6, p2);
-    if (want('jq')) goal('jq', "`wsctl keys list --jq '.keys[].id'` (a plain path) / `keys list --json`", 1.3, compare([...w, 'keys', 'list', '--jq', '.keys[].id'], [...w, 'keys', 'list', '--json'], env, runs * 2));
+    if (want('jq'))
+      goal(
+        'jq',
+        "`wsctl keys list --jq '.keys[].id'` (a plain path) / `keys list --json`",
+        1.3,
+        compare([...w, 'keys', 'list', '--jq', '.keys[].id'], [...w, 'keys', 'list', '--json'], env, runs * 2),
+      );
     // The engine's goal is met by either row: 1.3× `--json`, or 1.1× the engine's own floor.
-    if (want('jq')) goal('jq', `\`wsctl keys list --jq '${ENGINE_FILTER}'\` (the engine) / \`keys list --json\``, 1.3, compare([...w, 'keys', 'list', '--jq', ENGINE_FILTER], [...w, 'keys', 'list', '--json'], env, runs * 2), { either: 'jq-engine' });
-    if (want('jq')) goal('jq', `the same / the engine's floor (test/bench/jq-floor.cjs: the \`node:http\` GET while jq-wasm is instantiated, then the filter once)`, 1.1, compare([...w, 'keys', 'list', '--jq', ENGINE_FILTER], [node, join(root, 'test/bench/jq-floor.cjs'), ENGINE_FILTER], env, runs * 2), { either: 'jq-engine' });
+    if (want('jq'))
+      goal(
+        'jq',
+        `\`wsctl keys list --jq '${ENGINE_FILTER}'\` (the engine) / \`keys list --json\``,
+        1.3,
+        compare([...w, 'keys', 'list', '--jq', ENGINE_FILTER], [...w, 'keys', 'list', '--json'], env, runs * 2),
+        { either: 'jq-engine' },
+      );
+    if (want('jq'))
+      goal(
+        'jq',
+        `the same / the engine's floor (test/bench/jq-floor.cjs: the \`node:http\` GET while jq-wasm is instantiated, then the filter once)`,
+        1.1,
+        compare([...w, 'keys', 'list', '--jq', ENGINE_FILTER], [node, join(root, 'test/bench/jq-floor.cjs'), ENGINE_FILTER], env, runs * 2),
+        { either: 'jq-engine' },
+      );
 
     if (want('P4')) {
       const completing = idCompletionArgv();
@@ -210,33 +282,123 @@ async function measure(_label, major, node) {
     // wsctl mcp: its start, and one tool call on a running server.
     if (want('mcp')) {
       const mcp = [...w, 'mcp'];
-      goal('mcp', '`wsctl mcp`: spawn to the answer to `initialize` / `node -e 0` (spawn to exit)', 2, await compareAsync(() => initializeAnswered(mcp, env), () => spawnToExit(nodeE0, env), runs * 2));
+      goal(
+        'mcp',
+        '`wsctl mcp`: spawn to the answer to `initialize` / `node -e 0` (spawn to exit)',
+        2,
+        await compareAsync(
+          () => initializeAnswered(mcp, env),
+          () => spawnToExit(nodeE0, env),
+          runs * 2,
+        ),
+      );
       const session = await mcpSession(mcp, env);
       const reference = keptAliveGet(env.WSCTL_BASE_URL, env.WSCTL_API_KEY);
       try {
         for (let i = 0; i < 3; i++) await session.call('keys_list');
-        goal('mcp', '`wsctl mcp`: one `tools/call keys_list` on a running server / the same GET from a Node script on a kept-alive `node:http` connection', 2, await compareAsync(() => session.call('keys_list'), () => reference.get(), runs * 4));
+        goal(
+          'mcp',
+          '`wsctl mcp`: one `tools/call keys_list` on a running server / the same GET from a Node script on a kept-alive `node:http` connection',
+          2,
+          await compareAsync(
+            () => session.call('keys_list'),
+            () => reference.get(),
+            runs * 4,
+          ),
+        );
       } finally {
         await session.close();
         reference.close();
-    }
+      }
     }
 
     const n3 = Math.max(3, Math.round(runs / 2));
     const mb = (bigSize / 1e6).toFixed(0);
     const textPeak = want('P3') && peak([...w, 'convo', 'show', 'conv_big'], staticEnv);
     const jsonPeak = want('P3') && peak([...w, 'convo', 'show', 'conv_big', '--json'], staticEnv);
-    if (want('P3')) goal('P3', `\`convo show\` of ${MESSAGES} messages (${mb} MB, a static file), piped / download and JSON.parse`, 1.8, compare([...w, 'convo', 'show', 'conv_big'], floor, staticEnv, n3), { peak: textPeak, memoryLimit: 120 });
-    if (want('P3')) goal('P3', '`convo show --json` of the same / download and JSON.parse', 1.5, compare([...w, 'convo', 'show', 'conv_big', '--json'], floor, staticEnv, n3), { peak: jsonPeak, memoryLimit: 120 });
-    if (want('P3')) goal('P3', '`convo show` of the same / `curl | jq .` (issue 14)', 0.3, compare([...w, 'convo', 'show', 'conv_big'], jq, staticEnv, n3));
-    if (want('P3')) goal('P3', '`convo show --json` of the same / `curl | jq .` (issue 14)', 0.3, compare([...w, 'convo', 'show', 'conv_big', '--json'], jq, staticEnv, n3));
-    if (want('P3')) memory('P3', `peak memory of \`convo show\` of ${4 * MESSAGES} messages / of ${MESSAGES}`, 1.2, peak([...w, 'convo', 'show', 'conv_huge'], staticEnv, 2), textPeak, { memoryLimit: 120 });
-    if (want('P3')) memory('P3', `peak memory of \`convo show --json\` of ${4 * MESSAGES} messages / of ${MESSAGES}`, 1.2, peak([...w, 'convo', 'show', 'conv_huge', '--json'], staticEnv, 2), jsonPeak, { memoryLimit: 120 });
-    if (want('follow')) memory('follow', `peak memory of \`convo show --follow --interval 0.5\` of ${MESSAGES} messages over ${POLLS} polls / \`node -e 0\``, Infinity, peak([...w, 'convo', 'show', 'conv_follow', '--follow', '--interval', '0.5'], staticEnv, 2), e0Peak, { memoryLimit: 120 });
-    if (want('keys')) memory('keys', `peak memory of \`keys list\` of ${KEYS} keys (a table) / \`node -e 0\``, 2, peak([...w, 'keys', 'list'], staticEnv), e0Peak);
-    if (want('keys')) memory('keys', `peak memory of \`keys list --jq '.keys[].id'\` of ${KEYS} keys / \`node -e 0\``, 2, peak([...w, 'keys', 'list', '--jq', '.keys[].id'], staticEnv), e0Peak);
-    if (want('keys')) memory('keys', `peak memory of \`keys list --jq '${ENGINE_FILTER}'\` of ${KEYS} keys / \`node -e 0\``, 2, peak([...w, 'keys', 'list', '--jq', ENGINE_FILTER], staticEnv), e0Peak);
-    if (want('P4')) results.push({ id: 'P4', what: 'completing commands and flags starts no Node process', pass: completionStartsNoNode() });
+    if (want('P3'))
+      goal(
+        'P3',
+        `\`convo show\` of ${MESSAGES} messages (${mb} MB, a static file), piped / download and JSON.parse`,
+        1.8,
+        compare([...w, 'convo', 'show', 'conv_big'], floor, staticEnv, n3),
+        { peak: textPeak, memoryLimit: 120 },
+      );
+    if (want('P3'))
+      goal(
+        'P3',
+        '`convo show --json` of the same / download and JSON.parse',
+        1.5,
+        compare([...w, 'convo', 'show', 'conv_big', '--json'], floor, staticEnv, n3),
+        { peak: jsonPeak, memoryLimit: 120 },
+      );
+    if (want('P3'))
+      goal(
+        'P3',
+        '`convo show` of the same / `curl | jq .` (issue 14)',
+        0.3,
+        compare([...w, 'convo', 'show', 'conv_big'], jq, staticEnv, n3),
+      );
+    if (want('P3'))
+      goal(
+        'P3',
+        '`convo show --json` of the same / `curl | jq .` (issue 14)',
+        0.3,
+        compare([...w, 'convo', 'show', 'conv_big', '--json'], jq, staticEnv, n3),
+      );
+    if (want('P3'))
+      memory(
+        'P3',
+        `peak memory of \`convo show\` of ${4 * MESSAGES} messages / of ${MESSAGES}`,
+        1.2,
+        peak([...w, 'convo', 'show', 'conv_huge'], staticEnv, 2),
+        textPeak,
+        { memoryLimit: 120 },
+      );
+    if (want('P3'))
+      memory(
+        'P3',
+        `peak memory of \`convo show --json\` of ${4 * MESSAGES} messages / of ${MESSAGES}`,
+        1.2,
+        peak([...w, 'convo', 'show', 'conv_huge', '--json'], staticEnv, 2),
+        jsonPeak,
+        { memoryLimit: 120 },
+      );
+    if (want('follow'))
+      memory(
+        'follow',
+        `peak memory of \`convo show --follow --interval 0.5\` of ${MESSAGES} messages over ${POLLS} polls / \`node -e 0\``,
+        Infinity,
+        peak([...w, 'convo', 'show', 'conv_follow', '--follow', '--interval', '0.5'], staticEnv, 2),
+        e0Peak,
+        { memoryLimit: 120 },
+      );
+    if (want('keys'))
+      memory(
+        'keys',
+        `peak memory of \`keys list\` of ${KEYS} keys (a table) / \`node -e 0\``,
+        2,
+        peak([...w, 'keys', 'list'], staticEnv),
+        e0Peak,
+      );
+    if (want('keys'))
+      memory(
+        'keys',
+        `peak memory of \`keys list --jq '.keys[].id'\` of ${KEYS} keys / \`node -e 0\``,
+        2,
+        peak([...w, 'keys', 'list', '--jq', '.keys[].id'], staticEnv),
+        e0Peak,
+      );
+    if (want('keys'))
+      memory(
+        'keys',
+        `peak memory of \`keys list --jq '${ENGINE_FILTER}'\` of ${KEYS} keys / \`node -e 0\``,
+        2,
+        peak([...w, 'keys', 'list', '--jq', ENGINE_FILTER], staticEnv),
+        e0Peak,
+      );
+    if (want('P4'))
+      results.push({ id: 'P4', what: 'completing commands and flags starts no Node process', pass: completionStartsNoNode() });
     if (want('P5')) {
       const others = [
         ['--version', ['--version']],
@@ -278,7 +440,8 @@ function targetText(r) {
 function row(r) {
   if (r.pass !== undefined) return `| ${r.id} | ${r.what} | | | | | none | ${verdict(r)} |`;
   const target = targetText(r);
-  if (r.memory) return `| ${r.id} | ${r.what} | ${r.a.toFixed(0)} MiB | ${r.b.toFixed(0)} MiB | ${r.ratio.toFixed(2)}× | | ${target} | ${verdict(r)} |`;
+  if (r.memory)
+    return `| ${r.id} | ${r.what} | ${r.a.toFixed(0)} MiB | ${r.b.toFixed(0)} MiB | ${r.ratio.toFixed(2)}× | | ${target} | ${verdict(r)} |`;
   const peakNote = r.peak !== undefined ? `; peak ${r.peak.toFixed(0)} MiB` : '';
   const time = (seconds) => `${(seconds * 1000).toFixed(seconds < 0.02 ? 1 : 0)} ms`;
   return `| ${r.id} | ${r.what} | ${time(r.a)} | ${time(r.b)} | ${r.ratio.toFixed(2)}× | ${r.low.toFixed(2)}-${r.high.toFixed(2)}${peakNote} | ${target} | ${verdict(r)} |`;
@@ -304,8 +467,15 @@ try {
     const results = await measure(label, major, node);
     for (const r of results) if (r.either) r.group = results.filter((o) => o.either === r.either);
     load.push(os.loadavg()[0]);
-    for (const r of results.filter((x) => verdict(x) === 'FAIL')) missed.push(`- ${label}: ${r.id}, ${r.what}: ${r.ratio.toFixed(2)}×${r.peak !== undefined ? `, peak ${r.peak.toFixed(0)} MiB` : ''} (${targetText(r)})`);
-    const table = ['| goal | measure | wsctl (median) | reference (median) | ratio | pair ratios, quartiles | target | verdict |', '|---|---|---|---|---|---|---|---|', ...results.map(row)].join('\n');
+    for (const r of results.filter((x) => verdict(x) === 'FAIL'))
+      missed.push(
+        `- ${label}: ${r.id}, ${r.what}: ${r.ratio.toFixed(2)}×${r.peak !== undefined ? `, peak ${r.peak.toFixed(0)} MiB` : ''} (${targetText(r)})`,
+      );
+    const table = [
+      '| goal | measure | wsctl (median) | reference (median) | ratio | pair ratios, quartiles | target | verdict |',
+      '|---|---|---|---|---|---|---|---|',
+      ...results.map(row),
+    ].join('\n');
     console.log(`\n${label} (${version})\n${table}`);
     sections.push(`### ${label} (${version})\n\n${table}\n`);
   }
@@ -326,7 +496,8 @@ GNU time. The machine is shared and noisy: read the ratios, not the absolute tim
 ${missed.length ? `Goals missed in this run:\n\n${missed.join('\n')}\n` : 'Every goal met in this run.\n'}`;
 const notes = existsSync(join(root, 'test/bench/NOTES.md')) ? readFileSync(join(root, 'test/bench/NOTES.md'), 'utf8') : '';
 // Some rows only (BENCH_ONLY): printed, BENCHMARKS.md left whole.
-if (process.env.BENCH_ONLY) console.error(`\nload average ${load.map((l) => l.toFixed(1)).join(', ')}; BENCHMARKS.md not written (BENCH_ONLY)`);
+if (process.env.BENCH_ONLY)
+  console.error(`\nload average ${load.map((l) => l.toFixed(1)).join(', ')}; BENCHMARKS.md not written (BENCH_ONLY)`);
 else {
   writeFileSync(join(root, 'BENCHMARKS.md'), `${header}\n${sections.join('\n')}\n${notes}`);
   console.error('\nwrote BENCHMARKS.md');

@@ -24,7 +24,8 @@ mkdirSync(baseEnv.HOME);
 /** A copy of this checkout with one change, built; returns its bin/wsctl. */
 function variant(name, file, from, to) {
   const dir = join(tmp, name);
-  for (const part of ['src', 'scripts', 'bin', 'package.json', 'tsconfig.json']) cpSync(join(root, part), join(dir, part), { recursive: true });
+  for (const part of ['src', 'scripts', 'bin', 'package.json', 'tsconfig.json'])
+    cpSync(join(root, part), join(dir, part), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   const source = readFileSync(join(dir, file), 'utf8');
   if (!source.includes(from)) throw new Error(`${name}: '${from}' not found in ${file}`);
@@ -35,7 +36,10 @@ function variant(name, file, from, to) {
 
 // Holds back the run-time V8 flags named in SKIP_FLAGS (a regular expression).
 const skipFlags = join(tmp, 'skip-flags.cjs');
-writeFileSync(skipFlags, "const v8 = require('node:v8'); const set = v8.setFlagsFromString; const skip = new RegExp(process.env.SKIP_FLAGS); v8.setFlagsFromString = (f) => (skip.test(f) ? undefined : set.call(v8, f));\n");
+writeFileSync(
+  skipFlags,
+  "const v8 = require('node:v8'); const set = v8.setFlagsFromString; const skip = new RegExp(process.env.SKIP_FLAGS); v8.setFlagsFromString = (f) => (skip.test(f) ? undefined : set.call(v8, f));\n",
+);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -59,7 +63,12 @@ function compare(on, off, n) {
   once(off);
   const pairs = [];
   for (let i = 0; i < n; i++) pairs.push([once(on), once(off)]);
-  return { on: median(pairs.map(([a]) => a.wall)), off: median(pairs.map(([, b]) => b.wall)), peakOn: median(pairs.map(([a]) => a.peak)), peakOff: median(pairs.map(([, b]) => b.peak)) };
+  return {
+    on: median(pairs.map(([a]) => a.wall)),
+    off: median(pairs.map(([, b]) => b.wall)),
+    peakOn: median(pairs.map(([a]) => a.peak)),
+    peakOff: median(pairs.map(([, b]) => b.peak)),
+  };
 }
 
 async function serve(node, args, lines) {
@@ -75,14 +84,29 @@ async function serve(node, args, lines) {
 const bin = join(root, 'bin/wsctl');
 console.error('building the variants…');
 const variants = {
-  quickCheck: variant('quick', 'src/tricks/registry.ts', '  if (!tricksOn) return undefined;\n  let check', '  return undefined;\n  let check'),
+  quickCheck: variant(
+    'quick',
+    'src/tricks/registry.ts',
+    '  if (!tricksOn) return undefined;\n  let check',
+    '  return undefined;\n  let check',
+  ),
   undici: variant('undici', 'src/tricks/registry.ts', '  if (!tricksOn) {\n    const loaded', '  if (true) {\n    const loaded'),
   http2: variant('http2', 'scripts/no-http2.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
   child: variant('child', 'scripts/lazy-child-process.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
   writeSync: variant('write', 'src/cli/process.ts', '  if (!tricksOn) delete io.writeHelp;', '  delete io.writeHelp;'),
   paths: variant('paths', 'src/terminal/jq.ts', 'const steps = tricksOn ? plainPath(expression) : undefined;', 'const steps = undefined;'),
-  local: variant('local', 'src/terminal/jq.ts', '    if (!tricksOn) {\n      const { readFile }', '    if (true) {\n      const { readFile }'),
-  crypto: variant('crypto', 'src/conversation/spool.ts', "import { builtinCrypto } from '../tricks.js';", "import * as crypto from 'node:crypto';\nconst builtinCrypto = () => crypto;"),
+  local: variant(
+    'local',
+    'src/terminal/jq.ts',
+    '    if (!tricksOn) {\n      const { readFile }',
+    '    if (true) {\n      const { readFile }',
+  ),
+  crypto: variant(
+    'crypto',
+    'src/conversation/spool.ts',
+    "import { builtinCrypto } from '../tricks.js';",
+    "import * as crypto from 'node:crypto';\nconst builtinCrypto = () => crypto;",
+  ),
 };
 
 const nodes = process.argv.length > 2 ? process.argv.slice(2) : [process.execPath];
@@ -102,28 +126,102 @@ try {
     const small = runs;
     const large = Math.max(3, Math.round(runs / 3));
     const rows = [
-      ['compile cache', '`--help`', run(bin, ['--help']), { ...run(bin, ['--help']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } }, small],
-      ['compile cache', '`keys list --json`', run(bin, ['keys', 'list', '--json']), { ...run(bin, ['keys', 'list', '--json']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } }, small],
-      ['code cache on Node 20', '`keys list --json`', run(bin, ['keys', 'list', '--json']), { ...run(bin, ['keys', 'list', '--json']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } }, small],
+      [
+        'compile cache',
+        '`--help`',
+        run(bin, ['--help']),
+        { ...run(bin, ['--help']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } },
+        small,
+      ],
+      [
+        'compile cache',
+        '`keys list --json`',
+        run(bin, ['keys', 'list', '--json']),
+        { ...run(bin, ['keys', 'list', '--json']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } },
+        small,
+      ],
+      [
+        'code cache on Node 20',
+        '`keys list --json`',
+        run(bin, ['keys', 'list', '--json']),
+        { ...run(bin, ['keys', 'list', '--json']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } },
+        small,
+      ],
       ['version in the launcher', '`--version`', run(bin, ['--version']), run(bin, ['--version', '--no-color']), small],
       ['help written synchronously', '`--help`', run(bin, ['--help']), run(variants.writeSync, ['--help']), small],
       ['node:child_process stand-in', '`--help`', run(bin, ['--help']), run(variants.child, ['--help']), small],
-      ['node:http2 stand-in', '`keys list --json`', run(bin, ['keys', 'list', '--json']), run(variants.http2, ['keys', 'list', '--json']), small],
-      ['undici deep imports', '`keys list --json`', run(bin, ['keys', 'list', '--json']), run(variants.undici, ['keys', 'list', '--json']), small],
-      ['jq paths without the engine', "`keys list --jq '.keys[].id'`", run(bin, ['keys', 'list', '--jq', '.keys[].id']), run(variants.paths, ['keys', 'list', '--jq', '.keys[].id']), small],
-      ['jq on the main thread', `\`keys list --jq '${ENGINE_FILTER}'\``, run(bin, ['keys', 'list', '--jq', ENGINE_FILTER]), run(variants.local, ['keys', 'list', '--jq', ENGINE_FILTER]), small],
-      ['Liftoff only', '`keys list --json`', hold('^$', ['keys', 'list', '--json']), hold('wasm|liftoff', ['keys', 'list', '--json']), small],
-      ['Liftoff only', `\`keys list --jq '${ENGINE_FILTER}'\``, hold('^$', ['keys', 'list', '--jq', ENGINE_FILTER]), hold('wasm|liftoff', ['keys', 'list', '--jq', ENGINE_FILTER]), small],
-      ['steady young generation', '`convo show` of 55,000 messages', hold('^$', ['convo', 'show', 'conv_big'], big), hold('semi-space', ['convo', 'show', 'conv_big'], big), large],
-      ['quickCheck', '`convo show --json` of 55,000 messages', run(bin, ['convo', 'show', 'conv_big', '--json'], big), run(variants.quickCheck, ['convo', 'show', 'conv_big', '--json'], big), large],
-      ['node:crypto without its ES module facade', '`keys list --json`', run(bin, ['keys', 'list', '--json']), run(variants.crypto, ['keys', 'list', '--json']), small],
+      [
+        'node:http2 stand-in',
+        '`keys list --json`',
+        run(bin, ['keys', 'list', '--json']),
+        run(variants.http2, ['keys', 'list', '--json']),
+        small,
+      ],
+      [
+        'undici deep imports',
+        '`keys list --json`',
+        run(bin, ['keys', 'list', '--json']),
+        run(variants.undici, ['keys', 'list', '--json']),
+        small,
+      ],
+      [
+        'jq paths without the engine',
+        "`keys list --jq '.keys[].id'`",
+        run(bin, ['keys', 'list', '--jq', '.keys[].id']),
+        run(variants.paths, ['keys', 'list', '--jq', '.keys[].id']),
+        small,
+      ],
+      [
+        'jq on the main thread',
+        `\`keys list --jq '${ENGINE_FILTER}'\``,
+        run(bin, ['keys', 'list', '--jq', ENGINE_FILTER]),
+        run(variants.local, ['keys', 'list', '--jq', ENGINE_FILTER]),
+        small,
+      ],
+      [
+        'Liftoff only',
+        '`keys list --json`',
+        hold('^$', ['keys', 'list', '--json']),
+        hold('wasm|liftoff', ['keys', 'list', '--json']),
+        small,
+      ],
+      [
+        'Liftoff only',
+        `\`keys list --jq '${ENGINE_FILTER}'\``,
+        hold('^$', ['keys', 'list', '--jq', ENGINE_FILTER]),
+        hold('wasm|liftoff', ['keys', 'list', '--jq', ENGINE_FILTER]),
+        small,
+      ],
+      [
+        'steady young generation',
+        '`convo show` of 55,000 messages',
+        hold('^$', ['convo', 'show', 'conv_big'], big),
+        hold('semi-space', ['convo', 'show', 'conv_big'], big),
+        large,
+      ],
+      [
+        'quickCheck',
+        '`convo show --json` of 55,000 messages',
+        run(bin, ['convo', 'show', 'conv_big', '--json'], big),
+        run(variants.quickCheck, ['convo', 'show', 'conv_big', '--json'], big),
+        large,
+      ],
+      [
+        'node:crypto without its ES module facade',
+        '`keys list --json`',
+        run(bin, ['keys', 'list', '--json']),
+        run(variants.crypto, ['keys', 'list', '--json']),
+        small,
+      ],
     ];
     console.log(`\n${version}\n| trick | measured on | with it | without | saves | peak with / without |\n|---|---|---|---|---|---|`);
     for (const [name, what, on, off, n] of rows) {
       if (name === 'compile cache' && !version.match(/^v(2[2-9]|[3-9]\d)/)) continue;
       if (name === 'code cache on Node 20' && !version.startsWith('v20.')) continue;
       const r = compare(on, off, n);
-      console.log(`| ${name} | ${what} | ${r.on.toFixed(0)} ms | ${r.off.toFixed(0)} ms | ${(r.off - r.on).toFixed(0)} ms (${((1 - r.on / r.off) * 100).toFixed(0)}%) | ${r.peakOn.toFixed(0)} / ${r.peakOff.toFixed(0)} MiB |`);
+      console.log(
+        `| ${name} | ${what} | ${r.on.toFixed(0)} ms | ${r.off.toFixed(0)} ms | ${(r.off - r.on).toFixed(0)} ms (${((1 - r.on / r.off) * 100).toFixed(0)}%) | ${r.peakOn.toFixed(0)} / ${r.peakOff.toFixed(0)} MiB |`,
+      );
     }
     sandbox.child.kill('SIGINT');
     statics.child.kill();

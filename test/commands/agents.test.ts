@@ -32,7 +32,8 @@ const COMMANDS: [kind: 'read' | 'write' | 'destructive', args: string[]][] = [
   ['destructive', ['api', '-X', 'DELETE', '/devices/dev_phone']],
 ];
 
-const refuses = (policy: AgentPolicy, kind: string) => (policy === 'read-only' && kind !== 'read') || (policy === 'no-destructive' && kind === 'destructive');
+const refuses = (policy: AgentPolicy, kind: string) =>
+  (policy === 'read-only' && kind !== 'read') || (policy === 'no-destructive' && kind === 'destructive');
 
 /** Each policy with each command: [policy, kind, args]. */
 const MATRIX = AGENT_POLICIES.flatMap((policy) => COMMANDS.map(([kind, args]) => [policy, kind, args] as const));
@@ -42,7 +43,8 @@ describe('the agent policy of a profile', () => {
   beforeEach(async () => {
     sb = await startSandbox();
   });
-  const setPolicy = async (policy: AgentPolicy, profile = 'default') => expect((await run(['profile', 'agents', profile, policy], { env: sb.env })).code).toBe(0);
+  const setPolicy = async (policy: AgentPolicy, profile = 'default') =>
+    expect((await run(['profile', 'agents', profile, policy], { env: sb.env })).code).toBe(0);
 
   it.each(MATRIX)('%s, %s: %j', async (policy, kind, args) => {
     await setPolicy(policy);
@@ -51,7 +53,9 @@ describe('the agent policy of a profile', () => {
     expect(agent.prompts).toEqual([]);
     if (refuses(policy, kind)) {
       expect(agent.code, agent.stderr).toBe(4);
-      expect(agent.stderr).toMatch(new RegExp(`^Error: The agent policy of profile 'default' is ${policy}: AI agents may (only read|not delete or replace)`));
+      expect(agent.stderr).toMatch(
+        new RegExp(`^Error: The agent policy of profile 'default' is ${policy}: AI agents may (only read|not delete or replace)`),
+      );
       expect(agent.stderr.trim().split('\n')).toHaveLength(1);
       expect(sb.requests).toHaveLength(0);
     } else if (args.includes('rm') && !args.includes('--yes')) {
@@ -78,7 +82,10 @@ describe('the agent policy of a profile', () => {
     expect(dry.code).toBe(4);
     const json = await run(['pub', 'rm', 'pub_demo', '--yes', '--json'], { env: { ...sb.env, CURSOR_AGENT: '1' } });
     expect(json.code).toBe(4);
-    expect(JSON.parse(json.stderr).error).toMatchObject({ exit_code: 4, message: expect.stringContaining("profile 'default' is no-destructive") });
+    expect(JSON.parse(json.stderr).error).toMatchObject({
+      exit_code: 4,
+      message: expect.stringContaining("profile 'default' is no-destructive"),
+    });
     expect(sb.requests).toHaveLength(0);
   });
 
@@ -86,7 +93,9 @@ describe('the agent policy of a profile', () => {
     expect((await runBin(['profile', 'agents', 'default', 'no-destructive'], { env: sb.env })).code).toBe(0);
     const rm = await runBin(['device', 'rm', 'dev_phone', '--yes'], { env: { ...sb.env, CLAUDECODE: '1' } });
     expect(rm.code).toBe(4);
-    expect(rm.stderr).toMatch(/^Error: The agent policy of profile 'default' is no-destructive: AI agents may not delete or replace, and this command deletes\. /);
+    expect(rm.stderr).toMatch(
+      /^Error: The agent policy of profile 'default' is no-destructive: AI agents may not delete or replace, and this command deletes\. /,
+    );
     const api = await runBin(['api', '-X', 'DELETE', '/devices/dev_phone'], { env: { ...sb.env, CLAUDECODE: '1' } });
     expect(api.code).toBe(4);
     expect(sb.requests).toHaveLength(0);
@@ -112,7 +121,10 @@ describe('wsctl profile agents', () => {
   });
 
   it('sets the policy, --json says what changed, and profile list and auth status show it ("full" when none is set)', async () => {
-    writeFileSync(join(sb.env.WSCTL_CONFIG_DIR, 'config.json'), JSON.stringify({ current_profile: 'default', profiles: { default: { base_url: sb.url }, work: { base_url: sb.url } } }));
+    writeFileSync(
+      join(sb.env.WSCTL_CONFIG_DIR, 'config.json'),
+      JSON.stringify({ current_profile: 'default', profiles: { default: { base_url: sb.url }, work: { base_url: sb.url } } }),
+    );
     const set = await run(['profile', 'agents', 'work', 'no-destructive', '--json'], { env: sb.env });
     expect(set.code).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({ profile: 'work', agents: 'no-destructive', previous: 'full', changed: true });
@@ -127,10 +139,15 @@ describe('wsctl profile agents', () => {
       ['default', 'full'],
       ['work', 'read-only'],
     ]);
-    expect((await run(['profile', 'list'], { env: sb.env })).stdout).toBe(`default\t${sb.url}\tfalse\ttrue\tfull\nwork\t${sb.url}\tfalse\tfalse\tread-only\n`);
+    expect((await run(['profile', 'list'], { env: sb.env })).stdout).toBe(
+      `default\t${sb.url}\tfalse\ttrue\tfull\nwork\t${sb.url}\tfalse\tfalse\tread-only\n`,
+    );
     const status = await run(['auth', 'status', '--json', '--profile', 'work'], { env: sb.env });
     expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'work', valid: true, agents: 'read-only' });
-    expect(JSON.parse((await run(['auth', 'status', '--json'], { env: sb.env })).stdout)).toMatchObject({ profile: 'default', agents: 'full' });
+    expect(JSON.parse((await run(['auth', 'status', '--json'], { env: sb.env })).stdout)).toMatchObject({
+      profile: 'default',
+      agents: 'full',
+    });
     expect((await run(['auth', 'status', '--profile', 'work'], { env: sb.env })).stdout).toContain('agents\tread-only\n');
 
     // full removes the setting.
@@ -163,7 +180,9 @@ describe('wsctl profile agents', () => {
       for (const dry of [[], ['--dry-run']]) {
         const r = await run(['profile', 'agents', 'default', wider, ...dry], { env: agent });
         expect(r.code, wider).toBe(4);
-        expect(r.stderr).toBe(`Error: The agent policy of profile 'default' is read-only, and an AI agent (opencode) may narrow it but not widen it from read-only to ${wider}. A person must run this command.\n`);
+        expect(r.stderr).toBe(
+          `Error: The agent policy of profile 'default' is read-only, and an AI agent (opencode) may narrow it but not widen it from read-only to ${wider}. A person must run this command.\n`,
+        );
       }
     }
     const rm = await run(['profile', 'rm', 'default'], { env: agent });
@@ -194,8 +213,15 @@ describe('under an agent, what a person would be asked', () => {
     const rm = await run(['device', 'rm', 'dev_phone'], { env: { ...sb.env, GEMINI_CLI: '1' }, tty: true, stdinTTY: true, answers: ['y'] });
     expect(rm.code).toBe(2);
     expect(rm.prompts).toEqual([]);
-    expect(rm.stderr).toBe("Error: Prompts are off under an AI agent (gemini-cli, from GEMINI_CLI): pass --yes to remove device 'dev_phone'.\n");
-    const login = await run(['auth', 'login'], { env: { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR, WSCTL_BASE_URL: sb.url, AI_AGENT: 'goose' }, tty: true, stdinTTY: true, answers: [sb.key] });
+    expect(rm.stderr).toBe(
+      "Error: Prompts are off under an AI agent (gemini-cli, from GEMINI_CLI): pass --yes to remove device 'dev_phone'.\n",
+    );
+    const login = await run(['auth', 'login'], {
+      env: { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR, WSCTL_BASE_URL: sb.url, AI_AGENT: 'goose' },
+      tty: true,
+      stdinTTY: true,
+      answers: [sb.key],
+    });
     expect(login.code).toBe(2);
     expect(login.prompts).toEqual([]);
     expect(login.stderr).toContain('--with-key');

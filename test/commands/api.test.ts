@@ -27,18 +27,33 @@ describe('api', () => {
     const get = await runBin(['api', '-X', 'GET', '/api-keys/', '-f', 'a=b', '-f', 'q=x y&z', '-f', 'a=c'], { env: sb.env });
     expect(get.code, get.stderr).toBe(0);
     let req = lastRequest(sb);
-    expect([req.method, req.path, req.body, req.headers['content-type'], req.headers['content-length'] ?? '0']).toEqual(['GET', '/api-keys/?a=b&q=x%20y%26z&a=c', '', undefined, '0']);
+    expect([req.method, req.path, req.body, req.headers['content-type'], req.headers['content-length'] ?? '0']).toEqual([
+      'GET',
+      '/api-keys/?a=b&q=x%20y%26z&a=c',
+      '',
+      undefined,
+      '0',
+    ]);
     const lower = await runBin(['api', '-X', 'get', '/settings/?x=1', '-f', 'a=b'], { env: sb.env });
     expect(lower.code, lower.stderr).toBe(0);
     expect([lastRequest(sb).path, lastRequest(sb).body]).toEqual(['/settings/?x=1&a=b', '']);
     const del = await runBin(['api', '-X', 'DELETE', '/devices/dev_phone', '-f', 'reason=old'], { env: sb.env });
     expect(del.code, del.stderr).toBe(0);
     req = lastRequest(sb);
-    expect([req.method, req.path, req.body, req.headers['content-type']]).toEqual(['DELETE', '/devices/dev_phone?reason=old', '', undefined]);
+    expect([req.method, req.path, req.body, req.headers['content-type']]).toEqual([
+      'DELETE',
+      '/devices/dev_phone?reason=old',
+      '',
+      undefined,
+    ]);
     // Other methods keep the JSON body.
     await runBin(['api', '-X', 'PATCH', '/connections/gmail/pdc_gmail/permission', '-f', 'permission=write'], { env: sb.env });
     req = lastRequest(sb);
-    expect([req.method, req.path, JSON.parse(req.body)]).toEqual(['PATCH', '/connections/gmail/pdc_gmail/permission', { permission: 'write' }]);
+    expect([req.method, req.path, JSON.parse(req.body)]).toEqual([
+      'PATCH',
+      '/connections/gmail/pdc_gmail/permission',
+      { permission: 'write' },
+    ]);
   });
 
   it('-X and --input file or stdin', async () => {

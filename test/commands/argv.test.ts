@@ -47,7 +47,11 @@ async function optionsOf(argv: string[]): Promise<Recorded> {
 /** Every verb with the options it gets; at least one row per verb (checked below). */
 const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = [
   [['auth', 'login'], 'auth login', { verify: true }],
-  [['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], 'auth login', { withKey: true, verify: false, insecureStorage: true }],
+  [
+    ['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'],
+    'auth login',
+    { withKey: true, verify: false, insecureStorage: true },
+  ],
   [['auth', 'status'], 'auth status', { all: false }],
   [['auth', 'status', '--all'], 'auth status', { all: true }],
   [['auth', 'token'], 'auth token', {}],
@@ -78,25 +82,64 @@ const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = 
   [['keys', 'ls', '--json'], 'keys list', {}],
   [['settings'], 'settings', {}],
   [['caps'], 'caps', {}],
-  [['convo', 'show', 'conv_demo'], 'convo show', { id: 'conv_demo', tail: undefined, markdown: false, pager: true, full: false, follow: false, intervalMs: undefined }],
-  [['convo', 'show', 'conv_demo', '--tail', '3', '--markdown', '--no-pager', '--full'], 'convo show', { id: 'conv_demo', tail: 3, markdown: true, pager: false, full: true }],
+  [
+    ['convo', 'show', 'conv_demo'],
+    'convo show',
+    { id: 'conv_demo', tail: undefined, markdown: false, pager: true, full: false, follow: false, intervalMs: undefined },
+  ],
+  [
+    ['convo', 'show', 'conv_demo', '--tail', '3', '--markdown', '--no-pager', '--full'],
+    'convo show',
+    { id: 'conv_demo', tail: 3, markdown: true, pager: false, full: true },
+  ],
   [['convo', 'show', 'conv_live', '-f', '--interval', '0.5'], 'convo show', { id: 'conv_live', follow: true, intervalMs: 500 }],
   [['convo', 'show', 'conv_live', '--follow', '--interval', '0.1'], 'convo show', { follow: true, intervalMs: 500 }],
-  [['notes', 'import', 'page_demo', '--title', 'T', '--to', 'a/b', '--account', 'acc'], 'notes import', { pageId: 'page_demo', title: 'T', to: ['a', 'b'], account: 'acc' }],
-  [['conn', 'set-permission', 'gmail', 'pdc_gmail', 'read'], 'conn set-permission', { appSlug: 'gmail', connId: 'pdc_gmail', permission: 'read' }],
+  [
+    ['notes', 'import', 'page_demo', '--title', 'T', '--to', 'a/b', '--account', 'acc'],
+    'notes import',
+    { pageId: 'page_demo', title: 'T', to: ['a', 'b'], account: 'acc' },
+  ],
+  [
+    ['conn', 'set-permission', 'gmail', 'pdc_gmail', 'read'],
+    'conn set-permission',
+    { appSlug: 'gmail', connId: 'pdc_gmail', permission: 'read' },
+  ],
   [['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'], 'conn rm', { appSlug: 'gmail', connId: 'pdc_gmail', yes: true }],
-  [['byok', 'add', '--name', 'n', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--api-key-stdin'], 'byok add', { name: 'n', providerUrl: 'https://p.example', format: 'groq', model: 'm', apiKeyStdin: true, showSecret: false }],
+  [
+    ['byok', 'add', '--name', 'n', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--api-key-stdin'],
+    'byok add',
+    { name: 'n', providerUrl: 'https://p.example', format: 'groq', model: 'm', apiKeyStdin: true, showSecret: false },
+  ],
   [['device', 'rm', 'dev_phone'], 'device rm', { deviceId: 'dev_phone', yes: false }],
   [['device', 'remove', 'dev_phone', '-y'], 'device rm', { deviceId: 'dev_phone', yes: true }],
   [['persona', 'versions', 'persona_demo'], 'persona versions', { personaId: 'persona_demo' }],
   [['persona', 'upload-avatar', 'a.png'], 'persona upload-avatar', { file: 'a.png' }],
   [['pub', 'rm', 'pub_demo', '--yes'], 'pub rm', { pubId: 'pub_demo', yes: true }],
-  [['site', 'create', 'launch', '--variant', 'blog', '--parent', 'a/b', '--force', '--display-name', 'L'], 'site create', { name: 'launch', variant: 'blog', parent: ['a', 'b'], force: true, displayName: 'L' }],
+  [
+    ['site', 'create', 'launch', '--variant', 'blog', '--parent', 'a/b', '--force', '--display-name', 'L'],
+    'site create',
+    { name: 'launch', variant: 'blog', parent: ['a', 'b'], force: true, displayName: 'L' },
+  ],
   [['api', '/settings/'], 'api', { path: '/settings/', fields: [] }],
-  [['api', '-X', 'patch', '/x', '-f', 'a=1', '-f', 'b=2'], 'api', { path: '/x', method: 'PATCH', fields: [['a', '1'], ['b', '2']] }],
+  [
+    ['api', '-X', 'patch', '/x', '-f', 'a=1', '-f', 'b=2'],
+    'api',
+    {
+      path: '/x',
+      method: 'PATCH',
+      fields: [
+        ['a', '1'],
+        ['b', '2'],
+      ],
+    },
+  ],
   [['completion', 'zsh'], 'completion', { shell: 'zsh' }],
   [['sandbox', 'serve'], 'sandbox serve', { port: undefined, host: '127.0.0.1' }],
-  [['sandbox', 'serve', '--port', '8787', '--state', 'ws.json', '--detach'], 'sandbox serve', { port: 8787, state: 'ws.json', detach: true }],
+  [
+    ['sandbox', 'serve', '--port', '8787', '--state', 'ws.json', '--detach'],
+    'sandbox serve',
+    { port: 8787, state: 'ws.json', detach: true },
+  ],
   [['sandbox', 'stop'], 'sandbox stop', {}],
   [['sandbox', 'reset'], 'sandbox reset', {}],
   [['mcp'], 'mcp', {}],
@@ -104,7 +147,11 @@ const parsed: [args: string[], verb: string, opts: Record<string, unknown>][] = 
   [['mcp', 'config', '--allow-destructive'], 'mcp config', { allowDestructive: true, client: 'claude-desktop', noConfirm: false }],
   [['mcp', '--no-confirm', '--upload-dir', 'pics'], 'mcp', { noConfirm: true, uploadDir: 'pics', readOnly: false }],
   [['mcp', 'config', '--client', 'zed', '--read-only'], 'mcp config', { client: 'zed', readOnly: true, uploadDir: undefined }],
-  [['mcp', 'install', '--client', 'vscode', '--config', 'mcp.json', '--no-confirm'], 'mcp install', { client: 'vscode', config: 'mcp.json', noConfirm: true }],
+  [
+    ['mcp', 'install', '--client', 'vscode', '--config', 'mcp.json', '--no-confirm'],
+    'mcp install',
+    { client: 'vscode', config: 'mcp.json', noConfirm: true },
+  ],
   [['mcp', 'uninstall', '--client', 'cursor'], 'mcp uninstall', { client: 'cursor', config: undefined }],
 ];
 
@@ -117,25 +164,58 @@ describe('argv → options', () => {
 
   it('global options are declared once, keyed by the name of their value', async () => {
     for (const [key, spec] of Object.entries(GLOBAL_OPTIONS)) expect(new Option(spec.flags).attributeName(), spec.flags).toBe(key);
-    const got = await optionsOf(['--profile', 'p', '--base-url', 'https://x.example', '--json', '--no-color', '--debug', '--timeout', '3', '--dry-run', '--sandbox', '--jq', '.', '--no-input', 'caps']);
+    const got = await optionsOf([
+      '--profile',
+      'p',
+      '--base-url',
+      'https://x.example',
+      '--json',
+      '--no-color',
+      '--debug',
+      '--timeout',
+      '3',
+      '--dry-run',
+      '--sandbox',
+      '--jq',
+      '.',
+      '--no-input',
+      'caps',
+    ]);
     expect(got.verb).toBe('caps');
-    expect(got.globals).toEqual({ profile: 'p', baseUrl: 'https://x.example', json: true, color: false, debug: true, timeout: '3', dryRun: true, sandbox: true, jq: '.', input: false } satisfies Required<Globals>);
+    expect(got.globals).toEqual({
+      profile: 'p',
+      baseUrl: 'https://x.example',
+      json: true,
+      color: false,
+      debug: true,
+      timeout: '3',
+      dryRun: true,
+      sandbox: true,
+      jq: '.',
+      input: false,
+    } satisfies Required<Globals>);
     expect((await optionsOf(['caps'])).globals).toEqual({ color: true, input: true });
   });
 
   it('every declared verb has a row above', () => {
     const covered = new Set(parsed.map(([, verb]) => verb));
-    expect(VERBS.map((v) => v.path.join(' ')).filter((v) => !covered.has(v)), 'verbs without an argv → options row').toEqual([]);
+    expect(
+      VERBS.map((v) => v.path.join(' ')).filter((v) => !covered.has(v)),
+      'verbs without an argv → options row',
+    ).toEqual([]);
   });
 
-  it.each(VERBS.map((v) => [v.path.join(' '), v] as const))("%s: the declaration's samples parse to it, with the options its flags declare", async (name, v) => {
-    for (const args of samplesOf(v)) {
-      const got = await optionsOf(args);
-      expect(got.verb, args.join(' ')).toBe(name);
-      const keys = [...Object.keys(v.verb.args ?? {}), ...Object.keys(v.verb.flags ?? {})].sort();
-      expect(Object.keys(got.opts as object).sort(), args.join(' ')).toEqual(keys);
-    }
-  });
+  it.each(VERBS.map((v) => [v.path.join(' '), v] as const))(
+    "%s: the declaration's samples parse to it, with the options its flags declare",
+    async (name, v) => {
+      for (const args of samplesOf(v)) {
+        const got = await optionsOf(args);
+        expect(got.verb, args.join(' ')).toBe(name);
+        const keys = [...Object.keys(v.verb.args ?? {}), ...Object.keys(v.verb.flags ?? {})].sort();
+        expect(Object.keys(got.opts as object).sort(), args.join(' ')).toEqual(keys);
+      }
+    },
+  );
 
   it("the root's one-line description of each noun is the noun's declared summary", async () => {
     for (const noun of await declaredNouns()) {
@@ -160,7 +240,11 @@ const server = createServer((_req, res) => {
 let env: Record<string, string>;
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_argv_test_key', WSCTL_CONFIG_DIR: tempDir() };
+  env = {
+    WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    WSCTL_API_KEY: 'wsk_argv_test_key',
+    WSCTL_CONFIG_DIR: tempDir(),
+  };
 });
 afterAll(() => server.close());
 
@@ -175,27 +259,48 @@ const cases: [args: string[], message: string][] = [
   [['keys', 'create'], "Error: Missing required argument 'name'. Run `wsctl keys create --help` for usage."],
   [['keys', 'create', ' '], 'Error: The key name must not be empty.'],
   [['keys', 'create', 'k', '--save-as', '-bad'], "Error: Invalid profile name '-bad': use letters, digits, '.', '_' or '-' (at most 64)."],
-  [['convo', 'show'], "Error: Missing required argument 'conversation_id'. `wsctl caps` shows conversation ids (its text numbers), and `wsctl ids conversation` lists those seen before."],
+  [
+    ['convo', 'show'],
+    "Error: Missing required argument 'conversation_id'. `wsctl caps` shows conversation ids (its text numbers), and `wsctl ids conversation` lists those seen before.",
+  ],
   [['convo', 'show', 'c', '--tail', 'x'], "Error: Invalid --tail 'x': give a whole number of messages."],
   [['convo', 'show', ' '], 'Error: conversation_id must not be empty.'],
   [['notes', 'import', 'p', '--to', 'a/../b'], "Error: Invalid --to 'a/../b': give folder names separated by '/', without '.' or '..'."],
-  [['conn', 'set-permission', 'gmail', 'pdc_gmail'], "Error: Missing required argument 'permission'. Run `wsctl conn set-permission --help` for usage."],
+  [
+    ['conn', 'set-permission', 'gmail', 'pdc_gmail'],
+    "Error: Missing required argument 'permission'. Run `wsctl conn set-permission --help` for usage.",
+  ],
   [['conn', 'rm', 'gmail', ''], 'Error: pd_conn_id must not be empty.'],
   [['byok', 'add'], 'Error: Missing required options --name, --provider-url, --format, --model. Run `wsctl byok add --help` for usage.'],
-  [['byok', 'add', '--name', 'x', '--format', 'openai'], 'Error: Missing required options --provider-url, --model. Run `wsctl byok add --help` for usage.'],
-  [['byok', 'add', '--name', 'x', '--provider-url', 'p', '--format', 'gpt', '--model', 'm'], "Error: Option '--format <format>' argument 'gpt' is invalid. Allowed choices are openai, anthropic, groq. Run `wsctl byok add --help` for usage."],
-  [['byok', 'add', '--name', 'x', '--provider-url', 'ftp://p', '--format', 'groq', '--model', 'm'], "Error: Invalid --provider-url 'ftp://p': give an http:// or https:// URL."],
+  [
+    ['byok', 'add', '--name', 'x', '--format', 'openai'],
+    'Error: Missing required options --provider-url, --model. Run `wsctl byok add --help` for usage.',
+  ],
+  [
+    ['byok', 'add', '--name', 'x', '--provider-url', 'p', '--format', 'gpt', '--model', 'm'],
+    "Error: Option '--format <format>' argument 'gpt' is invalid. Allowed choices are openai, anthropic, groq. Run `wsctl byok add --help` for usage.",
+  ],
+  [
+    ['byok', 'add', '--name', 'x', '--provider-url', 'ftp://p', '--format', 'groq', '--model', 'm'],
+    "Error: Invalid --provider-url 'ftp://p': give an http:// or https:// URL.",
+  ],
   [['device', 'rm'], "Error: Missing required argument 'device_id'. Run `wsctl device rm --help` for usage."],
   [['device', 'rm', 'dev_x'], "Error: No terminal to ask on: pass --yes to remove device 'dev_x'."],
   [['pub', 'rm', 'p', '--no-input'], "Error: Prompts are off (--no-input or WSCTL_NO_INPUT=1): pass --yes to unpublish 'p'."],
   [['persona', 'versions', ''], 'Error: persona_id must not be empty.'],
   [['persona', 'upload-avatar', '/nonexistent.png'], 'Error: Cannot read /nonexistent.png: no such file.'],
-  [['site', 'create', 'x', '--variant', 'nope'], "Error: Option '--variant <variant>' argument 'nope' is invalid. Allowed choices are blank, blog, event, slides, data, marketing. Run `wsctl site create --help` for usage."],
+  [
+    ['site', 'create', 'x', '--variant', 'nope'],
+    "Error: Option '--variant <variant>' argument 'nope' is invalid. Allowed choices are blank, blog, event, slides, data, marketing. Run `wsctl site create --help` for usage.",
+  ],
   [['site', 'create', 'x', '--parent', '/'], "Error: Invalid --parent '/': give folder names separated by '/', without '.' or '..'."],
   [['api', '/x', '-X', 'TRACE'], "Error: Invalid method 'TRACE': use one of GET, POST, PUT, PATCH, DELETE, HEAD."],
   [['api', '/x', '-f', 'novalue'], "Error: Invalid field 'novalue': use key=value."],
   [['api', 'https://elsewhere.example/x'], 'Error: Give a path below the base URL, not a full URL.'],
-  [['completion', 'tcsh'], "Error: Value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. Run `wsctl completion --help` for usage."],
+  [
+    ['completion', 'tcsh'],
+    "Error: Value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. Run `wsctl completion --help` for usage.",
+  ],
   [['keys', 'list', '--timeout', '0'], "Error: Invalid timeout '0': give a number of seconds above 0 and at most 86400."],
   [['keys', 'list', '--timeout', '-1'], "Error: Invalid timeout '-1': give a number of seconds above 0 and at most 86400."],
   [['keys', 'list', '--timeout', '1e9'], "Error: Invalid timeout '1e9': give a number of seconds above 0 and at most 86400."],
@@ -214,21 +319,42 @@ const cases: [args: string[], message: string][] = [
   [['profile', 'rm', 'nope'], "Error: No profile 'nope'. There are no profiles yet. Create one with `wsctl auth login --profile nope`."],
   [['profile', 'use'], "Error: Missing required argument 'name'. Run `wsctl profile use --help` for usage."],
   [['profile', 'agents', 'work'], "Error: Missing required argument 'policy'. Run `wsctl profile agents --help` for usage."],
-  [['profile', 'agents', 'work', 'readonly'], "Error: Value 'readonly' is invalid for argument 'policy'. Allowed choices are full, no-destructive, read-only. Did you mean 'read-only'? Run `wsctl profile agents --help` for usage."],
+  [
+    ['profile', 'agents', 'work', 'readonly'],
+    "Error: Value 'readonly' is invalid for argument 'policy'. Allowed choices are full, no-destructive, read-only. Did you mean 'read-only'? Run `wsctl profile agents --help` for usage.",
+  ],
   [['profile', 'agents', 'a b', 'full'], "Error: Invalid profile name 'a b': use letters, digits, '.', '_' or '-' (at most 64)."],
   [['keys', 'create', 'k', '--save-as'], "Error: Option '--save-as <profile>' argument missing. Run `wsctl keys create --help` for usage."],
   [['keys', 'create', 'k', '--force'], 'Error: --force goes with --save-as: without it no key is saved.'],
   [['keys', 'create', 'k', '--insecure-storage'], 'Error: --insecure-storage goes with --save-as: without it no key is saved.'],
-  [['keys', 'create', 'k', '--insecure-storage', '--force'], 'Error: --force and --insecure-storage go with --save-as: without it no key is saved.'],
+  [
+    ['keys', 'create', 'k', '--insecure-storage', '--force'],
+    'Error: --force and --insecure-storage go with --save-as: without it no key is saved.',
+  ],
   [['site', 'create', ''], 'Error: The site name must not be empty.'],
   [['mcp', 'install'], 'Error: Missing required option --client. Run `wsctl mcp install --help` for usage.'],
-  [['mcp', 'uninstall', '--client', 'notepad'], "Error: Option '--client <name>' argument 'notepad' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp uninstall --help` for usage."],
+  [
+    ['mcp', 'uninstall', '--client', 'notepad'],
+    "Error: Option '--client <name>' argument 'notepad' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp uninstall --help` for usage.",
+  ],
   [['mcp', 'config', '--read-only', '--allow-destructive'], 'Error: --read-only and --allow-destructive cannot be used together.'],
   [['--timeout', '5', '--profile'], "Error: Option '--profile <name>' argument missing. Run `wsctl --help` for usage."],
-  [['site', 'create', 'x', '--variant', 'blgo'], "Error: Option '--variant <variant>' argument 'blgo' is invalid. Allowed choices are blank, blog, event, slides, data, marketing. Did you mean 'blog'? Run `wsctl site create --help` for usage."],
-  [['completion', 'bahs'], "Error: Value 'bahs' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. Did you mean 'bash'? Run `wsctl completion --help` for usage."],
-  [['sandbox', 'serve', '--state', `${MISSING}/x.json`], `Error: The folder of --state '${MISSING}/x.json' does not exist (${MISSING}): create it first, or give a file in an existing folder.`],
-  [['profile', 'use', 'constructor'], "Error: No profile 'constructor'. There are no profiles yet. Create one with `wsctl auth login --profile constructor`."],
+  [
+    ['site', 'create', 'x', '--variant', 'blgo'],
+    "Error: Option '--variant <variant>' argument 'blgo' is invalid. Allowed choices are blank, blog, event, slides, data, marketing. Did you mean 'blog'? Run `wsctl site create --help` for usage.",
+  ],
+  [
+    ['completion', 'bahs'],
+    "Error: Value 'bahs' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. Did you mean 'bash'? Run `wsctl completion --help` for usage.",
+  ],
+  [
+    ['sandbox', 'serve', '--state', `${MISSING}/x.json`],
+    `Error: The folder of --state '${MISSING}/x.json' does not exist (${MISSING}): create it first, or give a file in an existing folder.`,
+  ],
+  [
+    ['profile', 'use', 'constructor'],
+    "Error: No profile 'constructor'. There are no profiles yet. Create one with `wsctl auth login --profile constructor`.",
+  ],
 ];
 
 describe('argv → options, with no network', () => {
@@ -244,7 +370,9 @@ describe('argv → options, with no network', () => {
     const r = await run(['key', 'list', '--json'], { env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr)).toEqual({ error: { message: "unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage.", exit_code: 2 } });
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { message: "unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage.", exit_code: 2 },
+    });
   });
 
   it('help [command...] prints the same help as --help', async () => {
@@ -271,7 +399,10 @@ describe('argv → options, with no network', () => {
 describe('hints name the profile and source in use', () => {
   it('--profile nope says the profile does not exist and lists the profiles', async () => {
     const dir = tempDir();
-    await run(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'work'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: 'https://api.example.com' }, stdin: 'wsk_work_key_1234' });
+    await run(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'work'], {
+      env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: 'https://api.example.com' },
+      stdin: 'wsk_work_key_1234',
+    });
     const r = await run(['--profile', 'nope', 'keys', 'list'], { env: { WSCTL_CONFIG_DIR: dir } });
     expect(r.code).toBe(4);
     expect(r.stderr).toBe("Error: No profile 'nope'. Profiles: work. Create it with `wsctl auth login --profile nope --base-url <url>`.\n");

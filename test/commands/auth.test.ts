@@ -79,9 +79,20 @@ describe('auth', () => {
     const r = await run(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
     const masked = `${sb.key.slice(0, 4)}…${sb.key.slice(-4)}`;
-    expect(r.stdout).toBe(`profile\tdefault\nprofile_source\tcurrent\nbase_url\t${sb.url}\nkey_source\tprofile\nkey_storage\tfile\nkey\t${masked}\nvalid\ttrue\nagents\tfull\n`);
+    expect(r.stdout).toBe(
+      `profile\tdefault\nprofile_source\tcurrent\nbase_url\t${sb.url}\nkey_source\tprofile\nkey_storage\tfile\nkey\t${masked}\nvalid\ttrue\nagents\tfull\n`,
+    );
     const json = await run(['auth', 'status', '--json'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_API_KEY: sb.key } });
-    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', profile_source: 'current', base_url: sb.url, key_source: 'env', key_storage: null, key: masked, valid: true, agents: 'full' });
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'default',
+      profile_source: 'current',
+      base_url: sb.url,
+      key_source: 'env',
+      key_storage: null,
+      key: masked,
+      valid: true,
+      agents: 'full',
+    });
     const tty = await run(['auth', 'status'], { env: { WSCTL_CONFIG_DIR: dir }, tty: true });
     expect(strip(tty.stdout)).toMatch(/^Key source: +profile$/m);
   });
@@ -131,15 +142,24 @@ describe('auth', () => {
     const config = tempDir();
     const bare = await runBin(['auth', 'login', '--with-key', '--profile', 'ci'], { env: { WSCTL_CONFIG_DIR: config }, stdin: sb.key });
     expect(bare.code).toBe(4);
-    expect(bare.stderr).toBe("Error: No base URL for profile 'ci': pass --base-url <url> (or set WSCTL_BASE_URL), e.g. `wsctl auth login --profile ci --base-url https://api.example.com`.\n");
+    expect(bare.stderr).toBe(
+      "Error: No base URL for profile 'ci': pass --base-url <url> (or set WSCTL_BASE_URL), e.g. `wsctl auth login --profile ci --base-url https://api.example.com`.\n",
+    );
     const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
     const example = /^echo "\$WS_KEY" \| wsctl auth login --with-key --profile ci (--base-url \S+)/m.exec(readme);
     expect(example, 'the README example names --base-url').not.toBeNull();
-    const pasted = await runBin(['auth', 'login', '--with-key', '--profile', 'ci', '--base-url', sb.url, '--insecure-storage'], { env: { WSCTL_CONFIG_DIR: config }, stdin: sb.key });
+    const pasted = await runBin(['auth', 'login', '--with-key', '--profile', 'ci', '--base-url', sb.url, '--insecure-storage'], {
+      env: { WSCTL_CONFIG_DIR: config },
+      stdin: sb.key,
+    });
     expect(pasted.code, pasted.stderr).toBe(0);
   });
 
-  it.each([['€', 'wsk_euro€sign_12345'], ['U+200B', 'wsk_zero\u200bwidth_12345'], ['U+00A0', 'wsk_nb\u00a0space_12345']])('a key with %s is refused at login (exit 2), nothing sent or saved', async (_what, bad) => {
+  it.each([
+    ['€', 'wsk_euro€sign_12345'],
+    ['U+200B', 'wsk_zero\u200bwidth_12345'],
+    ['U+00A0', 'wsk_nb\u00a0space_12345'],
+  ])('a key with %s is refused at login (exit 2), nothing sent or saved', async (_what, bad) => {
     const r = await runBin(['auth', 'login', '--with-key'], { env: { ...env }, stdin: bad });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^Error: The API key contains (?:characters other than printable ASCII|whitespace or control characters)/);
@@ -148,7 +168,11 @@ describe('auth', () => {
   });
 
   it.each([
-    ['"api_key": {"x":1}', { profiles: { default: { base_url: 'http://127.0.0.1:1', api_key: { x: 1 } } } }, '"api_key" of profile "default" is not a string'],
+    [
+      '"api_key": {"x":1}',
+      { profiles: { default: { base_url: 'http://127.0.0.1:1', api_key: { x: 1 } } } },
+      '"api_key" of profile "default" is not a string',
+    ],
     ['a base_url that is a number', { profiles: { default: { base_url: 42 } } }, '"base_url" of profile "default" is not a string'],
     ['an unknown key_storage', { profiles: { default: { key_storage: 'vault' } } }, '"key_storage" of profile "default" is not "keyring"'],
   ])('config with %s is reported like a file that cannot be parsed (exit 1, untouched)', async (_what, data, why) => {
@@ -156,11 +180,17 @@ describe('auth', () => {
     const { writeFileSync } = await import('node:fs');
     const text = JSON.stringify(data);
     writeFileSync(join(folder, 'config.json'), text, { mode: 0o600 });
-    for (const args of [['auth', 'token'], ['profile', 'list'], ['auth', 'login', '--with-key', '--no-verify', '--base-url', sb.url]]) {
+    for (const args of [
+      ['auth', 'token'],
+      ['profile', 'list'],
+      ['auth', 'login', '--with-key', '--no-verify', '--base-url', sb.url],
+    ]) {
       const r = await runBin(args, { env: { WSCTL_CONFIG_DIR: folder }, stdin: sb.key });
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`Error: Config file ${join(folder, 'config.json')} is not valid (${why}). Fix or remove it; wsctl leaves it untouched.\n`);
+      expect(r.stderr).toBe(
+        `Error: Config file ${join(folder, 'config.json')} is not valid (${why}). Fix or remove it; wsctl leaves it untouched.\n`,
+      );
     }
     expect(readFileSync(join(folder, 'config.json'), 'utf8')).toBe(text);
   });
@@ -189,21 +219,34 @@ describe('auth', () => {
       }
       // Another port or scheme of the same host is another origin too.
       const port = new URL(other.url).port;
-      const https = await runBin(['keys', 'list', '--profile', 'prod'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: `https://127.0.0.1:${port}` } });
+      const https = await runBin(['keys', 'list', '--profile', 'prod'], {
+        env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: `https://127.0.0.1:${port}` },
+      });
       expect(https.code).toBe(4);
       expect([...other.requests, ...sb.requests]).toEqual([]);
     });
 
     it('status says why, with the key unread (exit 4)', async () => {
-      const r = await runBin(['auth', 'status', '--profile', 'prod', '--json'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: other.url } });
+      const r = await runBin(['auth', 'status', '--profile', 'prod', '--json'], {
+        env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: other.url },
+      });
       expect(r.code).toBe(4);
-      expect(JSON.parse(r.stdout)).toEqual({ profile: 'prod', base_url: other.url, key_source: 'profile', key_storage: 'file', key: null, valid: false });
+      expect(JSON.parse(r.stdout)).toEqual({
+        profile: 'prod',
+        base_url: other.url,
+        key_source: 'profile',
+        key_storage: 'file',
+        key: null,
+        valid: false,
+      });
       expect(r.stderr).toContain(`belongs to ${sb.url}, not to ${other.url}`);
       expect([...other.requests, ...sb.requests]).toEqual([]);
     });
 
     it('--dry-run shows the request without the key, and says a real run stops', async () => {
-      const r = await runBin(['--dry-run', 'keys', 'list', '--profile', 'prod'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: other.url } });
+      const r = await runBin(['--dry-run', 'keys', 'list', '--profile', 'prod'], {
+        env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: other.url },
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.split('\n')[0]).toBe(`GET ${other.url}/api-keys/`);
       expect(r.stdout).not.toMatch(/authorization/i);
@@ -215,22 +258,36 @@ describe('auth', () => {
       const same = await runBin(['keys', 'list', '--profile', 'prod', '--base-url', `${sb.url}/`], { env: { WSCTL_CONFIG_DIR: dir } });
       expect(same.code, same.stderr).toBe(0);
       expect(sb.requests.at(-1)!.headers.authorization).toBe(`Bearer ${sb.key}`);
-      const envKey = await runBin(['keys', 'list', '--profile', 'prod'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: other.url, WSCTL_API_KEY: other.key } });
+      const envKey = await runBin(['keys', 'list', '--profile', 'prod'], {
+        env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: other.url, WSCTL_API_KEY: other.key },
+      });
       expect(envKey.code, envKey.stderr).toBe(0);
       expect(other.requests.map((q) => q.headers.authorization)).toEqual([`Bearer ${other.key}`]);
     });
   });
 
-  it.each(['~/.wsctl', '~', '~someone/cfg'])('WSCTL_CONFIG_DIR=%s (no shell expanded the ~) is exit 2 naming the variable; no folder named ~ is made', async (value) => {
-    const cwd = tempDir();
-    const { spawnSync } = await import('node:child_process');
-    const { readdirSync } = await import('node:fs');
-    for (const args of [['auth', 'login', '--with-key', '--no-verify', '--base-url', sb.url], ['profile', 'list'], ['--sandbox', 'keys', 'list']]) {
-      const r = spawnSync(process.execPath, [BIN, ...args], { cwd, input: sb.key, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: cwd, WSCTL_CONFIG_DIR: value } });
-      expect(r.status, args.join(' ')).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(new RegExp(`^Error: Invalid WSCTL_CONFIG_DIR '${value}': a leading ~ is not expanded`));
-    }
-    expect(readdirSync(cwd)).toEqual([]);
-  });
+  it.each(['~/.wsctl', '~', '~someone/cfg'])(
+    'WSCTL_CONFIG_DIR=%s (no shell expanded the ~) is exit 2 naming the variable; no folder named ~ is made',
+    async (value) => {
+      const cwd = tempDir();
+      const { spawnSync } = await import('node:child_process');
+      const { readdirSync } = await import('node:fs');
+      for (const args of [
+        ['auth', 'login', '--with-key', '--no-verify', '--base-url', sb.url],
+        ['profile', 'list'],
+        ['--sandbox', 'keys', 'list'],
+      ]) {
+        const r = spawnSync(process.execPath, [BIN, ...args], {
+          cwd,
+          input: sb.key,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, HOME: cwd, WSCTL_CONFIG_DIR: value },
+        });
+        expect(r.status, args.join(' ')).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(new RegExp(`^Error: Invalid WSCTL_CONFIG_DIR '${value}': a leading ~ is not expanded`));
+      }
+      expect(readdirSync(cwd)).toEqual([]);
+    },
+  );
 });

@@ -2,7 +2,18 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { lastRequest, run, startSandbox, type TestSandbox } from '../helpers.js';
 
 const SECRET = 'sk-provider-0123456789abcdef';
-const args = ['byok', 'add', '--name', 'fast', '--provider-url', 'https://api.groq.com/openai/v1', '--format', 'groq', '--model', 'llama-3.3-70b'];
+const args = [
+  'byok',
+  'add',
+  '--name',
+  'fast',
+  '--provider-url',
+  'https://api.groq.com/openai/v1',
+  '--format',
+  'groq',
+  '--model',
+  'llama-3.3-70b',
+];
 
 describe('byok add', () => {
   let sb: TestSandbox;
@@ -41,10 +52,15 @@ describe('byok add', () => {
   });
 
   it('validates format and provider URL before sending; --dry-run redacts the provider key', async () => {
-    const badFormat = await run(['byok', 'add', '--name', 'x', '--provider-url', 'https://a.example', '--format', 'mistral', '--model', 'm'], { env: { ...sb.env, WSCTL_BYOK_API_KEY: SECRET } });
+    const badFormat = await run(
+      ['byok', 'add', '--name', 'x', '--provider-url', 'https://a.example', '--format', 'mistral', '--model', 'm'],
+      { env: { ...sb.env, WSCTL_BYOK_API_KEY: SECRET } },
+    );
     expect(badFormat.code).toBe(2);
     expect(badFormat.stderr).toContain('openai, anthropic, groq');
-    const badUrl = await run(['byok', 'add', '--name', 'x', '--provider-url', 'ftp://a.example', '--format', 'openai', '--model', 'm'], { env: { ...sb.env, WSCTL_BYOK_API_KEY: SECRET } });
+    const badUrl = await run(['byok', 'add', '--name', 'x', '--provider-url', 'ftp://a.example', '--format', 'openai', '--model', 'm'], {
+      env: { ...sb.env, WSCTL_BYOK_API_KEY: SECRET },
+    });
     expect(badUrl.code).toBe(2);
     const missing = await run(['byok', 'add', '--name', 'x'], { env: sb.env });
     expect(missing.code).toBe(2);

@@ -11,7 +11,11 @@ describe('conn', () => {
     const r = await run(['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'], { env: sb.env });
     expect(r.code).toBe(0);
     const req = lastRequest(sb);
-    expect([req.method, req.path, JSON.parse(req.body)]).toEqual(['PATCH', '/connections/gmail/pdc_gmail/permission', { permission: 'write' }]);
+    expect([req.method, req.path, JSON.parse(req.body)]).toEqual([
+      'PATCH',
+      '/connections/gmail/pdc_gmail/permission',
+      { permission: 'write' },
+    ]);
     expect(r.stdout).toBe("Set the permission of gmail/pdc_gmail to 'write'.\n");
     expect((await run(['caps'], { env: sb.env })).stdout).toContain('app\tgmail\twrite\t');
   });

@@ -40,10 +40,16 @@ function messages(n: number, size = 200): object[] {
 
 /** The body in the interface's order (state after messages) or with the state first. */
 const body = (list: object[], order: 'state-last' | 'state-first', state = 'running') =>
-  order === 'state-last' ? JSON.stringify({ conversation: detail, messages: list, state }) : JSON.stringify({ state, conversation: detail, messages: list });
+  order === 'state-last'
+    ? JSON.stringify({ conversation: detail, messages: list, state })
+    : JSON.stringify({ state, conversation: detail, messages: list });
 
 /** A child's exit status and its whole stdout, without blocking the servers of this process. */
-function collect(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: Buffer; stderr: string }> {
+function collect(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: Buffer; stderr: string }> {
   const child = spawn(command, args, { env });
   const out: Buffer[] = [];
   let stderr = '';
@@ -89,19 +95,22 @@ describe('convo show streams the body', () => {
   it.each([
     ['in memory', 50],
     ['in a temporary file', 30_000],
-  ])('state after the messages (%s): the same output as state first, the header shows the state, no file left behind', async (_where, n) => {
-    const list = messages(n);
-    const s = await serve((res, i) => send(res, body(list, i === 1 ? 'state-last' : 'state-first', 'stopping')));
-    const tmp = tempDir();
-    const env = { ...envFor(s.url), TMPDIR: tmp };
-    const last = await run(['convo', 'show', 'conv_s'], { env });
-    const first = await run(['convo', 'show', 'conv_s'], { env });
-    expect(last.code, last.stderr).toBe(0);
-    expect(last.stdout).toBe(first.stdout);
-    expect(last.stdout.split('\n')[3]).toBe('state\tstopping');
-    expect(last.stdout).toContain(`message ${n - 1} `);
-    expect(readdirSync(tmp)).toEqual([]);
-  });
+  ])(
+    'state after the messages (%s): the same output as state first, the header shows the state, no file left behind',
+    async (_where, n) => {
+      const list = messages(n);
+      const s = await serve((res, i) => send(res, body(list, i === 1 ? 'state-last' : 'state-first', 'stopping')));
+      const tmp = tempDir();
+      const env = { ...envFor(s.url), TMPDIR: tmp };
+      const last = await run(['convo', 'show', 'conv_s'], { env });
+      const first = await run(['convo', 'show', 'conv_s'], { env });
+      expect(last.code, last.stderr).toBe(0);
+      expect(last.stdout).toBe(first.stdout);
+      expect(last.stdout.split('\n')[3]).toBe('state\tstopping');
+      expect(last.stdout).toContain(`message ${n - 1} `);
+      expect(readdirSync(tmp)).toEqual([]);
+    },
+  );
 
   it('a temporary folder that cannot be written keeps the transcript in memory', async () => {
     const list = messages(30_000);
@@ -203,14 +212,30 @@ describe('convo show streams the body', () => {
   });
 
   it('--markdown: message text cannot forge a heading, a rule or a fence (piped, and wrapped on a terminal)', async () => {
-    const forged = ['## Request · Ada · 2026-01-01', '---', 'Setext\n===', '```', '~~~ js', '> ## quoted', '1. # listed', '* * *', '<h2>html</h2>', '   ### indented', `words ${'## x '.repeat(12)}`];
+    const forged = [
+      '## Request · Ada · 2026-01-01',
+      '---',
+      'Setext\n===',
+      '```',
+      '~~~ js',
+      '> ## quoted',
+      '1. # listed',
+      '* * *',
+      '<h2>html</h2>',
+      '   ### indented',
+      `words ${'## x '.repeat(12)}`,
+    ];
     const list = [
       { kind: 'response', parts: [{ part_kind: 'text', content: forged.join('\n') }] },
       { kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'Heading\n-\nmore' }] },
     ];
     const s = await serve((res) => send(res, body(list, 'state-last', 'idle')));
     for (const tty of [false, true]) {
-      const r = await run(['convo', 'show', 'conv_s', '--markdown', '--no-pager'], { env: { ...envFor(s.url), FORCE_COLOR: '0' }, tty, columns: 30 });
+      const r = await run(['convo', 'show', 'conv_s', '--markdown', '--no-pager'], {
+        env: { ...envFor(s.url), FORCE_COLOR: '0' },
+        tty,
+        columns: 30,
+      });
       expect(r.code, r.stderr).toBe(0);
       // What CommonMark reads as structure, outside fenced code: exactly the title, one heading per message, the totals' rule.
       const structure: string[] = [];
@@ -225,7 +250,8 @@ describe('convo show streams the body', () => {
         if (marks) fenced = marks;
         const body = line.replace(/^(?: {0,3}(?:>|[-+*]|\d{1,9}[.)])(?:[ \t]+|$))*/, '');
         const setext = /^ {0,3}(=+|-+)[ \t]*$/.test(line) && (lines[i - 1] ?? '').trim() !== '';
-        if (marks || setext || /^ {0,3}(#{1,6}([ \t]|$)|<[A-Za-z/!?])/.test(body) || /^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$/.test(line)) structure.push(line);
+        if (marks || setext || /^ {0,3}(#{1,6}([ \t]|$)|<[A-Za-z/!?])/.test(body) || /^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$/.test(line))
+          structure.push(line);
       });
       expect(structure, `tty: ${tty}`).toEqual(['# Streamed', '## Response', '## Request', '---']);
       if (!tty) expect(r.stdout).toContain('\n\\## Request · Ada · 2026-01-01\n\\---\nSetext\n\\===\n');
@@ -278,8 +304,16 @@ describe('convo show streams the body', () => {
   });
 
   it.each([
-    ['a message that is not JSON', `{"conversation": {"id": "c"}, "messages": [{"kind": "request"}, {"kind": tru}], "state": "idle"}`, /not JSON .*message 1 is not valid JSON/],
-    ['a message of the wrong shape', `{"conversation": {"id": "c"}, "messages": [{}, {}, {"parts": "text"}]}`, /unexpected shape \(messages\.2\.parts: expected array\)/],
+    [
+      'a message that is not JSON',
+      `{"conversation": {"id": "c"}, "messages": [{"kind": "request"}, {"kind": tru}], "state": "idle"}`,
+      /not JSON .*message 1 is not valid JSON/,
+    ],
+    [
+      'a message of the wrong shape',
+      `{"conversation": {"id": "c"}, "messages": [{}, {}, {"parts": "text"}]}`,
+      /unexpected shape \(messages\.2\.parts: expected array\)/,
+    ],
     ['no conversation', `{"messages": []}`, /unexpected shape \(conversation: expected object\)/],
     ['messages that are not an array', `{"conversation": {"id": "c"}, "messages": null}`, /unexpected shape \(messages: expected array\)/],
     ['a field given twice', `{"conversation": {"id": "c"}, "messages": [], "messages": []}`, /not JSON .*'messages' appears twice/],

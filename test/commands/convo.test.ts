@@ -14,7 +14,11 @@ describe('convo show', () => {
     expect(r.code).toBe(0);
     expect(`${lastRequest(sb).method} ${lastRequest(sb).path}`).toBe('GET /conversations/conv_demo');
     const c = sb.state.conversations.conv_demo!.conversation;
-    expect(r.stdout.startsWith(`title\tPlan the Lisbon team offsite\nid\tconv_demo\ntype\tchat\nstate\tidle\ncreated_at\t${c.created_at}\nupdated_at\t${c.updated_at}\n`)).toBe(true);
+    expect(
+      r.stdout.startsWith(
+        `title\tPlan the Lisbon team offsite\nid\tconv_demo\ntype\tchat\nstate\tidle\ncreated_at\t${c.created_at}\nupdated_at\t${c.updated_at}\n`,
+      ),
+    ).toBe(true);
     expect(r.stdout).not.toContain('deleted_at');
     expect(r.stdout).toContain(`▸ ${sb.state.conversations.conv_demo!.messages[1]!.timestamp} · response · Ada · claude-sonnet-4`);
     expect(r.stdout).toContain('  → search_venues({\n      "city": "Lisbon",');
@@ -52,7 +56,9 @@ describe('convo show', () => {
     expect(r.stdout.match(/▸/g)).toHaveLength(1);
     expect(r.stdout).toContain('send_email');
     // The totals count the messages shown, and say of how many.
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Totals  input 2650 · output 188 · cache read 2410 · cache write 120 (1 of 6 messages)');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'Totals  input 2650 · output 188 · cache read 2410 · cache write 120 (1 of 6 messages)',
+    );
     const json = await run(['convo', 'show', 'conv_demo', '--tail', '2', '--json'], { env: sb.env });
     expect(JSON.parse(json.stdout).messages).toHaveLength(2);
     expect((await run(['convo', 'show', 'conv_demo', '--tail', 'x'], { env: sb.env })).code).toBe(2);
@@ -87,7 +93,8 @@ describe('convo show', () => {
     const r = await run(['convo', 'show', 'conv_demo', '--no-pager'], { env: sb.env, tty: true, columns: 40 });
     const text = strip(r.stdout);
     expect(text).toContain('  Three venues fit. Your calendar is\n  free from Tuesday 10 March, so I\n');
-    for (const line of text.split('\n').filter((l) => /^ {2}[^ →←]/.test(l) && !l.startsWith('  tokens:'))) expect(line.length).toBeLessThanOrEqual(40);
+    for (const line of text.split('\n').filter((l) => /^ {2}[^ →←]/.test(l) && !l.startsWith('  tokens:')))
+      expect(line.length).toBeLessThanOrEqual(40);
   });
 
   it('pages through $WSCTL_PAGER on a TTY', async () => {

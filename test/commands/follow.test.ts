@@ -9,7 +9,12 @@ import type { Clock } from '../../src/conversation/clock.js';
 import { BIN, quiet, run, runBin, tempDir } from '../helpers.js';
 import { crashed, runPty, tooWide } from '../terminal/pty.js';
 
-const message = (i: number, text: string) => ({ kind: i % 2 ? 'response' : 'request', timestamp: `2026-01-01T00:00:0${i}Z`, parts: [{ part_kind: 'text', content: text }], extra_field: i });
+const message = (i: number, text: string) => ({
+  kind: i % 2 ? 'response' : 'request',
+  timestamp: `2026-01-01T00:00:0${i}Z`,
+  parts: [{ part_kind: 'text', content: text }],
+  extra_field: i,
+});
 const conversation = { id: 'c1', title: 'Scripted', type: 'chat', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' };
 
 type Answer = { status?: number; body?: unknown };
@@ -52,15 +57,30 @@ describe('convo show --follow', () => {
     const s = await scripted([
       { body: { conversation, state: 'running', messages: [message(0, 'hello'), message(1, 'Wor')] } },
       { body: { conversation, state: 'running', messages: [message(0, 'hello'), message(1, 'World, growing')] } },
-      { body: { conversation, state: 'running', messages: [message(0, 'hello'), message(1, 'World, growing and done'), message(2, 'next')] } },
-      { body: { conversation, state: 'idle', messages: [message(0, 'hello'), message(1, 'World, growing and done'), message(2, 'next, final')] } },
+      {
+        body: {
+          conversation,
+          state: 'running',
+          messages: [message(0, 'hello'), message(1, 'World, growing and done'), message(2, 'next')],
+        },
+      },
+      {
+        body: {
+          conversation,
+          state: 'idle',
+          messages: [message(0, 'hello'), message(1, 'World, growing and done'), message(2, 'next, final')],
+        },
+      },
     ]);
     const clock = instantClock();
     const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500, 500, 500]);
     expect(r.code, r.stderr).toBe(0);
     expect(s.polls()).toBe(4);
-    const bodies = r.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
+    const bodies = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim());
     expect(bodies).toEqual(['hello', 'World, growing and done', 'next, final']);
     expect(r.stdout).toMatch(/^state\trunning$/m);
     expect(r.stdout).toMatch(/\(3 messages\)\n$/);
@@ -84,13 +104,23 @@ describe('convo show --follow', () => {
     ]);
     first?.close();
     expect(human.code, human.stderr).toBe(0);
-    const bodies = human.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
+    const bodies = human.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim());
     expect(bodies).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot']);
     expect(human.stderr.match(/changed between polls/g)).toHaveLength(1);
-    expect(human.stderr).toMatch(/^! The history of conversation 'c1' changed between polls \(messages moved, removed or rewritten\); no message is printed twice\.$/m);
+    expect(human.stderr).toMatch(
+      /^! The history of conversation 'c1' changed between polls \(messages moved, removed or rewritten\); no message is printed twice\.$/m,
+    );
     // --json: one line per message, each once, as the service sent it.
     expect(json.code, json.stderr).toBe(0);
-    expect(json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([{ conversation, state: 'running' }, a, b, c, d, e, f, { state: 'idle' }]);
+    expect(
+      json.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([{ conversation, state: 'running' }, a, b, c, d, e, f, { state: 'idle' }]);
     expect(json.stderr.match(/changed between polls/g)).toHaveLength(1);
   });
 
@@ -105,7 +135,10 @@ describe('convo show --follow', () => {
     const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500, 500]);
     expect(r.code, r.stderr).toBe(0);
-    const bodies = r.stdout.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
+    const bodies = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim());
     // charlie was still the last message (perhaps growing) when it went away: never complete, never printed.
     expect(bodies).toEqual(['alpha', 'bravo', 'delta', 'echo']);
     expect(r.stderr.match(/changed between polls/g)).toHaveLength(1);
@@ -121,7 +154,13 @@ describe('convo show --follow', () => {
     const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').slice(1, -1).map((l) => JSON.parse(l))).toEqual([ok, ok, ok]);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1, -1)
+        .map((l) => JSON.parse(l)),
+    ).toEqual([ok, ok, ok]);
     expect(r.stderr).not.toMatch(/changed between polls/);
   });
 
@@ -135,7 +174,13 @@ describe('convo show --follow', () => {
     const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '2', '--json', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').slice(1, -1).map((l) => JSON.parse(l))).toEqual([b, c, d]);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1, -1)
+        .map((l) => JSON.parse(l)),
+    ).toEqual([b, c, d]);
     expect(r.stderr).not.toMatch(/changed between polls/);
   });
 
@@ -171,14 +216,20 @@ describe('convo show --follow', () => {
     const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500]);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([{ conversation, state: 'running' }, message(0, 'a'), message(1, 'b, done'), { state: 'idle' }]);
   });
 
   it('--tail n keeps the last n messages of the first answer; --jq applies to each line', async () => {
     const s = await scripted([{ body: { conversation, state: 'idle', messages: [message(0, 'a'), message(1, 'b'), message(2, 'c')] } }]);
     const clock = instantClock();
-    const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '1', '--jq', '.parts[0].content // .state'], { env: env(s.url), clock });
+    const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '1', '--jq', '.parts[0].content // .state'], {
+      env: env(s.url),
+      clock,
+    });
     expect(clock.waits).toEqual([]);
     expect(r.stdout).toBe('idle\nc\nidle\n');
   });
@@ -207,7 +258,11 @@ describe('convo show --follow', () => {
   });
 
   it('--interval is checked: not a number, zero, or without --follow is exit 2', async () => {
-    for (const args of [['--follow', '--interval', 'x'], ['--follow', '--interval', '0'], ['--interval', '1']]) {
+    for (const args of [
+      ['--follow', '--interval', 'x'],
+      ['--follow', '--interval', '0'],
+      ['--interval', '1'],
+    ]) {
       const r = await run(['convo', 'show', 'c1', ...args], { env: env('http://127.0.0.1:9') });
       expect(r.code, args.join(' ')).toBe(2);
     }
@@ -217,7 +272,9 @@ describe('convo show --follow', () => {
     // Timed: not beside another file's storm of processes.
     await quiet(async () => {
       const s = await scripted([{ body: { conversation, state: 'running', messages: [message(0, 'first'), message(1, 'second')] } }]);
-      const child = spawn(process.execPath, [BIN, 'convo', 'show', 'c1', '--follow', '--interval', '5'], { env: { PATH: process.env.PATH, HOME: tempDir(), ...env(s.url) } });
+      const child = spawn(process.execPath, [BIN, 'convo', 'show', 'c1', '--follow', '--interval', '5'], {
+        env: { PATH: process.env.PATH, HOME: tempDir(), ...env(s.url) },
+      });
       let out = '';
       child.stdout.on('data', (c) => (out += c));
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -238,7 +295,10 @@ describe.concurrent('conv_live in the sandbox', () => {
   it('--sandbox convo show conv_live --follow: at least five messages in about a second each, then idle; reset starts it over', async () => {
     const dir = tempDir();
     const started = Date.now();
-    const human = await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--follow', '--interval', '0.5'], { env: { WSCTL_CONFIG_DIR: dir }, timeoutMs: 30_000 });
+    const human = await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--follow', '--interval', '0.5'], {
+      env: { WSCTL_CONFIG_DIR: dir },
+      timeoutMs: 30_000,
+    });
     expect(human.code, human.stderr).toBe(0);
     expect(Date.now() - started).toBeGreaterThan(4000);
     expect(human.stdout.match(/^▸ /gm)?.length).toBeGreaterThanOrEqual(5);
@@ -246,17 +306,26 @@ describe.concurrent('conv_live in the sandbox', () => {
     expect(human.stdout).toMatch(/Done: Casa do Largo is held .* to finance\.\n/);
     // Finished now: a second follow is one request and the same messages.
     const again = await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--follow', '--json'], { env: { WSCTL_CONFIG_DIR: dir } });
-    const lines = again.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = again.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ state: 'idle' });
     expect(lines.at(-1)).toEqual({ state: 'idle' });
     expect(lines.length - 2).toBe(human.stdout.match(/^▸ /gm)?.length);
     expect((await runBin(['--sandbox', 'sandbox', 'reset'], { env: { WSCTL_CONFIG_DIR: dir } })).code).toBe(0);
-    const restarted = JSON.parse((await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--json'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout);
+    const restarted = JSON.parse(
+      (await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--json'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout,
+    );
     expect(restarted.state).toBe('running');
   }, 40_000);
 
   it('on an 80-column terminal: the status line, the transcript within the width, no crash', async () => {
-    const r = await runPty(['--sandbox', 'convo', 'show', 'conv_live', '-f', '--interval', '0.5'], { cols: 80, env: { WSCTL_CONFIG_DIR: tempDir() }, timeoutS: 30 });
+    const r = await runPty(['--sandbox', 'convo', 'show', 'conv_live', '-f', '--interval', '0.5'], {
+      cols: 80,
+      env: { WSCTL_CONFIG_DIR: tempDir() },
+      timeoutS: 30,
+    });
     expect(r.code).toBe(0);
     expect(crashed(r.output)).toBe(false);
     expect(r.output).toMatch(/running · \d+ s since the last message/);

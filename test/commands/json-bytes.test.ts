@@ -40,7 +40,11 @@ async function serve(): Promise<Record<string, string>> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
-  return { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_bytes_test_key_0123', WSCTL_CONFIG_DIR: tempDir() };
+  return {
+    WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    WSCTL_API_KEY: 'wsk_bytes_test_key_0123',
+    WSCTL_CONFIG_DIR: tempDir(),
+  };
 }
 
 describe('--json prints the service’s bytes', () => {

@@ -39,7 +39,11 @@ describe('keys', () => {
     const doc = await run(['keys', 'create', 'ci-doc', '--jq', '.id | error("no \\(.)")'], { env: sb.env });
     expect(doc.code).toBe(1);
     const error = JSON.parse(doc.stderr.slice(doc.stderr.indexOf('{'))).error;
-    expect([error.exit_code, error.message.includes(sb.state.keys.at(-1)!.id), error.message.includes("'ci-doc'")]).toEqual([1, true, true]);
+    expect([error.exit_code, error.message.includes(sb.state.keys.at(-1)!.id), error.message.includes("'ci-doc'")]).toEqual([
+      1,
+      true,
+      true,
+    ]);
     const count = sb.state.keys.length;
     const bad = await runBin(['keys', 'create', 'never', '--jq', '.key |'], { env: sb.env });
     expect(bad.code).toBe(2);
@@ -49,7 +53,13 @@ describe('keys', () => {
   it('create --json prints the service body', async () => {
     const r = await run(['keys', 'create', 'ci', '--json'], { env: sb.env });
     const created = sb.state.keys.at(-1)!;
-    expect(JSON.parse(r.stdout)).toEqual({ id: created.id, name: 'ci', key: created.key, key_prefix: created.key_prefix, created_at: created.created_at });
+    expect(JSON.parse(r.stdout)).toEqual({
+      id: created.id,
+      name: 'ci',
+      key: created.key,
+      key_prefix: created.key_prefix,
+      created_at: created.created_at,
+    });
     expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(r.stdout), null, 2)}\n`);
   });
 

@@ -11,7 +11,11 @@ describe('notes import', () => {
     const r = await run(['notes', 'import', 'page_demo', '--to', 'a/b/c', '--title', 'Agenda', '--account', 'acc_1'], { env: sb.env });
     expect(r.code).toBe(0);
     const req = lastRequest(sb);
-    expect([req.method, req.path, JSON.parse(req.body)]).toEqual(['POST', '/connections/notes/import', { page_id: 'page_demo', title: 'Agenda', target_path: ['a', 'b', 'c'], account_id: 'acc_1' }]);
+    expect([req.method, req.path, JSON.parse(req.body)]).toEqual([
+      'POST',
+      '/connections/notes/import',
+      { page_id: 'page_demo', title: 'Agenda', target_path: ['a', 'b', 'c'], account_id: 'acc_1' },
+    ]);
     expect(r.stdout).toBe('a/b/c/agenda.md\n');
     await run(['notes', 'import', 'page_demo'], { env: sb.env });
     expect(JSON.parse(lastRequest(sb).body)).toEqual({ page_id: 'page_demo' });

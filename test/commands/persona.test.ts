@@ -55,7 +55,12 @@ describe('persona', () => {
 
   it('upload-avatar sends whole PNG, JPEG, GIF and WebP images, byte for byte, with their types', async () => {
     const dir = tempDir();
-    for (const [name, bytes, type] of [['a.png', png(300), 'image/png'], ['a.jpg', JPEG, 'image/jpeg'], ['a.gif', GIF, 'image/gif'], ['a.webp', WEBP, 'image/webp']] as const) {
+    for (const [name, bytes, type] of [
+      ['a.png', png(300), 'image/png'],
+      ['a.jpg', JPEG, 'image/jpeg'],
+      ['a.gif', GIF, 'image/gif'],
+      ['a.webp', WEBP, 'image/webp'],
+    ] as const) {
       writeFileSync(join(dir, name), bytes);
       const r = await run(['persona', 'upload-avatar', join(dir, name), '--json'], { env: sb.env });
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
@@ -130,7 +135,9 @@ describe('persona', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as { port: number };
-      const r = await runBin(['persona', 'upload-avatar', file], { env: { WSCTL_BASE_URL: `http://127.0.0.1:${port}`, WSCTL_API_KEY: 'wsk_test_0123456789', WSCTL_CONFIG_DIR: tempDir() } });
+      const r = await runBin(['persona', 'upload-avatar', file], {
+        env: { WSCTL_BASE_URL: `http://127.0.0.1:${port}`, WSCTL_API_KEY: 'wsk_test_0123456789', WSCTL_CONFIG_DIR: tempDir() },
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(received.includes(marker)).toBe(false);
       expect(received.includes(image)).toBe(true);

@@ -7,7 +7,11 @@ import { run, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers
 function configWith(sb: TestSandbox, current = 'home'): string {
   const dir = tempDir();
   const profile = { base_url: sb.url, api_key: sb.key };
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: current, profiles: { work: profile, home: profile, default: profile } }), { mode: 0o600 });
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ current_profile: current, profiles: { work: profile, home: profile, default: profile } }),
+    { mode: 0o600 },
+  );
   return dir;
 }
 
@@ -34,7 +38,10 @@ describe('where the profile in effect came from', () => {
     const pin = join(project, '.wsctl-profile');
     expect(await status({}, deep)).toMatchObject({ profile: 'work', profile_source: 'pin', pin_file: pin, valid: true });
     expect(await status({ WSCTL_PROFILE: 'default' }, deep)).toMatchObject({ profile: 'default', profile_source: 'env' });
-    const flag = await run(['auth', 'status', '--json', '--profile', 'home'], { env: { WSCTL_CONFIG_DIR: config, WSCTL_PROFILE: 'default' }, cwd: deep });
+    const flag = await run(['auth', 'status', '--json', '--profile', 'home'], {
+      env: { WSCTL_CONFIG_DIR: config, WSCTL_PROFILE: 'default' },
+      cwd: deep,
+    });
     expect(JSON.parse(flag.stdout)).toMatchObject({ profile: 'home', profile_source: 'flag' });
     const elsewhere = tempDir();
     const current = await status({}, elsewhere);
@@ -46,7 +53,11 @@ describe('where the profile in effect came from', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ profile: 'default', profile_source: 'default' });
     // The nearest pin wins.
     writeFileSync(join(project, 'a', '.wsctl-profile'), 'default\n');
-    expect(await status({}, deep)).toMatchObject({ profile: 'default', profile_source: 'pin', pin_file: join(project, 'a', '.wsctl-profile') });
+    expect(await status({}, deep)).toMatchObject({
+      profile: 'default',
+      profile_source: 'pin',
+      pin_file: join(project, 'a', '.wsctl-profile'),
+    });
   });
 
   it('auth status names the source on a terminal and piped', async () => {
@@ -59,11 +70,31 @@ describe('where the profile in effect came from', () => {
 
   it('a destructive confirmation names the profile and where it came from', async () => {
     writeFileSync(join(project, '.wsctl-profile'), 'work\n');
-    const pinned = await run(['device', 'rm', 'dev_phone'], { env: { WSCTL_CONFIG_DIR: config }, cwd: deep, tty: true, stdinTTY: true, answers: ['n'] });
-    expect(pinned.prompts).toEqual([`Remove device 'dev_phone' (profile 'work' from the pin file ${join(project, '.wsctl-profile')}, ${sb.url})?`]);
-    const flagged = await run(['device', 'rm', 'dev_phone', '--profile', 'home'], { env: { WSCTL_CONFIG_DIR: config }, cwd: deep, tty: true, stdinTTY: true, answers: ['n'] });
+    const pinned = await run(['device', 'rm', 'dev_phone'], {
+      env: { WSCTL_CONFIG_DIR: config },
+      cwd: deep,
+      tty: true,
+      stdinTTY: true,
+      answers: ['n'],
+    });
+    expect(pinned.prompts).toEqual([
+      `Remove device 'dev_phone' (profile 'work' from the pin file ${join(project, '.wsctl-profile')}, ${sb.url})?`,
+    ]);
+    const flagged = await run(['device', 'rm', 'dev_phone', '--profile', 'home'], {
+      env: { WSCTL_CONFIG_DIR: config },
+      cwd: deep,
+      tty: true,
+      stdinTTY: true,
+      answers: ['n'],
+    });
     expect(flagged.prompts[0]).toContain(`(profile 'home' from --profile, ${sb.url})?`);
-    const current = await run(['conn', 'rm', 'gmail', 'pdc_gmail'], { env: { WSCTL_CONFIG_DIR: config }, cwd: tempDir(), tty: true, stdinTTY: true, answers: ['n'] });
+    const current = await run(['conn', 'rm', 'gmail', 'pdc_gmail'], {
+      env: { WSCTL_CONFIG_DIR: config },
+      cwd: tempDir(),
+      tty: true,
+      stdinTTY: true,
+      answers: ['n'],
+    });
     expect(current.prompts[0]).toContain(`(current profile 'home', ${sb.url})?`);
     expect(sb.requests).toHaveLength(0);
   });
@@ -123,7 +154,10 @@ describe('profile pin and unpin', () => {
     expect(readFileSync(pin, 'utf8')).toBe('work\n');
     const below = join(folder, 'src', 'deep');
     mkdirSync(below, { recursive: true });
-    expect(JSON.parse((await run(['auth', 'status', '--json'], { env: env(), cwd: below })).stdout)).toMatchObject({ profile: 'work', profile_source: 'pin' });
+    expect(JSON.parse((await run(['auth', 'status', '--json'], { env: env(), cwd: below })).stdout)).toMatchObject({
+      profile: 'work',
+      profile_source: 'pin',
+    });
     const human = await run(['profile', 'pin', 'default'], { env: env(), cwd: folder });
     expect(human.stdout).toContain("Pinned profile 'default'");
     expect(readFileSync(pin, 'utf8')).toBe('default\n');
@@ -148,7 +182,10 @@ describe('profile pin and unpin', () => {
   });
 
   it('pin of an unknown or invalid profile is exit 2 and writes nothing', async () => {
-    for (const [name, said] of [['nobody', "No profile 'nobody'"], ['https://x.example.com', 'Invalid profile name']]) {
+    for (const [name, said] of [
+      ['nobody', "No profile 'nobody'"],
+      ['https://x.example.com', 'Invalid profile name'],
+    ]) {
       const r = await run(['profile', 'pin', name], { env: env(), cwd: folder });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(said);

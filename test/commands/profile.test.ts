@@ -11,7 +11,13 @@ describe('profile', () => {
     dir = tempDir();
     writeFileSync(
       join(dir, 'config.json'),
-      JSON.stringify({ current_profile: 'work', profiles: { work: { base_url: 'https://api.example.com', api_key: 'wsk_secretsecretsecret' }, home: { base_url: 'http://127.0.0.1:9' } } }),
+      JSON.stringify({
+        current_profile: 'work',
+        profiles: {
+          work: { base_url: 'https://api.example.com', api_key: 'wsk_secretsecretsecret' },
+          home: { base_url: 'http://127.0.0.1:9' },
+        },
+      }),
     );
   });
 

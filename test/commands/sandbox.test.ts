@@ -43,7 +43,10 @@ function detachedIn(dir: string) {
 
 /** A foreground `sandbox serve`, once it has printed its URL and key. */
 async function serveInForeground(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   children.push(child);
   const lines: string[] = [];
   const reader = createInterface({ input: child.stdout! });
@@ -61,7 +64,9 @@ describe('sandbox serve --detach, run many times at once', () => {
   it('5 in parallel leave exactly one server for the folder, all print its URL and key, and stop stops it', async () => {
     const dir = tempDir();
     const env = detachedIn(dir);
-    const results = await Promise.all(Array.from({ length: 5 }, () => runBin(['sandbox', 'serve', '--detach'], { env, timeoutMs: 60_000 })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => runBin(['sandbox', 'serve', '--detach'], { env, timeoutMs: 60_000 })),
+    );
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const printed = new Set(results.map((r) => r.stdout));
     expect(printed.size).toBe(1);
@@ -83,7 +88,9 @@ describe('sandbox serve --detach, run many times at once', () => {
     const other = await runBin(['sandbox', 'serve', '--detach', '--state', join(dir, 'other.json')], { env });
     expect(other.code).toBe(2);
     expect(other.stdout).toBe('');
-    expect(other.stderr).toContain(`already runs on ${/WSCTL_BASE_URL=(.+)/.exec(first.stdout)![1]} with state ${join(dir, 'sandbox.json')}`);
+    expect(other.stderr).toContain(
+      `already runs on ${/WSCTL_BASE_URL=(.+)/.exec(first.stdout)![1]} with state ${join(dir, 'sandbox.json')}`,
+    );
     expect(other.stderr).toContain('wsctl sandbox stop');
     const same = await runBin(['sandbox', 'serve', '--detach', '--state', join(dir, 'sandbox.json')], { env });
     expect(same.code, same.stderr).toBe(0);
@@ -107,7 +114,10 @@ describe('sandbox stop signals only the server it started', () => {
     const other = await serveInForeground(['--port', port], env);
     expect([other.url, other.key]).toEqual([record.url, record.key]);
     const signals = join(dir, 'signals.txt');
-    const bystander = spawn(process.execPath, ['-e', `for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(s, () => require('fs').appendFileSync(${JSON.stringify(signals)}, s + '\\n')); setInterval(() => {}, 1000); console.log('ready')`]);
+    const bystander = spawn(process.execPath, [
+      '-e',
+      `for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(s, () => require('fs').appendFileSync(${JSON.stringify(signals)}, s + '\\n')); setInterval(() => {}, 1000); console.log('ready')`,
+    ]);
     children.push(bystander);
     await new Promise((resolve) => bystander.stdout.once('data', resolve));
     writeFileSync(join(dir, 'sandbox-serve.json'), JSON.stringify({ ...record, pid: bystander.pid, start: startOf(bystander.pid!) }));
@@ -122,20 +132,29 @@ describe('sandbox stop signals only the server it started', () => {
   it.each([
     ['a start time that is not the recorded one', () => undefined],
     ["the pid's own start time, but not the nonce the server told its starter", (pid: number) => startTime(pid)],
-  ])('a reused pid with the same URL and key answering (%s): nothing is signalled, exit 0 with a warning', async (_, startOf) => {
-    const dir = tempDir();
-    const { env, other, bystander, signals } = await reusedPid(dir, startOf);
-    const r = await runBin(['sandbox', 'stop'], { env });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('No sandbox server was running.\n');
-    expect(r.stderr).toMatch(new RegExp(`^! The recorded sandbox server \\(pid ${bystander.pid}, ${other.url.replace(/\./g, '\\.')}\\) could not be proven to be the one started here; no process was signalled`, 'm'));
-    await sleep(100);
-    expect(existsSync(signals) ? readFileSync(signals, 'utf8') : '').toBe('');
-    expect(bystander.exitCode).toBeNull();
-    expect(bystander.signalCode).toBeNull();
-    expect(other.child.exitCode).toBeNull();
-    expect(existsSync(join(dir, 'sandbox-serve.json'))).toBe(false);
-  }, 60_000);
+  ])(
+    'a reused pid with the same URL and key answering (%s): nothing is signalled, exit 0 with a warning',
+    async (_, startOf) => {
+      const dir = tempDir();
+      const { env, other, bystander, signals } = await reusedPid(dir, startOf);
+      const r = await runBin(['sandbox', 'stop'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('No sandbox server was running.\n');
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^! The recorded sandbox server \\(pid ${bystander.pid}, ${other.url.replace(/\./g, '\\.')}\\) could not be proven to be the one started here; no process was signalled`,
+          'm',
+        ),
+      );
+      await sleep(100);
+      expect(existsSync(signals) ? readFileSync(signals, 'utf8') : '').toBe('');
+      expect(bystander.exitCode).toBeNull();
+      expect(bystander.signalCode).toBeNull();
+      expect(other.child.exitCode).toBeNull();
+      expect(existsSync(join(dir, 'sandbox-serve.json'))).toBe(false);
+    },
+    60_000,
+  );
 });
 
 describe('a damaged state file', () => {
@@ -145,13 +164,29 @@ describe('a damaged state file', () => {
   };
 
   // A seeded state file, damaged by hand: its shape is whatever the test makes of it.
-  type Loose = { keys: unknown[]; devices: unknown[]; conversations: Record<string, { messages: unknown[] }>; websites?: unknown; pages: Record<string, unknown> };
+  type Loose = {
+    keys: unknown[];
+    devices: unknown[];
+    conversations: Record<string, { messages: unknown[] }>;
+    websites?: unknown;
+    pages: Record<string, unknown>;
+  };
   it.each([
     ['a null key', (s: Loose) => void (s.keys = [null]), 'keys[0] is null, not an object', ['keys', 'list']],
     ['a null device', (s: Loose) => void s.devices.push(null), 'devices[2] is null, not an object', ['device', 'rm', 'dev_phone', '--yes']],
-    ['a null message', (s: Loose) => void (s.conversations.conv_demo.messages[1] = null), 'conversations.conv_demo.messages[1] is null, not an object', ['convo', 'show', 'conv_demo']],
+    [
+      'a null message',
+      (s: Loose) => void (s.conversations.conv_demo.messages[1] = null),
+      'conversations.conv_demo.messages[1] is null, not an object',
+      ['convo', 'show', 'conv_demo'],
+    ],
     ['a missing collection', (s: Loose) => void delete s.websites, "no 'websites' list", ['site', 'create', 'x']],
-    ['a page without its title', (s: Loose) => void (s.pages.page_demo = {}), 'pages.page_demo.title is missing', ['notes', 'import', 'page_demo']],
+    [
+      'a page without its title',
+      (s: Loose) => void (s.pages.page_demo = {}),
+      'pages.page_demo.title is missing',
+      ['notes', 'import', 'page_demo'],
+    ],
   ])('%s: --sandbox reports it, names the file and `sandbox reset`, exit 1, file untouched', async (_, damage, said, args) => {
     const dir = tempDir();
     const state = await seeded(dir);
@@ -160,7 +195,9 @@ describe('a damaged state file', () => {
     writeFileSync(join(dir, 'sandbox.json'), text);
     const r = await runBin(['--sandbox', ...args], { env: { WSCTL_CONFIG_DIR: dir } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`Error: Sandbox state ${join(dir, 'sandbox.json')} is damaged (${said}). Run \`wsctl sandbox reset\` to start over; it was left untouched.\n`);
+    expect(r.stderr).toBe(
+      `Error: Sandbox state ${join(dir, 'sandbox.json')} is damaged (${said}). Run \`wsctl sandbox reset\` to start over; it was left untouched.\n`,
+    );
     expect(readFileSync(join(dir, 'sandbox.json'), 'utf8')).toBe(text);
   });
 
@@ -171,11 +208,15 @@ describe('a damaged state file', () => {
     for (const extra of [[], ['--detach']]) {
       const r = await runBin(['sandbox', 'serve', '--state', file, ...extra], { env: { WSCTL_CONFIG_DIR: dir } });
       expect(r.code, extra.join(' ')).toBe(1);
-      expect(r.stderr).toBe(`Error: Sandbox state ${file} is damaged (keys[0] is null, not an object). Fix it, or remove it to start over from the seeded state; it was left untouched.\n`);
+      expect(r.stderr).toBe(
+        `Error: Sandbox state ${file} is damaged (keys[0] is null, not an object). Fix it, or remove it to start over from the seeded state; it was left untouched.\n`,
+      );
     }
     writeFileSync(file, '{"version": 1, ');
     const broken = await runBin(['sandbox', 'serve', '--state', file], { env: { WSCTL_CONFIG_DIR: dir } });
-    expect(broken.stderr).toBe(`Error: Sandbox state ${file} is not valid JSON. Fix it, or remove it to start over from the seeded state; it was left untouched.\n`);
+    expect(broken.stderr).toBe(
+      `Error: Sandbox state ${file} is not valid JSON. Fix it, or remove it to start over from the seeded state; it was left untouched.\n`,
+    );
   });
 
   it('sandbox serve --state in a folder that does not exist: exit 2, and no folder is made', async () => {
@@ -184,7 +225,9 @@ describe('a damaged state file', () => {
     for (const extra of [[], ['--detach'], ['--dry-run']]) {
       const r = await runBin(['sandbox', 'serve', '--state', join(typo, 'x.json'), ...extra], { env: { WSCTL_CONFIG_DIR: dir } });
       expect([r.code, r.stdout], extra.join(' ')).toEqual([2, '']);
-      expect(r.stderr).toBe(`Error: The folder of --state '${join(typo, 'x.json')}' does not exist (${typo}): create it first, or give a file in an existing folder.\n`);
+      expect(r.stderr).toBe(
+        `Error: The folder of --state '${join(typo, 'x.json')}' does not exist (${typo}): create it first, or give a file in an existing folder.\n`,
+      );
     }
     expect(existsSync(join(dir, 'typo'))).toBe(false);
     expect(serversIn(dir)).toEqual([]);
@@ -202,7 +245,10 @@ describe('a damaged state file', () => {
       ['/proc/wsctl-config', /^Error: Cannot create the config folder \/proc\/wsctl-config\. /],
     ];
     for (const [dir, said] of cases) {
-      for (const args of [['--sandbox', 'keys', 'list'], ['sandbox', 'reset']]) {
+      for (const args of [
+        ['--sandbox', 'keys', 'list'],
+        ['sandbox', 'reset'],
+      ]) {
         const r = await runBin(args, { env: { WSCTL_CONFIG_DIR: dir, HOME: tempDir() }, timeoutMs: 20_000 });
         expect([r.code, r.stdout], `${dir}: ${args.join(' ')}`).toEqual([1, '']);
         expect(r.stderr, `${dir}: ${args.join(' ')}`).toMatch(said);
@@ -214,14 +260,25 @@ describe('a damaged state file', () => {
   });
 
   // A read-only file system: a read-only bind mount of the folder, in a mount namespace of its own.
-  const canMountReadOnly = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount --bind -o ro / / 2>/dev/null || mount --bind -o ro /tmp /tmp']).status === 0;
+  const canMountReadOnly =
+    spawnSync('unshare', ['-rm', 'sh', '-c', 'mount --bind -o ro / / 2>/dev/null || mount --bind -o ro /tmp /tmp']).status === 0;
   it.skipIf(!canMountReadOnly)('--sandbox and sandbox reset on a read-only file system: one line naming the folder, exit 1', async () => {
     const dir = tempDir();
-    for (const [args, sub] of [[['--sandbox', 'keys', 'list'], ''], [['sandbox', 'reset'], ''], [['sandbox', 'reset'], 'sub']] as const) {
+    for (const [args, sub] of [
+      [['--sandbox', 'keys', 'list'], ''],
+      [['sandbox', 'reset'], ''],
+      [['sandbox', 'reset'], 'sub'],
+    ] as const) {
       const where = sub ? join(dir, sub) : dir;
-      const r = spawnSync('unshare', ['-rm', 'sh', '-c', `mount --bind -o ro "$0" "$0" && exec "$@"`, dir, process.execPath, BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, WSCTL_CONFIG_DIR: where } });
+      const r = spawnSync(
+        'unshare',
+        ['-rm', 'sh', '-c', `mount --bind -o ro "$0" "$0" && exec "$@"`, dir, process.execPath, BIN, ...args],
+        { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, WSCTL_CONFIG_DIR: where } },
+      );
       expect([r.status, r.stdout], args.join(' ')).toEqual([1, '']);
-      expect(r.stderr).toBe(`Error: Cannot write the config folder ${where}: it is on a read-only file system. Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.\n`);
+      expect(r.stderr).toBe(
+        `Error: Cannot write the config folder ${where}: it is on a read-only file system. Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.\n`,
+      );
     }
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -242,7 +299,7 @@ describe('a damaged state file', () => {
   });
 });
 
-describe('sandbox serve without --port takes the previous server\'s port', () => {
+describe("sandbox serve without --port takes the previous server's port", () => {
   it('a restarted detached server keeps its URL, so a profile logged in to it keeps working', async () => {
     const dir = tempDir();
     const env = detachedIn(dir);

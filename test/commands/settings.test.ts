@@ -11,7 +11,13 @@ describe('settings', () => {
     const r = await run(['settings'], { env: sb.env });
     expect(r.code).toBe(0);
     expect(`${lastRequest(sb).method} ${lastRequest(sb).path}`).toBe('GET /settings/');
-    expect(r.stdout.split('\n').slice(0, 5)).toEqual(['name\t', 'suggested_name\tAlex', 'icon\t🦊', 'timezone\tEurope/Lisbon', 'language\ten-GB']);
+    expect(r.stdout.split('\n').slice(0, 5)).toEqual([
+      'name\t',
+      'suggested_name\tAlex',
+      'icon\t🦊',
+      'timezone\tEurope/Lisbon',
+      'language\ten-GB',
+    ]);
     expect(r.stdout).toContain('greeting_prompt\t\n');
   });
 

@@ -8,7 +8,9 @@ describe('site create', () => {
   });
 
   it('sends only the given fields; --parent becomes parent_path_parts', async () => {
-    const r = await run(['site', 'create', 'launch', '--variant', 'marketing', '--parent', 'a/b', '--display-name', 'Launch'], { env: sb.env });
+    const r = await run(['site', 'create', 'launch', '--variant', 'marketing', '--parent', 'a/b', '--display-name', 'Launch'], {
+      env: sb.env,
+    });
     expect(r.code).toBe(0);
     const req = lastRequest(sb);
     expect([req.method, req.path, JSON.parse(req.body)]).toEqual([
@@ -16,7 +18,9 @@ describe('site create', () => {
       '/user-services/create-website',
       { name: 'launch', variant: 'marketing', parent_path_parts: ['a', 'b'], display_name: 'Launch' },
     ]);
-    expect(r.stdout).toMatch(/^name\tlaunch\npath\tsites\/a\/b\/launch\nlocal_port\t\d+\nentrypoint_output\tScaffolded marketing site 'Launch'/);
+    expect(r.stdout).toMatch(
+      /^name\tlaunch\npath\tsites\/a\/b\/launch\nlocal_port\t\d+\nentrypoint_output\tScaffolded marketing site 'Launch'/,
+    );
     await run(['site', 'create', 'plain'], { env: sb.env });
     expect(JSON.parse(lastRequest(sb).body)).toEqual({ name: 'plain' });
   });
@@ -28,7 +32,9 @@ describe('site create', () => {
     expect(again.stdout).toBe('');
     expect(again.stderr).toContain('already_exists (error): A website named');
     // The hint once, naming the flag (the service's own sentence names its body field).
-    expect(again.stderr).toBe("Error: Could not create site 'launch': already_exists (error): A website named 'launch' already exists. Pass --force to replace it.\n");
+    expect(again.stderr).toBe(
+      "Error: Could not create site 'launch': already_exists (error): A website named 'launch' already exists. Pass --force to replace it.\n",
+    );
     const json = await run(['site', 'create', 'launch', '--json'], { env: sb.env });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ data: null, error: { code: 'already_exists', kind: 'error' } });

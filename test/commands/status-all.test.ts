@@ -63,14 +63,22 @@ describe('auth status --all', () => {
 
   it('exit 3 when only network failures remain; 0 when every key is accepted', async () => {
     const onlySlow = tempDir();
-    writeFileSync(join(onlySlow, 'config.json'), JSON.stringify({ profiles: { good: { base_url: sb.url, api_key: sb.key }, slow: { base_url: hanging.url, api_key: 'wsk_hanging_0123456789' } } }));
+    writeFileSync(
+      join(onlySlow, 'config.json'),
+      JSON.stringify({
+        profiles: { good: { base_url: sb.url, api_key: sb.key }, slow: { base_url: hanging.url, api_key: 'wsk_hanging_0123456789' } },
+      }),
+    );
     const r = await run(['auth', 'status', '--all', '--timeout', '1'], { env: { WSCTL_CONFIG_DIR: onlySlow } });
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('profile\tgood\n');
     expect(r.stdout).toContain('valid\t\n');
     expect(r.stdout).toMatch(/error\tNo answer from http:\/\/127\.0\.0\.1:\d+ within 1 s/);
     const fine = tempDir();
-    writeFileSync(join(fine, 'config.json'), JSON.stringify({ profiles: { a: { base_url: sb.url, api_key: sb.key }, b: { base_url: sb.url, api_key: sb.key } } }));
+    writeFileSync(
+      join(fine, 'config.json'),
+      JSON.stringify({ profiles: { a: { base_url: sb.url, api_key: sb.key }, b: { base_url: sb.url, api_key: sb.key } } }),
+    );
     const ok = await run(['auth', 'status', '--all', '--json'], { env: { WSCTL_CONFIG_DIR: fine } });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).profiles.map((p: { valid: boolean }) => p.valid)).toEqual([true, true]);
@@ -86,9 +94,17 @@ describe('auth status --all', () => {
   });
 
   it('auth status alone, with a service that never answers: everything else shown, valid null, exit 3', async () => {
-    const r = await run(['auth', 'status', '--json', '--timeout', '0.3', '--profile', 'slow'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_RETRY_BASE_MS: '1' } });
+    const r = await run(['auth', 'status', '--json', '--timeout', '0.3', '--profile', 'slow'], {
+      env: { WSCTL_CONFIG_DIR: dir, WSCTL_RETRY_BASE_MS: '1' },
+    });
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout)).toMatchObject({ profile: 'slow', profile_source: 'flag', base_url: hanging.url, key_source: 'profile', valid: null });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      profile: 'slow',
+      profile_source: 'flag',
+      base_url: hanging.url,
+      key_source: 'profile',
+      valid: null,
+    });
   });
 
   it('--dry-run sends nothing', async () => {

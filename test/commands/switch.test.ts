@@ -13,7 +13,10 @@ describe('auth switch', () => {
     const profile = { base_url: sb.url, api_key: sb.key };
     writeFileSync(
       join(dir, 'config.json'),
-      JSON.stringify({ current_profile: 'home', profiles: { work: { ...profile, base_url: 'https://work.example.com' }, home: profile, 'zz-\x1b[31mred': profile } }),
+      JSON.stringify({
+        current_profile: 'home',
+        profiles: { work: { ...profile, base_url: 'https://work.example.com' }, home: profile, 'zz-\x1b[31mred': profile },
+      }),
       { mode: 0o600 },
     );
   });
@@ -33,7 +36,11 @@ describe('auth switch', () => {
   });
 
   it('without a name off a terminal, with --no-input or under an agent, exit 2 naming the way', async () => {
-    for (const [env, tty] of [[{}, false], [{ WSCTL_NO_INPUT: '1' }, true], [{ CLAUDECODE: '1' }, true]] as const) {
+    for (const [env, tty] of [
+      [{}, false],
+      [{ WSCTL_NO_INPUT: '1' }, true],
+      [{ CLAUDECODE: '1' }, true],
+    ] as const) {
       const r = await run(['auth', 'switch'], { env: { WSCTL_CONFIG_DIR: dir, ...env }, tty, stdinTTY: tty });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('wsctl auth switch <name>');
@@ -51,14 +58,28 @@ describe('auth switch', () => {
 
   it('on a sized terminal: ↓ and Enter choose, Esc ends with 130 and changes nothing; the list fits the width', async () => {
     const env = { WSCTL_CONFIG_DIR: dir };
-    const chosen = await runPty(['auth', 'switch'], { cols: 40, env, steps: [['Switch to which', '\x1b[B'], [200, '\r']] });
+    const chosen = await runPty(['auth', 'switch'], {
+      cols: 40,
+      env,
+      steps: [
+        ['Switch to which', '\x1b[B'],
+        [200, '\r'],
+      ],
+    });
     expect(chosen.code).toBe(0);
     expect(crashed(chosen.output)).toBe(false);
     expect(chosen.text).toContain("Now using profile 'work'");
     expect(chosen.output).not.toContain('\x1b[31m');
     expect(tooWide(chosen.text, 40)).toEqual([]);
     expect(current()).toBe('work');
-    const esc = await runPty(['auth', 'switch'], { cols: 80, env, steps: [['Switch to which', '\x1b[A'], [200, '\x1b']] });
+    const esc = await runPty(['auth', 'switch'], {
+      cols: 80,
+      env,
+      steps: [
+        ['Switch to which', '\x1b[A'],
+        [200, '\x1b'],
+      ],
+    });
     expect(esc.code).toBe(130);
     expect(current()).toBe('work');
     const ctrlC = await runPty(['auth', 'switch'], { cols: 80, env, steps: [['Switch to which', '\x03']] });

@@ -2,7 +2,19 @@
 // and resurrect nothing; a symlink is never written through; stale temp files go; a config that
 // others can read is named; profiles are own keys only; a new key is never lost.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { atOnce, BIN, REPEAT_RUN, ROOT, run, runBin, startSandbox, storm, tempDir, type TestSandbox } from '../helpers.js';
@@ -30,13 +42,26 @@ describe('concurrent writers of config.json', () => {
 
   async function loginAll(dir: string) {
     const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
-    return storm(() => Promise.all(names.map((p) => runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { env, stdin: `wsk_key_of_${p}_123`, timeoutMs: 60_000 }))));
+    return storm(() =>
+      Promise.all(
+        names.map((p) =>
+          runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], {
+            env,
+            stdin: `wsk_key_of_${p}_123`,
+            timeoutMs: 60_000,
+          }),
+        ),
+      ),
+    );
   }
 
   /** The same ${N} profiles, saved by wsctl in this process: set-up for the tests of other writers. */
   async function loginAllHere(dir: string) {
     for (const p of names) {
-      const r = await run(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url }, stdin: `wsk_key_of_${p}_123` });
+      const r = await run(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], {
+        env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url },
+        stdin: `wsk_key_of_${p}_123`,
+      });
       expect(r.code, r.stderr).toBe(0);
     }
   }
@@ -54,7 +79,8 @@ describe('concurrent writers of config.json', () => {
     await loginAllHere(dir);
     const env = { WSCTL_CONFIG_DIR: dir };
     const half = names.slice(0, N / 2);
-    for (const r of await storm(() => Promise.all(half.map((p) => runBin(['auth', 'logout', '--profile', p], { env, timeoutMs: 60_000 }))))) expect(r.code, r.stderr).toBe(0);
+    for (const r of await storm(() => Promise.all(half.map((p) => runBin(['auth', 'logout', '--profile', p], { env, timeoutMs: 60_000 })))))
+      expect(r.code, r.stderr).toBe(0);
     const profiles = config(dir).profiles;
     for (const p of names) expect(!!profiles[p].api_key, p).toBe(!half.includes(p));
     expect(Object.keys(profiles)).toHaveLength(N);
@@ -94,7 +120,9 @@ describe('concurrent writers of config.json', () => {
         await new Promise((r) => setTimeout(r, 2));
       }
     })();
-    const results = await storm(() => Promise.all(names.map((p) => runBin(['keys', 'create', `k-${p}`, '--save-as', p, '--insecure-storage'], { env, timeoutMs: 60_000 }))));
+    const results = await storm(() =>
+      Promise.all(names.map((p) => runBin(['keys', 'create', `k-${p}`, '--save-as', p, '--insecure-storage'], { env, timeoutMs: 60_000 }))),
+    );
     parsing = false;
     await reader;
     for (const r of results) expect(r.code, r.stderr).toBe(0);
@@ -115,27 +143,39 @@ describe('the config lock', () => {
     const range = (prefix: string) => Array.from({ length: EACH }, (_, i) => `${prefix}${i}`);
     const [added, removed, used] = [range('new'), range('gone'), range('kept')];
     // Two rounds at once, each in its own folder: a round ends waiting on its last few writers.
-    await atOnce(Array.from({ length: ROUNDS }, (_, round) => round), 2, async (round) => {
-      const dir = tempDir();
-      const profiles = Object.fromEntries([...removed, ...used].map((p) => [p, { base_url: sb.url, api_key: `wsk_old_key_of_${p}` }]));
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: 'kept0', profiles }), { mode: 0o600 });
-      const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
-      const opts = { env, timeoutMs: 120_000 };
-      const results = await storm(() =>
-        Promise.all([
-          ...added.map((p) => runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], { ...opts, stdin: `wsk_new_key_of_${p}` })),
-          ...removed.map((p) => runBin(['profile', 'rm', p], opts)),
-          ...used.map((p) => runBin(['profile', 'use', p], opts)),
-        ]),
-      );
-      for (const r of results) expect(r.code, `round ${round}: ${r.stderr}`).toBe(0);
-      const data = config(dir);
-      expect(Object.keys(data.profiles).sort(), `round ${round}`).toEqual([...added, ...used].sort());
-      for (const p of added) expect(data.profiles[p].api_key, `round ${round}`).toBe(`wsk_new_key_of_${p}`);
-      for (const p of used) expect(data.profiles[p].api_key, `round ${round}`).toBe(`wsk_old_key_of_${p}`);
-      expect(used).toContain(data.current_profile);
-      expect(readdirSync(dir).filter((n) => n !== 'config.json'), `round ${round}`).toEqual([]);
-    });
+    await atOnce(
+      Array.from({ length: ROUNDS }, (_, round) => round),
+      2,
+      async (round) => {
+        const dir = tempDir();
+        const profiles = Object.fromEntries([...removed, ...used].map((p) => [p, { base_url: sb.url, api_key: `wsk_old_key_of_${p}` }]));
+        writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: 'kept0', profiles }), { mode: 0o600 });
+        const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
+        const opts = { env, timeoutMs: 120_000 };
+        const results = await storm(() =>
+          Promise.all([
+            ...added.map((p) =>
+              runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], {
+                ...opts,
+                stdin: `wsk_new_key_of_${p}`,
+              }),
+            ),
+            ...removed.map((p) => runBin(['profile', 'rm', p], opts)),
+            ...used.map((p) => runBin(['profile', 'use', p], opts)),
+          ]),
+        );
+        for (const r of results) expect(r.code, `round ${round}: ${r.stderr}`).toBe(0);
+        const data = config(dir);
+        expect(Object.keys(data.profiles).sort(), `round ${round}`).toEqual([...added, ...used].sort());
+        for (const p of added) expect(data.profiles[p].api_key, `round ${round}`).toBe(`wsk_new_key_of_${p}`);
+        for (const p of used) expect(data.profiles[p].api_key, `round ${round}`).toBe(`wsk_old_key_of_${p}`);
+        expect(used).toContain(data.current_profile);
+        expect(
+          readdirSync(dir).filter((n) => n !== 'config.json'),
+          `round ${round}`,
+        ).toEqual([]);
+      },
+    );
   }, 900_000);
 
   it('a lock whose holder is gone is taken over; one held by a live process never is, however old', async () => {
@@ -145,7 +185,10 @@ describe('the config lock', () => {
     // A holder that was killed: its pid no longer exists.
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
     writeFileSync(lock, `${dead} 0123456789abcdef`);
-    const taken = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'a'], { env, stdin: 'wsk_key_for_a_1234' });
+    const taken = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'a'], {
+      env,
+      stdin: 'wsk_key_for_a_1234',
+    });
     expect(taken.code, taken.stderr).toBe(0);
     expect(existsSync(lock)).toBe(false);
     // A live holder, its lock an hour old: waited for, never taken over.
@@ -153,7 +196,10 @@ describe('the config lock', () => {
     writeFileSync(lock, `${holder.pid} fedcba9876543210`);
     const hourAgo = new Date(Date.now() - 3_600_000);
     utimesSync(lock, hourAgo, hourAgo);
-    const waiting = runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'b'], { env, stdin: 'wsk_key_for_b_1234' });
+    const waiting = runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'b'], {
+      env,
+      stdin: 'wsk_key_for_b_1234',
+    });
     await new Promise((r) => setTimeout(r, 1500));
     expect(readFileSync(lock, 'utf8')).toBe(`${holder.pid} fedcba9876543210`);
     expect(config(dir).profiles.b).toBeUndefined();
@@ -184,7 +230,10 @@ describe('a config folder that cannot be written', () => {
   });
 
   const login = (env: Record<string, string>, extra: string[] = []) =>
-    runBin(['auth', 'login', '--with-key', '--no-verify', ...extra], { env: { WSCTL_BASE_URL: sb.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', ...env }, stdin: sb.key });
+    runBin(['auth', 'login', '--with-key', '--no-verify', ...extra], {
+      env: { WSCTL_BASE_URL: sb.url, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', ...env },
+      stdin: sb.key,
+    });
 
   it('WSCTL_CONFIG_DIR naming a file: one line naming it, exit 1, for writes and reads', async () => {
     const file = join(tempDir(), 'not-a-folder');
@@ -199,7 +248,9 @@ describe('a config folder that cannot be written', () => {
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 
-  const canMount = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'd=$(mktemp -d) && mount -t tmpfs -o ro none "$d" && umount "$d"; r=$?; rmdir "$d"; exit $r']).status === 0;
+  const canMount =
+    process.getuid?.() === 0 &&
+    spawnSync('sh', ['-c', 'd=$(mktemp -d) && mount -t tmpfs -o ro none "$d" && umount "$d"; r=$?; rmdir "$d"; exit $r']).status === 0;
   it.skipIf(!canMount)('a read-only file system: one line naming the folder, and no claim that the key was stored', async () => {
     const dir = tempDir();
     expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro', 'none', dir]).status).toBe(0);
@@ -208,7 +259,9 @@ describe('a config folder that cannot be written', () => {
         const r = await login({ WSCTL_CONFIG_DIR: folder });
         expect(r.code).toBe(1);
         expect(r.stdout).toBe('');
-        expect(r.stderr).toBe(`Error: Cannot write the config folder ${folder}: it is on a read-only file system. Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.\n`);
+        expect(r.stderr).toBe(
+          `Error: Cannot write the config folder ${folder}: it is on a read-only file system. Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.\n`,
+        );
       }
     } finally {
       spawnSync('umount', [dir]);
@@ -232,7 +285,9 @@ describe('a config folder that cannot be written', () => {
       child.stdin.end(sb.key);
     });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toBe(`Error: Cannot write the config folder ${dir}: you may not change it (is it owned by another user?). Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.\n`);
+    expect(r.stderr).toBe(
+      `Error: Cannot write the config folder ${dir}: you may not change it (is it owned by another user?). Nothing was saved. Make it writable, or set WSCTL_CONFIG_DIR to a folder you can write.\n`,
+    );
   });
 });
 
@@ -248,7 +303,10 @@ describe('config edge cases', () => {
     const target = join(tempDir(), 'elsewhere.json');
     writeFileSync(target, '{"profiles":{}}', { mode: 0o644 });
     symlinkSync(target, join(dir, 'config.json'));
-    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url }, stdin: sb.key });
+    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], {
+      env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url },
+      stdin: sb.key,
+    });
     expect(r.code).toBe(0);
     expect(lstatSync(join(dir, 'config.json')).isSymbolicLink()).toBe(false);
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
@@ -259,7 +317,10 @@ describe('config edge cases', () => {
   it('temp files left by a killed writer are removed on the next write', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'config.json.tmp-999999999-abc'), '{"profiles":{"x":{"api_key":"wsk_secret"}}}', { mode: 0o600 });
-    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url }, stdin: sb.key });
+    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'], {
+      env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url },
+      stdin: sb.key,
+    });
     expect(r.code).toBe(0);
     expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
@@ -274,23 +335,31 @@ describe('config edge cases', () => {
     expect(r.stderr).toContain(`${join(dir, 'config.json')} is readable by others (file 0644, folder 0755)`);
   });
 
-  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('profile use %s is a profile like any other: exit 2, nothing set', async (name) => {
-    const dir = tempDir();
-    const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
-    await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'real'], { env, stdin: sb.key });
-    const r = await runBin(['profile', 'use', name], { env });
-    expect(r.code).toBe(2);
-    expect(config(dir).current_profile).toBe('real');
-  });
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'profile use %s is a profile like any other: exit 2, nothing set',
+    async (name) => {
+      const dir = tempDir();
+      const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
+      await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'real'], { env, stdin: sb.key });
+      const r = await runBin(['profile', 'use', name], { env });
+      expect(r.code).toBe(2);
+      expect(config(dir).current_profile).toBe('real');
+    },
+  );
 
   it('keys create --save-as over an existing profile refuses without --force and sends nothing; --force replaces it', async () => {
     const dir = tempDir();
     const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key };
-    await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'prod', '--base-url', 'https://prod.example.com'], { env: { WSCTL_CONFIG_DIR: dir }, stdin: 'wsk_prod_key_1234' });
+    await runBin(
+      ['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'prod', '--base-url', 'https://prod.example.com'],
+      { env: { WSCTL_CONFIG_DIR: dir }, stdin: 'wsk_prod_key_1234' },
+    );
     const before = sb.requests.length;
     const refused = await runBin(['keys', 'create', 't', '--save-as', 'prod'], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe("Error: --save-as would replace profile 'prod' (https://prod.example.com, with a stored key): pass --force to replace it, or choose another name.\n");
+    expect(refused.stderr).toBe(
+      "Error: --save-as would replace profile 'prod' (https://prod.example.com, with a stored key): pass --force to replace it, or choose another name.\n",
+    );
     expect(sb.requests.length).toBe(before);
     const forced = await runBin(['keys', 'create', 't', '--save-as', 'prod', '--force', '--insecure-storage', '--json'], { env });
     expect(forced.code).toBe(0);
@@ -300,7 +369,9 @@ describe('config edge cases', () => {
   it('keys create --save-as with a config that cannot be written prints the new key first, then fails (exit 1)', async () => {
     // sysfs: nothing to read there, and nothing can be written (even as root).
     const dir = '/sys/kernel/wsctl-test-config';
-    const r = await runBin(['keys', 'create', 'k', '--save-as', 'p', '--insecure-storage'], { env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key } });
+    const r = await runBin(['keys', 'create', 'k', '--save-as', 'p', '--insecure-storage'], {
+      env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key },
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^key\twsk_\w+$/m);
     expect(r.stderr).toMatch(/^Error: .+/m);

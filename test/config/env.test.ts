@@ -43,7 +43,9 @@ describe('boolean variables', () => {
     const r = await runBin(['device', 'rm', 'dev_phone', '--yes'], { env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`Error: Invalid ${name} '${value}': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.\n`);
+    expect(r.stderr).toBe(
+      `Error: Invalid ${name} '${value}': use 1, true, yes or on to turn it on, or 0, false, no, off or empty to turn it off.\n`,
+    );
     expect(hits).toBe(0);
   });
 
@@ -62,7 +64,11 @@ describe('boolean variables', () => {
   });
 
   it('WSCTL_NO_INPUT=true turns prompts off on a terminal', async () => {
-    const r = await run(['device', 'rm', 'dev_phone'], { tty: true, stdinTTY: true, env: { WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: real, WSCTL_API_KEY: 'wsk_real_service_key', WSCTL_NO_INPUT: 'true' } });
+    const r = await run(['device', 'rm', 'dev_phone'], {
+      tty: true,
+      stdinTTY: true,
+      env: { WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: real, WSCTL_API_KEY: 'wsk_real_service_key', WSCTL_NO_INPUT: 'true' },
+    });
     expect(r.code).toBe(2);
     expect(r.prompts).toEqual([]);
     expect(r.stderr).toMatch(/^Error: Prompts are off/);

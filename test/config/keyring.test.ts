@@ -7,10 +7,15 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 
-const hasSecretService = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].every((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0);
+const hasSecretService = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].every(
+  (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0,
+);
 
 /** Runs a bash script in a fresh D-Bus session with an unlocked gnome-keyring; `wsctl` is the built CLI. */
-function withSecretService(script: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function withSecretService(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const home = tempDir();
   const wrapped = `set -u
     # In the foreground, so that $KEYRING_PID names it (to stop, freeze or restart it).
@@ -37,7 +42,14 @@ function withSecretService(script: string, env: Record<string, string>): Promise
   return new Promise((resolve) => {
     child.on('close', (status) => {
       clearTimeout(timer);
-      resolve({ status, stdout, stderr: stderr.split('\n').filter((l) => l && !l.startsWith('dbus-daemon[')).join('\n') });
+      resolve({
+        status,
+        stdout,
+        stderr: stderr
+          .split('\n')
+          .filter((l) => l && !l.startsWith('dbus-daemon['))
+          .join('\n'),
+      });
     });
   });
 }
@@ -128,7 +140,8 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gn
     const out = r.stdout;
     expect(out).toContain('dry-login=0\ndry-login-loads-keyring=0\nstore-after-dry-login=none\nconfig-after-dry-login=absent\n');
     expect(out).toContain('login=0\n');
-    for (const dry of ['auth logout --profile work', 'auth logout --all', 'profile rm work']) expect(out).toContain(`${dry}=0\n${dry} loads keyring=0\n`);
+    for (const dry of ['auth logout --profile work', 'auth logout --all', 'profile rm work'])
+      expect(out).toContain(`${dry}=0\n${dry} loads keyring=0\n`);
     expect(out).toContain(`store-after-dry-runs=secret = ${sb.key}\n`);
     expect(out).toContain('config-unchanged=yes\n');
   });
@@ -216,7 +229,8 @@ describe.skipIf(!hasSecretService && !process.env.CI)('the store entry of a conf
       echo "entries=$(secret-tool search --all username default 2>/dev/null | grep -c '^secret = ' || true)"`,
       { B_URL: b.url },
     );
-    const asks = "Error: Profile 'default' keeps its key in the credential store, but the store has no entry for it. Run `wsctl auth login --profile default`.";
+    const asks =
+      "Error: Profile 'default' keeps its key in the credential store, but the store has no entry for it. Run `wsctl auth login --profile default`.";
     expect(r.stderr).toBe(`${asks}\n${asks}`);
     expect(r.stdout).toContain('b-list=4\nb-token=4\nb-logout=0\na-token=4\n');
     expect(r.stdout).toContain('a-entry=wsk_project_a_key_5\nentries=1\n');
@@ -280,7 +294,9 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a broken store never bloc
       echo "after=$(wsctl auth token --profile work)"`,
       { KEY: sb.key, WSCTL_BASE_URL: sb.url },
     );
-    expect(r.stderr).toBe("Error: Profile 'work' keeps its key in the credential store, but the store has no entry for it. Run `wsctl auth login --profile work`.");
+    expect(r.stderr).toBe(
+      "Error: Profile 'work' keeps its key in the credential store, but the store has no entry for it. Run `wsctl auth login --profile work`.",
+    );
     expect(r.stdout).toContain('token=4\n');
     expect(r.stdout).toContain('login=0\n');
     expect(r.stdout).toContain(`after=${sb.key}\n`);
@@ -335,10 +351,16 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a broken store never bloc
     expect(out).toContain('dry=0\n');
     expect(out).toContain('logout=0\n');
     expect(out).not.toContain('had no stored key');
-    expect(out).toMatch(/logout-out=Logged out 'work'; the key is no longer used, but its credential store entry remains \(see above\)\.\n/);
-    expect(out).toMatch(/logout-err=! Could not remove the key of profile 'work' from the credential store \(the credential store (?:did not answer within 3 s|could not delete the key)\): delete the entry service 'wsctl:.*\/config', account 'work' yourself, or run this again once the store is unlocked\.\n/);
+    expect(out).toMatch(
+      /logout-out=Logged out 'work'; the key is no longer used, but its credential store entry remains \(see above\)\.\n/,
+    );
+    expect(out).toMatch(
+      /logout-err=! Could not remove the key of profile 'work' from the credential store \(the credential store (?:did not answer within 3 s|could not delete the key)\): delete the entry service 'wsctl:.*\/config', account 'work' yourself, or run this again once the store is unlocked\.\n/,
+    );
     expect(out).toContain('login=0\n');
-    expect(out).toMatch(/login-err=! No credential store could be reached, so the key is stored in .*\/config\/config\.json \(mode 0600\) instead; --debug shows why, --insecure-storage skips this warning\.\n/);
+    expect(out).toMatch(
+      /login-err=! No credential store could be reached, so the key is stored in .*\/config\/config\.json \(mode 0600\) instead; --debug shows why, --insecure-storage skips this warning\.\n/,
+    );
     expect(out).toContain('debug-says-why=1');
     expect(out).toContain(`token=${sb.key}\n`);
   });
@@ -357,7 +379,9 @@ describe('without a credential store', () => {
     const fallback = await runBin(['auth', 'login', '--with-key', '--profile', 'a'], { env, stdin: sb.key });
     expect(fallback.code).toBe(0);
     // One line naming the file; the store's own words only with --debug.
-    expect(fallback.stderr).toBe(`! No credential store could be reached, so the key is stored in ${join(dir, 'config.json')} (mode 0600) instead; --debug shows why, --insecure-storage skips this warning.\n`);
+    expect(fallback.stderr).toBe(
+      `! No credential store could be reached, so the key is stored in ${join(dir, 'config.json')} (mode 0600) instead; --debug shows why, --insecure-storage skips this warning.\n`,
+    );
     const traced = await runBin(['auth', 'login', '--with-key', '--profile', 'a', '--debug'], { env, stdin: sb.key });
     expect(traced.stderr).toMatch(/^credential store: the credential store could not store the key: .+$/m);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.a).toEqual({ base_url: sb.url, api_key: sb.key });
@@ -371,15 +395,21 @@ describe('without a credential store', () => {
 
   it('a key recorded in a store that cannot be reached is exit 4 with what to do; profile rm still removes the profile', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { k: { base_url: sb.url, key_storage: 'keyring' } } }), { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { k: { base_url: sb.url, key_storage: 'keyring' } } }), {
+      mode: 0o600,
+    });
     // No D-Bus session at all (runBin passes no DBUS_SESSION_BUS_ADDRESS): the store refuses every call.
     const env = { WSCTL_CONFIG_DIR: dir };
     const list = await runBin(['keys', 'list', '--profile', 'k'], { env });
     expect(list.code).toBe(4);
-    expect(list.stderr).toBe("Error: The key of profile 'k' is in the credential store, but the credential store could not read the key. Unlock the store, or run `wsctl auth login --profile k` to replace the key.\n");
+    expect(list.stderr).toBe(
+      "Error: The key of profile 'k' is in the credential store, but the credential store could not read the key. Unlock the store, or run `wsctl auth login --profile k` to replace the key.\n",
+    );
     const rm = await runBin(['profile', 'rm', 'k'], { env });
     expect(rm.code).toBe(0);
-    expect(rm.stderr).toBe(`! Could not remove the key of profile 'k' from the credential store (the credential store could not delete the key): delete the entry service 'wsctl:${dir}', account 'k' yourself, or run this again once the store is unlocked.\n`);
+    expect(rm.stderr).toBe(
+      `! Could not remove the key of profile 'k' from the credential store (the credential store could not delete the key): delete the entry service 'wsctl:${dir}', account 'k' yourself, or run this again once the store is unlocked.\n`,
+    );
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles).toEqual({});
   });
 });

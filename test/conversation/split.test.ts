@@ -21,8 +21,10 @@ function split(text: string, cuts: number[], skip = 0): { value: Record<string, 
   let items: unknown[] = [];
   for (const e of events) {
     // defineProperty: a "__proto__" field is an own field, as JSON.parse makes it.
-    if (e.kind === 'field') Object.defineProperty(value, e.key, { value: JSON.parse(e.text), enumerable: true, writable: true, configurable: true });
-    else if (e.kind === 'items') Object.defineProperty(value, e.key, { value: (items = []), enumerable: true, writable: true, configurable: true });
+    if (e.kind === 'field')
+      Object.defineProperty(value, e.key, { value: JSON.parse(e.text), enumerable: true, writable: true, configurable: true });
+    else if (e.kind === 'items')
+      Object.defineProperty(value, e.key, { value: (items = []), enumerable: true, writable: true, configurable: true });
     else if (e.kind === 'item') items.push(e.text === undefined ? '(skipped)' : JSON.parse(e.text));
   }
   return { value, events };
@@ -45,51 +47,73 @@ function asJson(value: unknown): unknown {
   if (typeof value === 'number') return Object.is(value, -0) ? 0 : value;
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) Object.defineProperty(copy, k, { value: asJson(v), enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(value))
+    Object.defineProperty(copy, k, { value: asJson(v), enumerable: true, writable: true, configurable: true });
   return copy;
 }
 const json = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tricky, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(innerKey, tie('value'), { maxKeys: 4 })),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    tricky,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(innerKey, tie('value'), { maxKeys: 4 }),
+  ),
 })).value;
 
 describe('ObjectSplitter', () => {
   it('gives JSON.parse’s fields and items, however the body is cut', () => {
     fc.assert(
-      fc.property(fc.dictionary(tricky, json, { maxKeys: 5 }), fc.array(json, { maxLength: 8 }), fc.constantFrom(0, 2, '\t'), fc.array(fc.nat(), { maxLength: 12 }), (fields, items, indent, cuts) => {
-        const body = { ...fields, messages: items };
-        expect(split(JSON.stringify(body, null, indent), cuts).value).toEqual(asJson(body));
-      }),
+      fc.property(
+        fc.dictionary(tricky, json, { maxKeys: 5 }),
+        fc.array(json, { maxLength: 8 }),
+        fc.constantFrom(0, 2, '\t'),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (fields, items, indent, cuts) => {
+          const body = { ...fields, messages: items };
+          expect(split(JSON.stringify(body, null, indent), cuts).value).toEqual(asJson(body));
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it('refuses what JSON.parse refuses, and of what it accepts only a repeated field or a body that is not an object', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), json, { maxKeys: 3 }), fc.nat(), fc.constantFrom('', ',', '}', ']', '{', '[', ':', '"', 'x', ' '), fc.array(fc.nat(), { maxLength: 5 }), (object, at, junk, cuts) => {
-        const good = JSON.stringify({ ...object, messages: [1, { a: 'b' }] });
-        const i = at % (good.length + 1);
-        const text = good.slice(0, i) + junk + good.slice(i + (junk === ' ' ? 0 : 1));
-        let parsed: { value: unknown } | undefined;
-        try {
-          parsed = { value: JSON.parse(text) };
-        } catch {
-          parsed = undefined;
-        }
-        let refused: Error | undefined;
-        try {
-          split(text, cuts);
-        } catch (error) {
-          refused = error as Error;
-        }
-        if (!parsed) {
-          expect(refused).toBeDefined();
-          return;
-        }
-        const isObject = typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value);
-        if (!refused) expect(isObject).toBe(true);
-        // JSON.parse keeps the last of a repeated field; a stream cannot take back the first.
-        else if (isObject) expect(refused.message).toMatch(/appears twice/);
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), json, { maxKeys: 3 }),
+        fc.nat(),
+        fc.constantFrom('', ',', '}', ']', '{', '[', ':', '"', 'x', ' '),
+        fc.array(fc.nat(), { maxLength: 5 }),
+        (object, at, junk, cuts) => {
+          const good = JSON.stringify({ ...object, messages: [1, { a: 'b' }] });
+          const i = at % (good.length + 1);
+          const text = good.slice(0, i) + junk + good.slice(i + (junk === ' ' ? 0 : 1));
+          let parsed: { value: unknown } | undefined;
+          try {
+            parsed = { value: JSON.parse(text) };
+          } catch {
+            parsed = undefined;
+          }
+          let refused: Error | undefined;
+          try {
+            split(text, cuts);
+          } catch (error) {
+            refused = error as Error;
+          }
+          if (!parsed) {
+            expect(refused).toBeDefined();
+            return;
+          }
+          const isObject = typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value);
+          if (!refused) expect(isObject).toBe(true);
+          // JSON.parse keeps the last of a repeated field; a stream cannot take back the first.
+          else if (isObject) expect(refused.message).toMatch(/appears twice/);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

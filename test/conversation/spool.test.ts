@@ -17,7 +17,18 @@ function collector(): Sink & { text(): string } {
 }
 
 /** The spool files this process holds open (unlinked ones show as "(deleted)"). */
-const openSpools = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').map((fd) => { try { return readlinkSync(`/proc/self/fd/${fd}`); } catch { return ''; } }).filter((l) => l.includes('.spool')) : []);
+const openSpools = () =>
+  existsSync('/proc/self/fd')
+    ? readdirSync('/proc/self/fd')
+        .map((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`);
+          } catch {
+            return '';
+          }
+        })
+        .filter((l) => l.includes('.spool'))
+    : [];
 
 describe('Spool', () => {
   it('keeps small text in memory and gives it back in order', async () => {

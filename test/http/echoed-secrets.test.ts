@@ -26,7 +26,10 @@ beforeAll(async () => {
     const url = req.url ?? '';
     if (url.startsWith('/api-keys')) {
       // A gateway that quotes the rejected credential back, in the detail and a challenge.
-      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer realm="api", error="invalid_token", token="${sent}"` });
+      res.writeHead(401, {
+        'content-type': 'application/json',
+        'www-authenticate': `Bearer realm="api", error="invalid_token", token="${sent}"`,
+      });
       res.end(JSON.stringify({ detail: `Invalid API key ${sent}`, echo: { authorization: `Bearer ${sent}`, seen: [sent] } }));
     } else if (url.startsWith('/byok')) {
       const apiKey = (JSON.parse(body) as { api_key: string }).api_key;
@@ -40,7 +43,18 @@ beforeAll(async () => {
       res.end(JSON.stringify({ authenticated_with: sent, header: `Bearer ${sent}` }));
     } else if (url.startsWith('/signed')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ code: '482913', otp: '111222', pin: '4321', sig: 'sigvalue', signature: 'signaturevalue', status_code: 200, note: 'paste wsk_other0123456789xyz into the form', link: 'https://s3.example/o?X-Amz-Signature=amzsigvalue&code=oauthcode&part=1' }));
+      res.end(
+        JSON.stringify({
+          code: '482913',
+          otp: '111222',
+          pin: '4321',
+          sig: 'sigvalue',
+          signature: 'signaturevalue',
+          status_code: 200,
+          note: 'paste wsk_other0123456789xyz into the form',
+          link: 'https://s3.example/o?X-Amz-Signature=amzsigvalue&code=oauthcode&part=1',
+        }),
+      );
     } else {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end('{"detail":"no"}');
@@ -83,9 +97,12 @@ describe('a key the service echoes back', () => {
     const text = await runBin(['settings', '--json', '--debug'], { env: env() });
     expect(text.code).toBe(1);
     expect(text.stderr).not.toContain(KEY);
-    const provider = await runBin(['byok', 'add', '--name', 'n', '--provider-url', 'https://llm.example/v1', '--format', 'openai', '--model', 'm', '--json'], {
-      env: { ...env(), WSCTL_BYOK_API_KEY: PROVIDER_KEY },
-    });
+    const provider = await runBin(
+      ['byok', 'add', '--name', 'n', '--provider-url', 'https://llm.example/v1', '--format', 'openai', '--model', 'm', '--json'],
+      {
+        env: { ...env(), WSCTL_BYOK_API_KEY: PROVIDER_KEY },
+      },
+    );
     expect(provider.code).toBe(1);
     const doc = JSON.parse(provider.stderr) as { error: { message: string; details: { request: { provider_key_was: string } } } };
     expect(doc.error.message).toContain('provider rejected prov…ECHO');
@@ -95,9 +112,12 @@ describe('a key the service echoes back', () => {
   });
 
   it('is masked with --debug for the provider key too (error line, trace, stack)', async () => {
-    const r = await runBin(['byok', 'add', '--name', 'n', '--provider-url', 'https://llm.example/v1', '--format', 'openai', '--model', 'm', '--debug'], {
-      env: { ...env(), WSCTL_BYOK_API_KEY: PROVIDER_KEY },
-    });
+    const r = await runBin(
+      ['byok', 'add', '--name', 'n', '--provider-url', 'https://llm.example/v1', '--format', 'openai', '--model', 'm', '--debug'],
+      {
+        env: { ...env(), WSCTL_BYOK_API_KEY: PROVIDER_KEY },
+      },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error: The service answered HTTP 500: provider rejected prov…ECHO');
     expect(r.stderr).not.toContain(PROVIDER_KEY);
@@ -112,7 +132,12 @@ describe('a key the service echoes back', () => {
   });
 
   it('is masked in the result of an MCP tool call', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: { PATH: process.env.PATH ?? '', HOME: tempDir(), ...env() }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      env: { PATH: process.env.PATH ?? '', HOME: tempDir(), ...env() },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'echo-test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -132,8 +157,24 @@ describe('--debug traces redact signatures, one-time codes and wsctl keys inside
     const r = await runBin(['api', '/signed?sig=qsig&otp=qotp&X-Amz-Signature=qamz&code=qcode&pin=qpin&page=2', '--debug'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     const trace = r.stderr;
-    expect(trace).toMatch(/> GET \S*\/signed\?sig=\[redacted\]&otp=\[redacted\]&X-Amz-Signature=\[redacted\]&code=\[redacted\]&pin=\[redacted\]&page=2/);
-    for (const secret of ['qsig', 'qotp', 'qamz', 'qcode', 'qpin', '482913', '111222', '4321', 'sigvalue', 'signaturevalue', 'amzsigvalue', 'oauthcode', 'wsk_other0123456789xyz']) {
+    expect(trace).toMatch(
+      /> GET \S*\/signed\?sig=\[redacted\]&otp=\[redacted\]&X-Amz-Signature=\[redacted\]&code=\[redacted\]&pin=\[redacted\]&page=2/,
+    );
+    for (const secret of [
+      'qsig',
+      'qotp',
+      'qamz',
+      'qcode',
+      'qpin',
+      '482913',
+      '111222',
+      '4321',
+      'sigvalue',
+      'signaturevalue',
+      'amzsigvalue',
+      'oauthcode',
+      'wsk_other0123456789xyz',
+    ]) {
       expect(trace).not.toContain(secret);
     }
     expect(trace).toContain('"status_code":200');

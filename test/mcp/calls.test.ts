@@ -50,7 +50,11 @@ async function slowService(delayMs: number | 'never') {
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   servers.push(http);
-  const env = { WSCTL_BASE_URL: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_slow_service_key_0123', WSCTL_CONFIG_DIR: tempDir() };
+  const env = {
+    WSCTL_BASE_URL: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    WSCTL_API_KEY: 'wsk_slow_service_key_0123',
+    WSCTL_CONFIG_DIR: tempDir(),
+  };
   return { seen, env };
 }
 
@@ -58,7 +62,9 @@ describe('calls', () => {
   it('20 calls at once: at most 4 run together, the rest wait their turn, all are answered', { timeout: 30_000 }, async () => {
     const { seen, env } = await slowService(150);
     const { client } = await server({}, env);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => client.callTool({ name: 'persona_versions', arguments: { persona_id: `p${i}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.callTool({ name: 'persona_versions', arguments: { persona_id: `p${i}` } })),
+    );
     for (const r of results) expect(r.isError, texts(r).join()).toBeFalsy();
     expect(seen.arrived).toHaveLength(20);
     expect(seen.most).toBe(4);
@@ -71,7 +77,9 @@ describe('calls', () => {
     const { seen, env } = await slowService('never');
     const { client } = await server({}, env);
     const abort = new AbortController();
-    const call = client.callTool({ name: 'persona_versions', arguments: { persona_id: 'held' } }, CallToolResultSchema, { signal: abort.signal });
+    const call = client.callTool({ name: 'persona_versions', arguments: { persona_id: 'held' } }, CallToolResultSchema, {
+      signal: abort.signal,
+    });
     while (seen.arrived.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     abort.abort('no longer needed');
     await expect(call).rejects.toThrow();
@@ -87,13 +95,19 @@ describe('calls', () => {
     writeFileSync(join(dir, 'big.png'), image);
     const { client } = await server({ uploadDir: dir, noConfirm: true }, sb.env);
     const uploads: { progress: number; total?: number }[] = [];
-    const uploaded = await client.callTool({ name: 'persona_upload_avatar', arguments: { file: join(dir, 'big.png') } }, CallToolResultSchema, { onprogress: (p) => uploads.push(p) });
+    const uploaded = await client.callTool(
+      { name: 'persona_upload_avatar', arguments: { file: join(dir, 'big.png') } },
+      CallToolResultSchema,
+      { onprogress: (p) => uploads.push(p) },
+    );
     expect(uploaded.isError, texts(uploaded).join()).toBeFalsy();
     expect(uploads.length).toBeGreaterThan(0);
     expect(uploads.at(-1)!.total).toBe(image.length);
     expect(uploads.at(-1)!.progress).toBeGreaterThanOrEqual(image.length);
     const reads: { progress: number }[] = [];
-    const shown = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_demo' } }, CallToolResultSchema, { onprogress: (p) => reads.push(p) });
+    const shown = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_demo' } }, CallToolResultSchema, {
+      onprogress: (p) => reads.push(p),
+    });
     expect(shown.isError).toBeFalsy();
     expect(reads.map((p) => p.progress)).toContain(sb.state.conversations.conv_demo!.messages.length);
   });
@@ -103,13 +117,18 @@ describe('calls', () => {
     sb.state.conversations.conv_big = {
       conversation: { id: 'conv_big', title: 'Big' },
       state: 'idle',
-      messages: Array.from({ length: 60 }, (_, i) => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: `${i} ${'x'.repeat(100_000)}` }] })),
+      messages: Array.from({ length: 60 }, (_, i) => ({
+        kind: 'request',
+        parts: [{ part_kind: 'user-prompt', content: `${i} ${'x'.repeat(100_000)}` }],
+      })),
     } as never;
     const { client } = await server({}, sb.env);
     const big = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_big' } });
     expect(big.isError).toBe(true);
     expect(big.structuredContent).toBeUndefined();
-    expect(texts(big)[0]).toMatch(/^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail\. \(exit code 2\)$/);
+    expect(texts(big)[0]).toMatch(
+      /^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail\. \(exit code 2\)$/,
+    );
     const small = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_big', tail: 5 } });
     expect(small.isError, texts(small).join()).toBeFalsy();
   });
@@ -122,13 +141,19 @@ describe('resources and completion', () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['wsctl://capabilities', 'wsctl://settings']);
     const caps = await client.readResource({ uri: 'wsctl://capabilities' });
-    expect(JSON.parse((caps.contents[0] as { text: string }).text)).toEqual((await client.callTool({ name: 'caps', arguments: {} })).structuredContent);
+    expect(JSON.parse((caps.contents[0] as { text: string }).text)).toEqual(
+      (await client.callTool({ name: 'caps', arguments: {} })).structuredContent,
+    );
     const settings = await client.readResource({ uri: 'wsctl://settings' });
     expect(JSON.parse((settings.contents[0] as { text: string }).text)).toMatchObject({ timezone: sb.state.settings.timezone });
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['wsctl://conversations/{conversation_id}']);
     // The whole transcript, not the tool's last 50.
-    sb.state.conversations.conv_long = { conversation: { id: 'conv_long', title: 'Long' }, state: 'idle', messages: Array.from({ length: 70 }, (_, i) => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: `message ${i}` }] })) } as never;
+    sb.state.conversations.conv_long = {
+      conversation: { id: 'conv_long', title: 'Long' },
+      state: 'idle',
+      messages: Array.from({ length: 70 }, (_, i) => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: `message ${i}` }] })),
+    } as never;
     const long = await client.readResource({ uri: 'wsctl://conversations/conv_long' });
     expect(long.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
     expect((long.contents[0] as { text: string }).text.match(/^## /gm)).toHaveLength(70);
@@ -136,7 +161,9 @@ describe('resources and completion', () => {
     await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_demo' } });
     const ref = { type: 'ref/resource' as const, uri: 'wsctl://conversations/{conversation_id}' };
     const all = await client.complete({ ref, argument: { name: 'conversation_id', value: '' } });
-    const fromCaps = ((caps.contents[0] as { text: string }).text.match(/"conversation_id":\s*"([^"]+)"/g) ?? []).map((m) => JSON.parse(`{${m}}`).conversation_id);
+    const fromCaps = ((caps.contents[0] as { text: string }).text.match(/"conversation_id":\s*"([^"]+)"/g) ?? []).map(
+      (m) => JSON.parse(`{${m}}`).conversation_id,
+    );
     expect(fromCaps.length).toBeGreaterThan(0);
     expect(all.completion.values).toEqual(expect.arrayContaining(['conv_demo', ...fromCaps]));
     const some = await client.complete({ ref, argument: { name: 'conversation_id', value: 'conv_d' } });

@@ -60,7 +60,10 @@ async function spawnServer(args: string[], env: Record<string, string>): Promise
 /** `wsctl sandbox serve --port 0` as a child: its URL and key from its first two lines. */
 async function sandboxServe(): Promise<Record<string, string>> {
   const config = tempDir();
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0'], { env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: config }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0'], {
+    env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: config },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   closers.push(() => child.kill('SIGTERM'));
   const lines = createInterface({ input: child.stdout });
   const env: Record<string, string> = { WSCTL_CONFIG_DIR: tempDir() };
@@ -77,7 +80,10 @@ const HOSTILE = '\u001b]52;c;aGk=\u0007\u001b[2J\r\n{"jsonrpc":"2.0","id":1,"res
 /** A service that fails in every way the brief names, with hostile text in every string. */
 async function faultServer(): Promise<string> {
   const json = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': HOSTILE.replace(/[\r\n\u0000\u0007\u001b\u009b\u202e]/g, '') });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'x-request-id': HOSTILE.replace(/[\r\n\u0000\u0007\u001b\u009b\u202e]/g, ''),
+    });
     res.end(JSON.stringify(body));
   };
   const server = createServer((req, res) => {
@@ -87,7 +93,8 @@ async function faultServer(): Promise<string> {
     if (url.startsWith('/conversations/')) return json(res, 404, { detail: HOSTILE });
     if (url === '/byok/') return json(res, 422, { detail: [{ loc: ['body', HOSTILE], msg: HOSTILE, type: 'value_error' }] });
     if (url.startsWith('/pub/personas/')) return; // never answers: a timeout
-    if (url === '/settings/') return json(res, 200, { name: HOSTILE, suggested_name: HOSTILE, timezone: HOSTILE, bio: HOSTILE, [HOSTILE]: HOSTILE });
+    if (url === '/settings/')
+      return json(res, 200, { name: HOSTILE, suggested_name: HOSTILE, timezone: HOSTILE, bio: HOSTILE, [HOSTILE]: HOSTILE });
     if (url === '/connections/notes/import') return json(res, 200, { filename: HOSTILE });
     return json(res, 404, { detail: 'no route' });
   });
@@ -100,7 +107,7 @@ async function faultServer(): Promise<string> {
 }
 
 describe('the built wsctl mcp over stdio', () => {
-  it('serves `wsctl sandbox serve`: lists and calls tools with the CLI\'s profile variables', async () => {
+  it("serves `wsctl sandbox serve`: lists and calls tools with the CLI's profile variables", async () => {
     const env = await sandboxServe();
     const s = await spawnServer([], env);
     const { tools } = await s.client.listTools();
@@ -120,7 +127,10 @@ describe('the built wsctl mcp over stdio', () => {
   it('takes --profile, --base-url and --timeout as the CLI does', async () => {
     const env = await sandboxServe();
     const config = tempDir();
-    const login = await runBin(['auth', 'login', '--profile', 'work', '--base-url', env.WSCTL_BASE_URL!, '--with-key', '--insecure-storage', '--no-verify'], { env: { WSCTL_CONFIG_DIR: config }, stdin: `${env.WSCTL_API_KEY}\n` });
+    const login = await runBin(
+      ['auth', 'login', '--profile', 'work', '--base-url', env.WSCTL_BASE_URL!, '--with-key', '--insecure-storage', '--no-verify'],
+      { env: { WSCTL_CONFIG_DIR: config }, stdin: `${env.WSCTL_API_KEY}\n` },
+    );
     expect(login.code, login.stderr).toBe(0);
     const work = await spawnServer(['--profile', 'work', '--timeout', '5'], { WSCTL_CONFIG_DIR: config });
     expect((await work.client.callTool({ name: 'settings', arguments: {} })).isError).toBeFalsy();
@@ -128,7 +138,11 @@ describe('the built wsctl mcp over stdio', () => {
     const other = await spawnServer(['--profile', 'nope'], { WSCTL_CONFIG_DIR: config });
     expect(texts(await other.client.callTool({ name: 'settings', arguments: {} }))[0]).toMatch(/No profile 'nope'.*\(exit code 4\)$/);
     // --base-url wins over WSCTL_BASE_URL.
-    const flag = await spawnServer(['--base-url', env.WSCTL_BASE_URL!], { WSCTL_BASE_URL: 'http://127.0.0.1:9', WSCTL_API_KEY: env.WSCTL_API_KEY!, WSCTL_CONFIG_DIR: tempDir() });
+    const flag = await spawnServer(['--base-url', env.WSCTL_BASE_URL!], {
+      WSCTL_BASE_URL: 'http://127.0.0.1:9',
+      WSCTL_API_KEY: env.WSCTL_API_KEY!,
+      WSCTL_CONFIG_DIR: tempDir(),
+    });
     expect((await flag.client.callTool({ name: 'keys_list', arguments: {} })).isError).toBeFalsy();
   });
 
@@ -142,15 +156,27 @@ describe('the built wsctl mcp over stdio', () => {
     expect(s.garbage).toEqual([]);
   });
 
-  it('against a failing service: 401, 404, 422, 500, a timeout and hostile text are results, and the server goes on', { timeout: 60_000 }, async () => {
+  it('against a failing service: 401, 404, 422, 500, a timeout and hostile text are results, and the server goes on', {
+    timeout: 60_000,
+  }, async () => {
     const url = await faultServer();
-    const s = await spawnServer(['--timeout', '0.3', '--debug'], { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const s = await spawnServer(['--timeout', '0.3', '--debug'], {
+      WSCTL_BASE_URL: url,
+      WSCTL_API_KEY: 'wsk_fault_test_key_123456',
+      WSCTL_CONFIG_DIR: tempDir(),
+    });
     const call = (name: string, args: Record<string, unknown> = {}) => s.client.callTool({ name, arguments: args });
     const code = (result: object) => JSON.parse(texts(result)[1]!).error.exit_code;
     expect(code(await call('keys_list'))).toBe(4);
     expect(code(await call('caps'))).toBe(1);
     expect(code(await call('convo_show', { conversation_id: HOSTILE }))).toBe(5);
-    const invalid = await call('byok_add', { name: 'n', provider_url: 'https://p.example', format: 'openai', model: 'm', api_key: 'sk-provider-secret-0123456789' });
+    const invalid = await call('byok_add', {
+      name: 'n',
+      provider_url: 'https://p.example',
+      format: 'openai',
+      model: 'm',
+      api_key: 'sk-provider-secret-0123456789',
+    });
     expect(code(invalid)).toBe(2);
     expect(code(await call('persona_versions', { persona_id: 'slow' }))).toBe(3);
     for (const r of [invalid, await call('keys_list')]) {
@@ -171,8 +197,20 @@ describe('the built wsctl mcp over stdio', () => {
 });
 
 /** bin/wsctl mcp with stdin and stdout by hand: every stdout line must be a JSON-RPC message. */
-function raw(args: string[], env: Record<string, string>): { child: ChildProcessWithoutNullStreams; lines: unknown[]; next(id: number): Promise<Record<string, unknown>>; exited: Promise<number | null>; stderr(): string } {
-  const child = spawn(process.execPath, [BIN, 'mcp', ...args], { env: { PATH: process.env.PATH, HOME: tempDir(), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+function raw(
+  args: string[],
+  env: Record<string, string>,
+): {
+  child: ChildProcessWithoutNullStreams;
+  lines: unknown[];
+  next(id: number): Promise<Record<string, unknown>>;
+  exited: Promise<number | null>;
+  stderr(): string;
+} {
+  const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
+    env: { PATH: process.env.PATH, HOME: tempDir(), ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   closers.push(() => child.kill('SIGKILL'));
   const lines: unknown[] = [];
   const waiting = new Map<number, (m: Record<string, unknown>) => void>();
@@ -193,10 +231,17 @@ function raw(args: string[], env: Record<string, string>): { child: ChildProcess
   };
 }
 
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 describe('stdout carries protocol messages only', () => {
-  it('every malformed line is answered (-32700, -32600, id null where unreadable), wrong arguments are results, and the server goes on', { timeout: 120_000 }, async () => {
+  it('every malformed line is answered (-32700, -32600, id null where unreadable), wrong arguments are results, and the server goes on', {
+    timeout: 120_000,
+  }, async () => {
     const s = raw(['--sandbox'], { WSCTL_CONFIG_DIR: tempDir() });
     const send = (text: string) => s.child.stdin.write(`${text}\n`);
     const init = s.next(0);
@@ -216,14 +261,26 @@ describe('stdout carries protocol messages only', () => {
     send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'no/such/method' }));
     expect((await unknown).error).toMatchObject({ code: -32601 });
     const huge = s.next(3);
-    send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'keys_create', arguments: { name: 'y'.repeat(40_000_000) } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'keys_create', arguments: { name: 'y'.repeat(40_000_000) } },
+      }),
+    );
     expect((await huge).error).toMatchObject({ code: -32600 });
     const deep = s.next(4);
     send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"caps","arguments":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}}`);
     const deepResult = (await deep).result as { isError: boolean; content: { text: string }[] };
-    expect([deepResult.isError, deepResult.content[0]!.text]).toEqual([true, "Error: Unknown argument 'a' for caps. It takes no arguments. (exit code 2)"]);
+    expect([deepResult.isError, deepResult.content[0]!.text]).toEqual([
+      true,
+      "Error: Unknown argument 'a' for caps. It takes no arguments. (exit code 2)",
+    ]);
     const deeper = s.next(99);
-    send(`{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"caps","arguments":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
+    send(
+      `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"caps","arguments":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`,
+    );
     const answer = await deeper;
     expect(answer.error ?? answer.result).toMatchObject(answer.error ? { code: -32600 } : { isError: true });
     const list = s.next(5);
@@ -252,11 +309,17 @@ describe('stdout carries protocol messages only', () => {
   /** The server against a service that never answers, with a call to it under way. */
   async function hanging(): Promise<ReturnType<typeof raw>> {
     const url = await faultServer();
-    const s = raw(['--timeout', '600', '--debug'], { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const s = raw(['--timeout', '600', '--debug'], {
+      WSCTL_BASE_URL: url,
+      WSCTL_API_KEY: 'wsk_fault_test_key_123456',
+      WSCTL_CONFIG_DIR: tempDir(),
+    });
     const init = s.next(0);
     s.child.stdin.write(`${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     await init;
-    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_versions', arguments: { persona_id: 'p1' } } })}\n`);
+    s.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_versions', arguments: { persona_id: 'p1' } } })}\n`,
+    );
     // --debug traces the request once it is sent.
     while (!s.stderr().includes('/pub/personas/')) await new Promise((resolve) => setTimeout(resolve, 20));
     return s;
@@ -285,7 +348,10 @@ describe('stdout carries protocol messages only', () => {
       stdin: `${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'settings', arguments: {} } })}\n`,
     });
     expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toEqual([0, 1]);
     expect(lines[1].result.structuredContent).toBeTruthy();
   });
@@ -298,33 +364,88 @@ describe('wsctl mcp config', () => {
     const plain = await runBin(['mcp', 'config']);
     expect(plain.code).toBe(0);
     expect(JSON.parse(plain.stdout)).toEqual({ mcpServers: { wsctl: { command: process.execPath, args: [script, 'mcp'] } } });
-    const flags = await runBin(['--profile', 'work', 'mcp', 'config', '--read-only', '--sandbox', '--timeout', '10', '--debug', '--no-confirm', '--upload-dir', '/tmp']);
-    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual([script, 'mcp', '--sandbox', '--profile', 'work', '--timeout', '10', '--debug', '--read-only', '--no-confirm', '--upload-dir', '/tmp']);
+    const flags = await runBin([
+      '--profile',
+      'work',
+      'mcp',
+      'config',
+      '--read-only',
+      '--sandbox',
+      '--timeout',
+      '10',
+      '--debug',
+      '--no-confirm',
+      '--upload-dir',
+      '/tmp',
+    ]);
+    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual([
+      script,
+      'mcp',
+      '--sandbox',
+      '--profile',
+      'work',
+      '--timeout',
+      '10',
+      '--debug',
+      '--read-only',
+      '--no-confirm',
+      '--upload-dir',
+      '/tmp',
+    ]);
     expect((await runBin(['--help'])).stdout).toMatch(/^ {2}mcp {2,}Serve the workspace to AI agents/m);
     const both = await runBin(['mcp', '--read-only', '--allow-destructive']);
     expect([both.code, both.stderr]).toEqual([2, 'Error: --read-only and --allow-destructive cannot be used together.\n']);
   });
 
   it("prints each client's shape", async () => {
-    const shapes = { 'claude-desktop': 'mcpServers', 'claude-code': 'mcpServers', cursor: 'mcpServers', windsurf: 'mcpServers', vscode: 'servers', zed: 'context_servers' };
+    const shapes = {
+      'claude-desktop': 'mcpServers',
+      'claude-code': 'mcpServers',
+      cursor: 'mcpServers',
+      windsurf: 'mcpServers',
+      vscode: 'servers',
+      zed: 'context_servers',
+    };
     for (const [client, key] of Object.entries(shapes)) {
       const r = await runBin(['mcp', 'config', '--client', client, '--allow-destructive']);
       const entry = { command: process.execPath, args: [script, 'mcp', '--allow-destructive'] };
       expect(JSON.parse(r.stdout), client).toEqual({ [key]: { wsctl: client === 'vscode' ? { type: 'stdio', ...entry } : entry } });
     }
     const json = await runBin(['mcp', 'config', '--client', 'zed', '--json'], { env: { HOME: '/home/someone' } });
-    expect(JSON.parse(json.stdout)).toEqual({ client: 'zed', file: '/home/someone/.config/zed/settings.json', snippet: { context_servers: { wsctl: { command: process.execPath, args: [script, 'mcp'] } } } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      client: 'zed',
+      file: '/home/someone/.config/zed/settings.json',
+      snippet: { context_servers: { wsctl: { command: process.execPath, args: [script, 'mcp'] } } },
+    });
     const bad = await runBin(['mcp', 'config', '--client', 'emacs']);
-    expect([bad.code, bad.stderr]).toEqual([2, "Error: option '--client <name>' argument 'emacs' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp config --help` for usage.\n"]);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      "Error: option '--client <name>' argument 'emacs' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp config --help` for usage.\n",
+    ]);
   });
 
   it('carries the WSCTL_* settings of its environment into the entry, checked, and never the API key nor a base URL', async () => {
     const config = tempDir();
-    const env = { WSCTL_PROFILE: 'work', WSCTL_BASE_URL: 'https://api.example.com', WSCTL_SANDBOX: ' True ', WSCTL_TIMEOUT: '12', WSCTL_CONFIG_DIR: config, WSCTL_API_KEY: 'wsk_secret_never_in_the_snippet' };
+    const env = {
+      WSCTL_PROFILE: 'work',
+      WSCTL_BASE_URL: 'https://api.example.com',
+      WSCTL_SANDBOX: ' True ',
+      WSCTL_TIMEOUT: '12',
+      WSCTL_CONFIG_DIR: config,
+      WSCTL_API_KEY: 'wsk_secret_never_in_the_snippet',
+    };
     const r = await runBin(['mcp', 'config', '--read-only'], { env });
     expect(r.code).toBe(0);
     // Under the sandbox the base URL is ignored, as everywhere.
-    expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { wsctl: { command: process.execPath, args: [script, 'mcp', '--sandbox', '--profile', 'work', '--timeout', '12', '--read-only'], env: { WSCTL_CONFIG_DIR: config } } } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      mcpServers: {
+        wsctl: {
+          command: process.execPath,
+          args: [script, 'mcp', '--sandbox', '--profile', 'work', '--timeout', '12', '--read-only'],
+          env: { WSCTL_CONFIG_DIR: config },
+        },
+      },
+    });
     expect(r.stdout + r.stderr).not.toContain('wsk_secret');
     expect(r.stderr).toMatch(/WSCTL_API_KEY is not put in the entry/);
     const off = await runBin(['mcp', 'config'], { env: { WSCTL_SANDBOX: 'off', WSCTL_DEBUG: 'yes' } });
@@ -338,13 +459,25 @@ describe('wsctl mcp config', () => {
     // A base URL the server would not read is refused, not dropped; the profile's own is fine.
     const url = await runBin(['mcp', 'config'], { env: { WSCTL_BASE_URL: 'https://other.example.com' } });
     expect([url.code, url.stdout]).toEqual([2, '']);
-    expect(url.stderr).toBe("Error: The server reads its base URL from profile 'default', which has none, not from WSCTL_BASE_URL. Log in a profile for https://other.example.com (`wsctl auth login --profile <name> --base-url https://other.example.com`) and pass --profile <name>, with WSCTL_BASE_URL unset.\n");
+    expect(url.stderr).toBe(
+      "Error: The server reads its base URL from profile 'default', which has none, not from WSCTL_BASE_URL. Log in a profile for https://other.example.com (`wsctl auth login --profile <name> --base-url https://other.example.com`) and pass --profile <name>, with WSCTL_BASE_URL unset.\n",
+    );
     const flag = await runBin(['mcp', 'install', '--client', 'cursor', '--base-url', 'https://other.example.com']);
-    expect([flag.code, flag.stderr]).toEqual([2, expect.stringMatching(/^Error: The server reads its base URL from profile 'default', which has none, not from --base-url\. .* and pass --profile <name> instead\.\n$/)]);
+    expect([flag.code, flag.stderr]).toEqual([
+      2,
+      expect.stringMatching(
+        /^Error: The server reads its base URL from profile 'default', which has none, not from --base-url\. .* and pass --profile <name> instead\.\n$/,
+      ),
+    ]);
     const profiles = tempDir();
-    const login = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'work', '--base-url', 'https://api.example.com'], { env: { WSCTL_CONFIG_DIR: profiles }, stdin: 'wsk_0123456789abcdef\n' });
+    const login = await runBin(
+      ['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'work', '--base-url', 'https://api.example.com'],
+      { env: { WSCTL_CONFIG_DIR: profiles }, stdin: 'wsk_0123456789abcdef\n' },
+    );
     expect(login.code, login.stderr).toBe(0);
-    const same = await runBin(['mcp', 'config', '--profile', 'work'], { env: { WSCTL_CONFIG_DIR: profiles, WSCTL_BASE_URL: 'https://api.example.com/' } });
+    const same = await runBin(['mcp', 'config', '--profile', 'work'], {
+      env: { WSCTL_CONFIG_DIR: profiles, WSCTL_BASE_URL: 'https://api.example.com/' },
+    });
     expect(JSON.parse(same.stdout).mcpServers.wsctl.args).toEqual([script, 'mcp', '--profile', 'work']);
     const name = await runBin(['mcp', 'config'], { env: { WSCTL_PROFILE: 'no/such' } });
     expect([name.code, name.stdout]).toEqual([2, '']);
@@ -353,11 +486,18 @@ describe('wsctl mcp config', () => {
 });
 
 describe('the built wsctl mcp with a person, progress, cancellation and many calls', () => {
-  it('a client that declares elicitation is asked: accept removes, decline and cancel send nothing; one that does not is told the command line', { timeout: 60_000 }, async () => {
+  it('a client that declares elicitation is asked: accept removes, decline and cancel send nothing; one that does not is told the command line', {
+    timeout: 60_000,
+  }, async () => {
     const config = tempDir();
     const answers: ElicitResult[] = [{ action: 'accept', content: { confirm: true } }, { action: 'decline' }, { action: 'cancel' }];
     const asked: string[] = [];
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--sandbox', '--allow-destructive'], env: { PATH: process.env.PATH ?? '', HOME: tempDir(), WSCTL_CONFIG_DIR: config }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--sandbox', '--allow-destructive'],
+      env: { PATH: process.env.PATH ?? '', HOME: tempDir(), WSCTL_CONFIG_DIR: config },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'wsctl-e2e', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler(ElicitRequestSchema, (request) => {
       asked.push((request.params as { message: string }).message);
@@ -365,8 +505,13 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
     });
     await client.connect(transport);
     closers.push(() => client.close());
-    expect((await client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } })).structuredContent).toEqual({ success: true });
-    for (const id of ['dev_phone', 'dev_phone']) expect(texts(await client.callTool({ name: 'device_rm', arguments: { device_id: id } }))[0]).toBe('Error: Declined: nothing was sent. (exit code 2)');
+    expect((await client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_laptop' } })).structuredContent).toEqual({
+      success: true,
+    });
+    for (const id of ['dev_phone', 'dev_phone'])
+      expect(texts(await client.callTool({ name: 'device_rm', arguments: { device_id: id } }))[0]).toBe(
+        'Error: Declined: nothing was sent. (exit code 2)',
+      );
     expect(asked[0]).toMatch(/^Allow the agent to remove device dev_laptop \(profile 'sandbox', http:\/\/127\.0\.0\.1:\d+\)\?$/);
     // Not asked: the phone is still there.
     const cannot = await spawnServer(['--sandbox', '--allow-destructive', '--profile', 'work'], { WSCTL_CONFIG_DIR: config });
@@ -374,7 +519,9 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
       'Error: device_rm needs a person to confirm, and this client cannot ask: nothing was sent. A person can run `wsctl device rm --profile work --sandbox dev_phone --yes`. (exit code 2)',
     );
     const again = await spawnServer(['--sandbox', '--allow-destructive', '--no-confirm'], { WSCTL_CONFIG_DIR: config });
-    expect((await again.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } })).structuredContent).toEqual({ success: true });
+    expect((await again.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } })).structuredContent).toEqual({
+      success: true,
+    });
   });
 
   it('progress tokens before the result, and 20 calls at once all answered', { timeout: 60_000 }, async () => {
@@ -385,15 +532,27 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
     await init;
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const uploaded = s.next(1);
-    send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_upload_avatar', arguments: { file: join(ROOT, 'test', 'fixtures', 'avatar.png') }, _meta: { progressToken: 'up' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'persona_upload_avatar',
+        arguments: { file: join(ROOT, 'test', 'fixtures', 'avatar.png') },
+        _meta: { progressToken: 'up' },
+      },
+    });
     expect((await uploaded).result).toMatchObject({ structuredContent: { url: expect.any(String) } });
-    const progress = s.lines.filter((l) => (l as { method?: string }).method === 'notifications/progress') as { params: { progressToken: string; progress: number; total?: number } }[];
+    const progress = s.lines.filter((l) => (l as { method?: string }).method === 'notifications/progress') as {
+      params: { progressToken: string; progress: number; total?: number };
+    }[];
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[0]!.params).toMatchObject({ progressToken: 'up', total: statSync(join(ROOT, 'test', 'fixtures', 'avatar.png')).size });
     expect(s.lines.indexOf(progress[0]!)).toBeLessThan(s.lines.findIndex((l) => (l as { id?: number }).id === 1));
     // Twenty at once, all answered.
     const many = Array.from({ length: 20 }, (_, i) => s.next(100 + i));
-    for (let i = 0; i < 20; i++) send({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: i % 2 ? 'caps' : 'keys_list', arguments: {} } });
+    for (let i = 0; i < 20; i++)
+      send({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: i % 2 ? 'caps' : 'keys_list', arguments: {} } });
     for (const answer of await Promise.all(many)) expect((answer.result as { isError?: boolean }).isError).toBeFalsy();
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
@@ -401,15 +560,25 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
 
   it('a cancelled call aborts its request and is not answered; the server goes on', { timeout: 30_000 }, async () => {
     const url = await faultServer();
-    const s = raw(['--timeout', '600', '--debug'], { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const s = raw(['--timeout', '600', '--debug'], {
+      WSCTL_BASE_URL: url,
+      WSCTL_API_KEY: 'wsk_fault_test_key_123456',
+      WSCTL_CONFIG_DIR: tempDir(),
+    });
     const init = s.next(0);
     s.child.stdin.write(`${INIT}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     await init;
-    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_versions', arguments: { persona_id: 'p1' } } })}\n`);
+    s.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'persona_versions', arguments: { persona_id: 'p1' } } })}\n`,
+    );
     while (!s.stderr().includes('/pub/personas/')) await new Promise((resolve) => setTimeout(resolve, 20));
-    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'no longer needed' } })}\n`);
+    s.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'no longer needed' } })}\n`,
+    );
     const next = s.next(2);
-    s.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'settings', arguments: {} } })}\n`);
+    s.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'settings', arguments: {} } })}\n`,
+    );
     expect((await next).result).toMatchObject({ structuredContent: expect.any(Object) });
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
@@ -419,13 +588,28 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
   it('a result over 4 MiB is refused naming its size', { timeout: 30_000 }, async () => {
     const big = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ conversation: { id: 'c', title: 'Big' }, state: 'idle', messages: Array.from({ length: 50 }, () => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'x'.repeat(100_000) }] })) }));
+      res.end(
+        JSON.stringify({
+          conversation: { id: 'c', title: 'Big' },
+          state: 'idle',
+          messages: Array.from({ length: 50 }, () => ({
+            kind: 'request',
+            parts: [{ part_kind: 'user-prompt', content: 'x'.repeat(100_000) }],
+          })),
+        }),
+      );
     });
     await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
     closers.push(() => big.close());
-    const s = await spawnServer([], { WSCTL_BASE_URL: `http://127.0.0.1:${(big.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_fault_test_key_123456', WSCTL_CONFIG_DIR: tempDir() });
+    const s = await spawnServer([], {
+      WSCTL_BASE_URL: `http://127.0.0.1:${(big.address() as AddressInfo).port}`,
+      WSCTL_API_KEY: 'wsk_fault_test_key_123456',
+      WSCTL_CONFIG_DIR: tempDir(),
+    });
     const result = await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'c' } });
-    expect(texts(result)[0]).toMatch(/^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail\. \(exit code 2\)$/);
+    expect(texts(result)[0]).toMatch(
+      /^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail\. \(exit code 2\)$/,
+    );
     expect((await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'c', tail: 2 } })).isError).toBeFalsy();
   });
 });

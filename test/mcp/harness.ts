@@ -38,7 +38,12 @@ export interface ClientSide {
   answer?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
 }
 
-export async function connect(options: McpOptions, env: Record<string, string>, globals: Globals = {}, side: ClientSide = {}): Promise<Connected> {
+export async function connect(
+  options: McpOptions,
+  env: Record<string, string>,
+  globals: Globals = {},
+  side: ClientSide = {},
+): Promise<Connected> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -47,7 +52,16 @@ export async function connect(options: McpOptions, env: Record<string, string>, 
   stderr.on('data', (c) => (err += c));
   const io = { stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
   const never = () => Promise.reject(new Error('no prompts in tests'));
-  const ctx = await createCtx({ io, env: { WSCTL_RETRY_BASE_MS: '10', ...env }, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } }, globals);
+  const ctx = await createCtx(
+    {
+      io,
+      env: { WSCTL_RETRY_BASE_MS: '10', ...env },
+      signal: new AbortController().signal,
+      version: '0.0.0-test',
+      prompt: { secret: never, confirm: never },
+    },
+    globals,
+  );
   const { server } = createServer(options, ctx, await loadTools());
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

@@ -25,7 +25,20 @@ function inspector(): string {
   const bin = join(prefix, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
   if (!existsSync(bin)) {
     mkdirSync(prefix, { recursive: true });
-    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `@modelcontextprotocol/inspector@${VERSION}`], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000 });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        prefix,
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        `@modelcontextprotocol/inspector@${VERSION}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000 },
+    );
   }
   return bin;
 }
@@ -35,11 +48,15 @@ describe.skipIf(!supported)(`the MCP Inspector's CLI mode (${supported ? `Node $
     const bin = inspector();
     const config = tempDir();
     const inspect = (...method: string[]) => {
-      const r = spawnSync(process.execPath, [bin, '--cli', '-e', `WSCTL_CONFIG_DIR=${config}`, ...method, process.execPath, BIN, 'mcp', '--sandbox'], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: tempDir() },
-        timeout: 60_000,
-      });
+      const r = spawnSync(
+        process.execPath,
+        [bin, '--cli', '-e', `WSCTL_CONFIG_DIR=${config}`, ...method, process.execPath, BIN, 'mcp', '--sandbox'],
+        {
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, HOME: tempDir() },
+          timeout: 60_000,
+        },
+      );
       expect(r.status, r.stderr + r.stdout).toBe(0);
       return JSON.parse(r.stdout);
     };

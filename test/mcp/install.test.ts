@@ -2,7 +2,19 @@
 // comments and other servers (kept byte for byte around the edit), backups and atomic replacement,
 // files that cannot be parsed or written, dry runs as diffs, and the written entry started as an
 // MCP client would start it, with no `node` on PATH.
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -53,44 +65,66 @@ function insertedOnly(before: string, after: string): string {
 }
 
 describe('wsctl mcp install', () => {
-  it.each(Object.keys(FILES))('%s: adds the entry in its shape, keeps every comment and other entry, starts the server; uninstall undoes it byte for byte', async (client) => {
-    const { key, text } = FILES[client]!;
-    const { file, env } = setup(text);
-    const r = await run(['mcp', 'install', '--client', client, '--config', file, '--sandbox', '--read-only', '--json'], { env });
-    expect([r.code, r.stderr]).toEqual([0, '']);
-    const doc = JSON.parse(r.stdout);
-    const args = [SCRIPT, 'mcp', '--sandbox', '--read-only'];
-    expect(doc).toEqual({ client, file, changed: true, backup: `${file}.bak`, tools: expect.any(Number), command: process.execPath, args, env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR } });
-    expect(doc.tools).toBeGreaterThan(3);
-    const after = readFileSync(file, 'utf8');
-    expect(readFileSync(`${file}.bak`, 'utf8')).toBe(text);
-    const inserted = insertedOnly(text, after);
-    expect(inserted).toContain('"wsctl"');
-    expect(inserted).not.toMatch(/filesystem|github|memory|postgres|"x"|"a"/);
-    const parsed = parse(after, [], { allowTrailingComma: true });
-    const entry = { command: process.execPath, args, env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR } };
-    expect(parsed[key].wsctl).toEqual(client === 'vscode' ? { type: 'stdio', ...entry } : entry);
-    expect(Object.keys(parsed[key])).toHaveLength(2);
-    if (client === 'claude-code') expect(parsed.projects['/home/u/p'].mcpServers).toEqual({});
-    if (client === 'windsurf') expect(after.replace(/\r\n/g, '')).not.toContain('\n');
-    if (client === 'cursor') expect(inserted).toMatch(/^\n\t\t"wsctl": \{\n\t\t\t"command"/);
+  it.each(Object.keys(FILES))(
+    '%s: adds the entry in its shape, keeps every comment and other entry, starts the server; uninstall undoes it byte for byte',
+    async (client) => {
+      const { key, text } = FILES[client]!;
+      const { file, env } = setup(text);
+      const r = await run(['mcp', 'install', '--client', client, '--config', file, '--sandbox', '--read-only', '--json'], { env });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      const doc = JSON.parse(r.stdout);
+      const args = [SCRIPT, 'mcp', '--sandbox', '--read-only'];
+      expect(doc).toEqual({
+        client,
+        file,
+        changed: true,
+        backup: `${file}.bak`,
+        tools: expect.any(Number),
+        command: process.execPath,
+        args,
+        env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR },
+      });
+      expect(doc.tools).toBeGreaterThan(3);
+      const after = readFileSync(file, 'utf8');
+      expect(readFileSync(`${file}.bak`, 'utf8')).toBe(text);
+      const inserted = insertedOnly(text, after);
+      expect(inserted).toContain('"wsctl"');
+      expect(inserted).not.toMatch(/filesystem|github|memory|postgres|"x"|"a"/);
+      const parsed = parse(after, [], { allowTrailingComma: true });
+      const entry = { command: process.execPath, args, env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR } };
+      expect(parsed[key].wsctl).toEqual(client === 'vscode' ? { type: 'stdio', ...entry } : entry);
+      expect(Object.keys(parsed[key])).toHaveLength(2);
+      if (client === 'claude-code') expect(parsed.projects['/home/u/p'].mcpServers).toEqual({});
+      if (client === 'windsurf') expect(after.replace(/\r\n/g, '')).not.toContain('\n');
+      if (client === 'cursor') expect(inserted).toMatch(/^\n\t\t"wsctl": \{\n\t\t\t"command"/);
 
-    const u = await run(['mcp', 'uninstall', '--client', client, '--config', file, '--json'], { env });
-    expect([u.code, JSON.parse(u.stdout)]).toEqual([0, { client, file, changed: true, backup: `${file}.bak` }]);
-    expect(readFileSync(file, 'utf8')).toBe(text);
-    expect(readFileSync(`${file}.bak`, 'utf8')).toBe(after);
-    const again = await run(['mcp', 'uninstall', '--client', client, '--config', file], { env });
-    expect([again.code, again.stdout]).toEqual([0, `${file} has no wsctl entry for ${doc.client === 'vscode' ? 'VS Code' : again.stdout.split(' for ')[1]!.split(':')[0]}: nothing to remove.\n`]);
-    expect(readFileSync(file, 'utf8')).toBe(text);
-  }, 60_000);
+      const u = await run(['mcp', 'uninstall', '--client', client, '--config', file, '--json'], { env });
+      expect([u.code, JSON.parse(u.stdout)]).toEqual([0, { client, file, changed: true, backup: `${file}.bak` }]);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+      expect(readFileSync(`${file}.bak`, 'utf8')).toBe(after);
+      const again = await run(['mcp', 'uninstall', '--client', client, '--config', file], { env });
+      expect([again.code, again.stdout]).toEqual([
+        0,
+        `${file} has no wsctl entry for ${doc.client === 'vscode' ? 'VS Code' : again.stdout.split(' for ')[1]!.split(':')[0]}: nothing to remove.\n`,
+      ]);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    },
+    60_000,
+  );
 
   it('creates a missing file and its folders with the usual modes; a second run changes nothing and writes nothing', async () => {
     const { dir, env } = setup();
     const file = join(dir, 'a', 'b', 'mcp.json');
     const r = await run(['mcp', 'install', '--client', 'cursor', '--config', file, '--sandbox'], { env });
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(r.stdout).toMatch(new RegExp(`^Installed wsctl's MCP server for Cursor in ${file}\\.\nThe server offers \\d+ tools\\. Restart Cursor to load it;`));
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ mcpServers: { wsctl: { command: process.execPath, args: [SCRIPT, 'mcp', '--sandbox'], env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR } } } });
+    expect(r.stdout).toMatch(
+      new RegExp(`^Installed wsctl's MCP server for Cursor in ${file}\\.\nThe server offers \\d+ tools\\. Restart Cursor to load it;`),
+    );
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      mcpServers: {
+        wsctl: { command: process.execPath, args: [SCRIPT, 'mcp', '--sandbox'], env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR } },
+      },
+    });
     expect(existsSync(`${file}.bak`)).toBe(false);
     const umask = process.umask();
     expect(statSync(file).mode & 0o777).toBe(0o666 & ~umask);
@@ -113,7 +147,9 @@ describe('wsctl mcp install', () => {
   it('--dry-run prints the change as a unified diff and writes nothing', async () => {
     const text = '{\n  "mcpServers": {\n    "other": {"command": "x"} // keep\n  }\n}\n';
     const { file, env } = setup(text);
-    const r = await run(['mcp', 'install', '--client', 'claude-desktop', '--config', file, '--sandbox', '--dry-run'], { env: { ...env, WSCTL_CONFIG_DIR: '' } });
+    const r = await run(['mcp', 'install', '--client', 'claude-desktop', '--config', file, '--sandbox', '--dry-run'], {
+      env: { ...env, WSCTL_CONFIG_DIR: '' },
+    });
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toBe(
       [
@@ -151,7 +187,11 @@ describe('wsctl mcp install', () => {
   });
 
   it('a file that cannot be parsed is exit 1 and left untouched', async () => {
-    for (const [text, unparsed] of [['{\n  "mcpServers": {\n    "a": {"command": "a"\n  }\n}\n', true], ['[1, 2]\n', true], ['{"mcpServers": []}', false]] as const) {
+    for (const [text, unparsed] of [
+      ['{\n  "mcpServers": {\n    "a": {"command": "a"\n  }\n}\n', true],
+      ['[1, 2]\n', true],
+      ['{"mcpServers": []}', false],
+    ] as const) {
       const { file, env } = setup(text);
       const r = await run(['mcp', 'install', '--client', 'cursor', '--config', file, '--sandbox'], { env });
       expect([r.code, r.stdout]).toEqual([1, '']);
@@ -173,7 +213,9 @@ describe('wsctl mcp install', () => {
     const { dir, env } = setup('{}', 'plain');
     const r = await run(['mcp', 'install', '--client', 'cursor', '--config', join(dir, 'plain', 'mcp.json'), '--sandbox'], { env });
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toBe(`Error: Cannot write ${join(dir, 'plain', 'mcp.json')}: part of the path to ${join(dir, 'plain')} is a file, not a folder. Nothing was written.\n`);
+    expect(r.stderr).toBe(
+      `Error: Cannot write ${join(dir, 'plain', 'mcp.json')}: part of the path to ${join(dir, 'plain')} is a file, not a folder. Nothing was written.\n`,
+    );
     expect(readdirSync(dir)).toEqual(['plain']);
     // A backup that cannot be put in place (a folder holds its name): the file stays as it was, no temp file is left.
     const text = '{\n  // mine\n  "mcpServers": {}\n}\n';
@@ -198,7 +240,10 @@ describe('wsctl mcp install', () => {
     const dangling = join(dir, 'dangling.json');
     symlinkSync(join(dir, 'nowhere.json'), dangling);
     const d = await run(['mcp', 'install', '--client', 'windsurf', '--config', dangling, '--sandbox'], { env });
-    expect([d.code, d.stderr]).toEqual([1, `Error: Cannot use ${dangling}: it is a symbolic link to ${join(dir, 'nowhere.json')}, which does not exist.\n`]);
+    expect([d.code, d.stderr]).toEqual([
+      1,
+      `Error: Cannot use ${dangling}: it is a symbolic link to ${join(dir, 'nowhere.json')}, which does not exist.\n`,
+    ]);
   });
 
   it("goes to each client's usual file on this platform", async () => {
@@ -209,7 +254,9 @@ describe('wsctl mcp install', () => {
     expect(JSON.parse(r.stdout).file).toBe(join(home, '.config', 'Code', 'User', 'mcp.json'));
     expect(parse(readFileSync(join(home, '.config', 'Code', 'User', 'mcp.json'), 'utf8')).servers.wsctl.type).toBe('stdio');
     expect(clientFile('claude-desktop', { HOME: '/h' }, 'darwin')).toBe('/h/Library/Application Support/Claude/claude_desktop_config.json');
-    expect(clientFile('claude-desktop', { USERPROFILE: 'C:\\Users\\a', APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32')).toBe('C:\\Users\\a\\AppData\\Roaming\\Claude\\claude_desktop_config.json');
+    expect(clientFile('claude-desktop', { USERPROFILE: 'C:\\Users\\a', APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32')).toBe(
+      'C:\\Users\\a\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
+    );
     expect(clientFile('claude-desktop', { HOME: '/h' }, 'linux')).toBe('/h/.config/Claude/claude_desktop_config.json');
     expect(clientFile('claude-desktop', { HOME: '/h', XDG_CONFIG_HOME: '/x' }, 'linux')).toBe('/x/Claude/claude_desktop_config.json');
     expect(clientFile('claude-code', { HOME: '/h' }, 'linux')).toBe('/h/.claude.json');
@@ -229,7 +276,9 @@ describe('the built bin/wsctl', () => {
     symlinkSync(BIN, join(links, 'wsctl'));
     const env = { HOME: home, WSCTL_CONFIG_DIR: join(home, 'cfg') };
     const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(links, 'wsctl'), 'mcp', 'install', '--client', 'claude-desktop', '--sandbox'], { env: { PATH: process.env.PATH, ...env } });
+      const child = spawn(process.execPath, [join(links, 'wsctl'), 'mcp', 'install', '--client', 'claude-desktop', '--sandbox'], {
+        env: { PATH: process.env.PATH, ...env },
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (c) => (out += c));
@@ -240,9 +289,18 @@ describe('the built bin/wsctl', () => {
     const file = join(home, '.config', 'Claude', 'claude_desktop_config.json');
     expect(r.out).toContain(`Installed wsctl's MCP server for Claude Desktop in ${file}.`);
     const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers.wsctl;
-    expect(entry).toEqual({ command: process.execPath, args: [SCRIPT, 'mcp', '--sandbox'], env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR } });
+    expect(entry).toEqual({
+      command: process.execPath,
+      args: [SCRIPT, 'mcp', '--sandbox'],
+      env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR },
+    });
     // As Claude Desktop starts it: its own environment, where `node` is nowhere on PATH.
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { PATH: '/nonexistent', HOME: home, ...entry.env }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { PATH: '/nonexistent', HOME: home, ...entry.env },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'claude-desktop-like', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -264,7 +322,9 @@ describe('the built bin/wsctl', () => {
     // A read-only bind mount in a mount namespace of its own (chmod does not stop root).
     const script = `mount --bind -o ro '${dir}' '${dir}' && exec '${process.execPath}' '${BIN}' mcp install --client cursor --config '${file}' --sandbox`;
     const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn('unshare', ['-m', 'sh', '-c', script], { env: { PATH: process.env.PATH, HOME: home, WSCTL_CONFIG_DIR: join(home, 'cfg') } });
+      const child = spawn('unshare', ['-m', 'sh', '-c', script], {
+        env: { PATH: process.env.PATH, HOME: home, WSCTL_CONFIG_DIR: join(home, 'cfg') },
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (c) => (out += c));
@@ -285,16 +345,25 @@ describe('the built bin/wsctl', () => {
     copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
     const launcher = join(pkg, 'bin', 'wsctl');
     const original = readFileSync(launcher, 'utf8');
-    writeFileSync(launcher, original.replace('\n', "\nif (process.argv[3] !== 'install') { process.stderr.write('broken on purpose\\n'); process.exit(3); }\n"));
+    writeFileSync(
+      launcher,
+      original.replace('\n', "\nif (process.argv[3] !== 'install') { process.stderr.write('broken on purpose\\n'); process.exit(3); }\n"),
+    );
     const { file, env } = setup('{\n  "mcpServers": {}\n}\n');
     const r = await new Promise<{ code: number | null; err: string }>((resolve) => {
-      const child = spawn(process.execPath, [launcher, 'mcp', 'install', '--client', 'cursor', '--config', file, '--sandbox'], { env: { PATH: process.env.PATH, ...env } });
+      const child = spawn(process.execPath, [launcher, 'mcp', 'install', '--client', 'cursor', '--config', file, '--sandbox'], {
+        env: { PATH: process.env.PATH, ...env },
+      });
       let err = '';
       child.stderr.on('data', (c) => (err += c));
       child.on('close', (code) => resolve({ code, err }));
     });
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(new RegExp(`^Error: ${file} now starts wsctl's MCP server, but the server did not answer: .*It said: broken on purpose The previous file is kept in ${file}\\.bak\\.\\n$`));
+    expect(r.err).toMatch(
+      new RegExp(
+        `^Error: ${file} now starts wsctl's MCP server, but the server did not answer: .*It said: broken on purpose The previous file is kept in ${file}\\.bak\\.\\n$`,
+      ),
+    );
     expect(parse(readFileSync(file, 'utf8')).mcpServers.wsctl.args[0]).toBe(realpathSync(launcher));
     expect(readFileSync(`${file}.bak`, 'utf8')).toBe('{\n  "mcpServers": {}\n}\n');
   }, 60_000);
@@ -317,7 +386,9 @@ describe('the dry run diff', () => {
     const ours = unifiedDiff(before, after, 'f');
     expect(ours.split('\n').slice(2)).toEqual(gnu.split('\n').slice(2));
     expect(ours.split('\n').filter((l) => l.startsWith('@@'))).toHaveLength(3);
-    expect(unifiedDiff('{}', '{"a": 1}', 'f')).toBe('--- f\n+++ f\n@@ -1 +1 @@\n-{}\n\\ No newline at end of file\n+{"a": 1}\n\\ No newline at end of file\n');
+    expect(unifiedDiff('{}', '{"a": 1}', 'f')).toBe(
+      '--- f\n+++ f\n@@ -1 +1 @@\n-{}\n\\ No newline at end of file\n+{"a": 1}\n\\ No newline at end of file\n',
+    );
     expect(unifiedDiff('same\n', 'same\n', 'f')).toBe('');
   });
 });

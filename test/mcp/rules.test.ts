@@ -48,7 +48,12 @@ function argvOf(tool: ToolDef, args: Record<string, unknown>): string[] {
 function inToolNames(tool: ToolDef, message: string): string {
   let said = message.replace(/ Run `[^`]*--help` for usage\.$/, '').replace(/\n/g, ' ');
   for (const p of tool.params) {
-    if (p.kind === 'flag') said = said.split(p.param.syntax.replace(/^-\w, /, '')).join(p.name).split(longOf(p)).join(p.name);
+    if (p.kind === 'flag')
+      said = said
+        .split(p.param.syntax.replace(/^-\w, /, ''))
+        .join(p.name)
+        .split(longOf(p))
+        .join(p.name);
   }
   return said;
 }

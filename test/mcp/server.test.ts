@@ -14,12 +14,20 @@ import { connect, texts, type Connected, loadTools } from './harness.js';
 const TOOLS = await loadTools();
 const ALL = TOOLS.map((t) => t.name);
 /** From the endpoint table: a tool that calls only GETs reads; one that calls a DELETE deletes. */
-const methodsOf = (name: string) => (TOOLS.find((t) => t.name === name)!.verb.endpoints as (keyof typeof endpoints)[]).map((e) => endpoints[e].method as string);
+const methodsOf = (name: string) =>
+  (TOOLS.find((t) => t.name === name)!.verb.endpoints as (keyof typeof endpoints)[]).map((e) => endpoints[e].method as string);
 const DESTRUCTIVE = ALL.filter((n) => methodsOf(n).includes('DELETE'));
 const READS = ALL.filter((n) => methodsOf(n).every((m) => m === 'GET'));
 /** Calling again changes nothing more: the reads, the deletions, and what the table marks idempotent. */
-const IDEMPOTENT = ALL.filter((n) => (TOOLS.find((t) => t.name === n)!.verb.endpoints as (keyof typeof endpoints)[]).every((e) => ['GET', 'DELETE'].includes(endpoints[e].method) || 'idempotent' in endpoints[e]));
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f000500020127efa3d50000000049454e44ae426082', 'hex');
+const IDEMPOTENT = ALL.filter((n) =>
+  (TOOLS.find((t) => t.name === n)!.verb.endpoints as (keyof typeof endpoints)[]).every(
+    (e) => ['GET', 'DELETE'].includes(endpoints[e].method) || 'idempotent' in endpoints[e],
+  ),
+);
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f000500020127efa3d50000000049454e44ae426082',
+  'hex',
+);
 
 let sb: TestSandbox;
 const open: Connected[] = [];
@@ -38,7 +46,8 @@ async function server(options: Parameters<typeof connect>[0] = {}, env: Record<s
 
 describe('the tool list', () => {
   it('offers the reads and writes by default, the deletions too with --allow-destructive, the reads alone with --read-only', async () => {
-    const names = async (options: Parameters<typeof connect>[0]) => (await (await server(options)).client.listTools()).tools.map((t) => t.name);
+    const names = async (options: Parameters<typeof connect>[0]) =>
+      (await (await server(options)).client.listTools()).tools.map((t) => t.name);
     expect(await names({})).toEqual(ALL.filter((n) => !DESTRUCTIVE.includes(n)));
     expect(await names({ allowDestructive: true })).toEqual(ALL);
     expect(await names({ readOnly: true })).toEqual(READS);
@@ -66,10 +75,15 @@ describe('the tool list', () => {
     const refused = await client.callTool({ name: 'site_create', arguments: { name: 'launch', force: true } });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toBeUndefined();
-    expect(texts(refused)[0]).toBe('Error: site_create needs a person to confirm, and this client cannot ask: nothing was sent. A person can run `wsctl site create launch --force`. (exit code 2)');
+    expect(texts(refused)[0]).toBe(
+      'Error: site_create needs a person to confirm, and this client cannot ask: nothing was sent. A person can run `wsctl site create launch --force`. (exit code 2)',
+    );
     expect(sb.requests.length).toBe(before);
     // --no-confirm: force replaces.
-    const replaced = await (await server({ noConfirm: true })).client.callTool({ name: 'site_create', arguments: { name: 'launch', force: true } });
+    const replaced = await (await server({ noConfirm: true })).client.callTool({
+      name: 'site_create',
+      arguments: { name: 'launch', force: true },
+    });
     expect(replaced.isError, texts(replaced).join()).toBeFalsy();
     expect(JSON.parse(lastRequest(sb).body)).toMatchObject({ name: 'launch', force: true });
   });
@@ -89,9 +103,19 @@ describe('the tool list', () => {
     expect(byok.inputSchema.required?.sort()).toEqual(['api_key', 'format', 'model', 'name', 'provider_url']);
     expect((byok.inputSchema.properties as Record<string, { enum?: string[] }>).format?.enum).toEqual(['openai', 'anthropic', 'groq']);
     const site = tools.find((t) => t.name === 'site_create')!;
-    expect((site.inputSchema.properties as Record<string, { enum?: string[] }>).variant?.enum).toEqual(['blank', 'blog', 'event', 'slides', 'data', 'marketing']);
+    expect((site.inputSchema.properties as Record<string, { enum?: string[] }>).variant?.enum).toEqual([
+      'blank',
+      'blog',
+      'event',
+      'slides',
+      'data',
+      'marketing',
+    ]);
     // Descriptions come from the command tree.
-    expect((tools.find((t) => t.name === 'persona_versions')!.inputSchema.properties as Record<string, { description?: string }>).persona_id?.description).toBe('the persona id');
+    expect(
+      (tools.find((t) => t.name === 'persona_versions')!.inputSchema.properties as Record<string, { description?: string }>).persona_id
+        ?.description,
+    ).toBe('the persona id');
   });
 });
 
@@ -120,7 +144,11 @@ describe('calls', () => {
     expect(markdown).toMatch(new RegExp(`^# ${doc.conversation.title}\\n`));
     expect(markdown).toContain('**Totals:**');
     // Default 50 of a longer conversation.
-    const long = { conversation: { id: 'conv_long', title: 'Long' }, state: 'idle', messages: Array.from({ length: 70 }, (_, i) => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: `message ${i}` }] })) };
+    const long = {
+      conversation: { id: 'conv_long', title: 'Long' },
+      state: 'idle',
+      messages: Array.from({ length: 70 }, (_, i) => ({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: `message ${i}` }] })),
+    };
     sb.state.conversations.conv_long = long;
     const fifty = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_long' } });
     expect((fifty.structuredContent as { messages: unknown[] }).messages).toEqual(long.messages.slice(-50));
@@ -133,15 +161,29 @@ describe('calls', () => {
 
   it('the writes send what the commands send', async () => {
     const { client } = await server();
-    const imported = await client.callTool({ name: 'notes_import', arguments: { page_id: 'page_demo', to: 'projects/2027', title: 'Roadmap' } });
+    const imported = await client.callTool({
+      name: 'notes_import',
+      arguments: { page_id: 'page_demo', to: 'projects/2027', title: 'Roadmap' },
+    });
     expect(imported.isError, texts(imported).join()).toBeFalsy();
     expect(JSON.parse(lastRequest(sb).body)).toEqual({ page_id: 'page_demo', title: 'Roadmap', target_path: ['projects', '2027'] });
-    const perm = await client.callTool({ name: 'conn_set_permission', arguments: { app_slug: 'gmail', pd_conn_id: 'pdc_gmail', permission: 'write' } });
+    const perm = await client.callTool({
+      name: 'conn_set_permission',
+      arguments: { app_slug: 'gmail', pd_conn_id: 'pdc_gmail', permission: 'write' },
+    });
     expect(perm.structuredContent).toEqual({ success: true });
     expect([lastRequest(sb).method, lastRequest(sb).path]).toEqual(['PATCH', '/connections/gmail/pdc_gmail/permission']);
-    const site = await client.callTool({ name: 'site_create', arguments: { name: 'launch', variant: 'marketing', parent: 'a/b', display_name: 'Launch' } });
+    const site = await client.callTool({
+      name: 'site_create',
+      arguments: { name: 'launch', variant: 'marketing', parent: 'a/b', display_name: 'Launch' },
+    });
     expect(site.isError, texts(site).join()).toBeFalsy();
-    expect(JSON.parse(lastRequest(sb).body)).toEqual({ name: 'launch', variant: 'marketing', parent_path_parts: ['a', 'b'], display_name: 'Launch' });
+    expect(JSON.parse(lastRequest(sb).body)).toEqual({
+      name: 'launch',
+      variant: 'marketing',
+      parent_path_parts: ['a', 'b'],
+      display_name: 'Launch',
+    });
     // The same name again: the service's `error` makes the call fail (exit 1), with the document.
     const again = await client.callTool({ name: 'site_create', arguments: { name: 'launch' } });
     expect(again.isError).toBe(true);
@@ -154,7 +196,10 @@ describe('calls', () => {
   it('byok_add sends the provider key and returns it masked; nothing secret on stderr', async () => {
     const secret = 'sk-provider-0123456789abcdef';
     const c = await server({ noConfirm: true }, { ...sb.env, WSCTL_DEBUG: '1' });
-    const result = await c.client.callTool({ name: 'byok_add', arguments: { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b', api_key: secret } });
+    const result = await c.client.callTool({
+      name: 'byok_add',
+      arguments: { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b', api_key: secret },
+    });
     expect(result.isError, texts(result).join()).toBeFalsy();
     expect(JSON.parse(lastRequest(sb).body).api_key).toBe(secret);
     expect((result.structuredContent as { api_key: string }).api_key).toBe('sk-p…cdef');
@@ -213,7 +258,9 @@ describe('calls', () => {
     expect(made.name).toBe('lost');
     expect(result.isError).toBe(true);
     const [line, error, document] = texts(result);
-    expect(line).toMatch(new RegExp(`^Error: [^\\n]*The key 'lost' \\(id ${made.id}\\) was created but its secret was not written[^\\n]*\\(exit code 1\\)$`));
+    expect(line).toMatch(
+      new RegExp(`^Error: [^\\n]*The key 'lost' \\(id ${made.id}\\) was created but its secret was not written[^\\n]*\\(exit code 1\\)$`),
+    );
     expect(JSON.parse(error!).error).toMatchObject({ exit_code: 1 });
     const key = JSON.parse(document!) as { id: string; key: string };
     expect(key.id).toBe(made.id);
@@ -245,7 +292,9 @@ describe('calls', () => {
     expect(device.structuredContent).toEqual({ success: true });
     expect(sb.state.devices.map((d) => d.id)).not.toContain('dev_phone');
     expect((await client.callTool({ name: 'pub_rm', arguments: { pub_id: 'pub_demo' } })).isError).toBeFalsy();
-    expect((await client.callTool({ name: 'conn_rm', arguments: { app_slug: 'notion', pd_conn_id: 'pdc_notion' } })).structuredContent).toEqual({ success: true });
+    expect(
+      (await client.callTool({ name: 'conn_rm', arguments: { app_slug: 'notion', pd_conn_id: 'pdc_notion' } })).structuredContent,
+    ).toEqual({ success: true });
     const gone = await client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } });
     expect(gone.isError).toBe(true);
     expect(texts(gone)[0]).toMatch(/^Error: .*\(exit code 5\)$/);
@@ -273,12 +322,24 @@ describe('errors', () => {
       expect(result.structuredContent).toBeUndefined();
       expect(texts(result)[0]).toBe(`Error: ${said} (exit code 2)`);
     };
-    await refused('convo_show', {}, "Missing required argument 'conversation_id'. `wsctl caps` shows conversation ids (its text numbers), and `wsctl ids conversation` lists those seen before.");
+    await refused(
+      'convo_show',
+      {},
+      "Missing required argument 'conversation_id'. `wsctl caps` shows conversation ids (its text numbers), and `wsctl ids conversation` lists those seen before.",
+    );
     await refused('convo_show', { conversation_id: 'conv_demo', tail: -1 }, "Invalid tail '-1': give a whole number of messages.");
     await refused('convo_show', { conversation_id: 'conv_demo', tail: 'x' }, 'Invalid tail: expected a whole number, got a string.');
     await refused('convo_show', { conversation_id: 7 }, 'Invalid conversation_id: expected a string, got a number.');
-    await refused('byok_add', { name: 'n', provider_url: 'ftp://x', format: 'openai', model: 'm', api_key: 'k' }, "Invalid provider_url 'ftp://x': give an http:// or https:// URL.");
-    await refused('byok_add', { name: 'n', provider_url: 'https://x', format: 'nope', model: 'm', api_key: 'k' }, "option 'format' argument 'nope' is invalid. Allowed choices are openai, anthropic, groq.");
+    await refused(
+      'byok_add',
+      { name: 'n', provider_url: 'ftp://x', format: 'openai', model: 'm', api_key: 'k' },
+      "Invalid provider_url 'ftp://x': give an http:// or https:// URL.",
+    );
+    await refused(
+      'byok_add',
+      { name: 'n', provider_url: 'https://x', format: 'nope', model: 'm', api_key: 'k' },
+      "option 'format' argument 'nope' is invalid. Allowed choices are openai, anthropic, groq.",
+    );
     await refused('byok_add', { name: 'n' }, 'Missing required options provider_url, format, model, api_key.');
     await refused('keys_list', { surprise: 1 }, "Unknown argument 'surprise' for keys_list. It takes no arguments.");
     await refused('keys_create', { name: ' ' }, 'The key name must not be empty.');
@@ -289,16 +350,23 @@ describe('errors', () => {
 
   it('protocol errors say their code once, and a tool not offered names the flag that offers it', async () => {
     const said = async (c: Connected, name: string, args: Record<string, unknown>) => {
-      const error = await c.client.callTool({ name, arguments: args }).then(() => undefined, (e: unknown) => e);
+      const error = await c.client.callTool({ name, arguments: args }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, name).toBeInstanceOf(McpError);
       expect((error as McpError).code, name).toBe(-32602);
       return (error as McpError).message;
     };
     const plain = await server();
     expect(await said(plain, 'nope', {})).toMatch(/^MCP error -32602: Unknown tool 'nope'\. Tools: keys_create, /);
-    expect(await said(plain, 'device_rm', { device_id: 'dev_phone' })).toBe("MCP error -32602: Tool 'device_rm' deletes, and is offered only when the server is started with --allow-destructive.");
+    expect(await said(plain, 'device_rm', { device_id: 'dev_phone' })).toBe(
+      "MCP error -32602: Tool 'device_rm' deletes, and is offered only when the server is started with --allow-destructive.",
+    );
     const reads = await server({ readOnly: true });
-    expect(await said(reads, 'site_create', { name: 'x' })).toBe("MCP error -32602: Tool 'site_create' is not offered: the server was started with --read-only, which offers the reads alone.");
+    expect(await said(reads, 'site_create', { name: 'x' })).toBe(
+      "MCP error -32602: Tool 'site_create' is not offered: the server was started with --read-only, which offers the reads alone.",
+    );
     expect(await said(reads, 'pub_rm', { pub_id: 'x' })).toMatch(/--read-only/);
     expect(sb.requests).toEqual([]);
   });
@@ -306,11 +374,17 @@ describe('errors', () => {
   it('arguments that are null or not an object are results with exit code 2; a name that is not a string is invalid params', async () => {
     const { client } = await server();
     for (const args of [null, [], 'x']) {
-      const result = await client.request({ method: 'tools/call', params: { name: 'keys_list', arguments: args } as never }, CallToolResultSchema);
+      const result = await client.request(
+        { method: 'tools/call', params: { name: 'keys_list', arguments: args } as never },
+        CallToolResultSchema,
+      );
       expect(result.isError, JSON.stringify(args)).toBe(true);
       expect(texts(result)[0]).toBe('Error: Invalid arguments for keys_list: arguments must be an object. (exit code 2)');
     }
-    const error = await client.request({ method: 'tools/call', params: { name: 42 } as never }, CallToolResultSchema).then(() => undefined, (e: unknown) => e);
+    const error = await client.request({ method: 'tools/call', params: { name: 42 } as never }, CallToolResultSchema).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((error as McpError).code).toBe(-32602);
     expect((error as McpError).message).toContain('Invalid tools/call request: params.name must be a string.');
     expect(sb.requests).toEqual([]);
@@ -335,15 +409,30 @@ describe('errors', () => {
 describe('a call that crashes', () => {
   it('is a result (exit 1, one line), never the end of the server', async () => {
     const { PassThrough, Readable } = await import('node:stream');
-    const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
+    const io = {
+      stdin: Readable.from([]),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      columns: 0,
+    };
     const never = () => Promise.reject(new Error('no prompts'));
-    const ctx = await createCtx({ io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } }, {});
+    const ctx = await createCtx(
+      { io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } },
+      {},
+    );
     const runner = new ToolRunner(ctx, {});
     const crashing = [new TypeError("Cannot read properties of undefined (reading 'x')\n    at somewhere"), 'a string', undefined];
     const keysList = TOOLS.find((t) => t.name === 'keys_list')!;
     const signal = new AbortController().signal;
     for (const thrown of crashing) {
-      const result = await runner.call({ ...keysList, verb: { ...keysList.verb, run: async () => Promise.reject(thrown) } }, {}, { signal });
+      const result = await runner.call(
+        { ...keysList, verb: { ...keysList.verb, run: async () => Promise.reject(thrown) } },
+        {},
+        { signal },
+      );
       expect(result.isError).toBe(true);
       expect(texts(result)[0]).toMatch(/^Error: Unexpected error: [^\n]*Run with --debug for details\. \(exit code 1\)$/);
     }
@@ -354,12 +443,26 @@ describe('a call that crashes', () => {
 
   it("that ends with the verb's own exit code reports that code, with the document", async () => {
     const { PassThrough, Readable } = await import('node:stream');
-    const io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
+    const io = {
+      stdin: Readable.from([]),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      columns: 0,
+    };
     const never = () => Promise.reject(new Error('no prompts'));
-    const ctx = await createCtx({ io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } }, {});
+    const ctx = await createCtx(
+      { io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } },
+      {},
+    );
     const runner = new ToolRunner(ctx, {});
     const keysList = TOOLS.find((t) => t.name === 'keys_list')!;
-    const verb = { ...keysList.verb, run: async () => ({ json: { valid: false }, exitCode: 4, exitMessage: 'The key was refused.', human: () => {} }) };
+    const verb = {
+      ...keysList.verb,
+      run: async () => ({ json: { valid: false }, exitCode: 4, exitMessage: 'The key was refused.', human: () => {} }),
+    };
     const result = await runner.call({ ...keysList, verb }, {}, { signal: new AbortController().signal });
     expect(result.isError).toBe(true);
     expect(texts(result)[0]).toBe('Error: The key was refused. (exit code 4)');

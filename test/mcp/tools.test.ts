@@ -19,16 +19,23 @@ function find(root: Command, path: string[]): Command {
 
 /** Every place in a JSON Schema where a client would find a portability problem, by its path. */
 function problems(schema: unknown, at = '$'): string[] {
-  if (schema === true || (schema && typeof schema === 'object' && !Array.isArray(schema) && Object.keys(schema).filter((k) => k !== 'description').length === 0)) return [`${at}: empty schema`];
+  if (
+    schema === true ||
+    (schema && typeof schema === 'object' && !Array.isArray(schema) && Object.keys(schema).filter((k) => k !== 'description').length === 0)
+  )
+    return [`${at}: empty schema`];
   if (!schema || typeof schema !== 'object') return schema === false && at.endsWith('.additionalProperties') ? [] : [`${at}: not a schema`];
   const s = schema as Record<string, unknown>;
   const found: string[] = [];
   if (Array.isArray(s.type)) found.push(`${at}: a list of types`);
   if ('additionalProperties' in s) found.push(...problems(s.additionalProperties, `${at}.additionalProperties`));
-  for (const [name, sub] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) found.push(...problems(sub, `${at}.properties.${name}`));
+  for (const [name, sub] of Object.entries((s.properties ?? {}) as Record<string, unknown>))
+    found.push(...problems(sub, `${at}.properties.${name}`));
   if (s.items !== undefined) found.push(...problems(s.items, `${at}.items`));
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const [i, sub] of ((s[key] as unknown[] | undefined) ?? []).entries()) found.push(...problems(sub, `${at}.${key}[${i}]`));
-  for (const [name, sub] of Object.entries((s.definitions ?? s.$defs ?? {}) as Record<string, unknown>)) found.push(...problems(sub, `${at}.definitions.${name}`));
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const)
+    for (const [i, sub] of ((s[key] as unknown[] | undefined) ?? []).entries()) found.push(...problems(sub, `${at}.${key}[${i}]`));
+  for (const [name, sub] of Object.entries((s.definitions ?? s.$defs ?? {}) as Record<string, unknown>))
+    found.push(...problems(sub, `${at}.definitions.${name}`));
   return found;
 }
 
@@ -37,7 +44,8 @@ describe('tools and the command tree', () => {
     const verbs = (await declaredVerbs()).filter((v) => !v.hidden);
     const callers = verbs.filter((v) => Array.isArray(v.verb.endpoints) && v.verb.endpoints.length > 0);
     // A command that calls the service and is no tool says why in its declaration.
-    for (const v of callers.filter((v) => !isTool(v.verb))) expect((v.verb.mcp as { none?: string }).none, v.path.join(' ')).toMatch(/\w{10}/);
+    for (const v of callers.filter((v) => !isTool(v.verb)))
+      expect((v.verb.mcp as { none?: string }).none, v.path.join(' ')).toMatch(/\w{10}/);
     expect(TOOLS.map((t) => t.path.join(' '))).toEqual(callers.filter((v) => isTool(v.verb)).map((v) => v.path.join(' ')));
     for (const tool of TOOLS) expect(tool.name).toBe(tool.path.map(snake).join('_'));
     // The nouns' order is the root's help order.
@@ -71,7 +79,10 @@ describe('tools and the command tree', () => {
       // Flags are booleans, choices enums.
       for (const option of command.options.filter((o) => params.includes(snake(o.long ?? '')))) {
         const schema = tool.listing.inputSchema.properties[snake(option.long ?? '')]!;
-        if (option.required || option.optional) expect(schema.type === 'string' || schema.type === 'integer' || schema.type === 'array', `${tool.name} ${option.long}`).toBe(true);
+        if (option.required || option.optional)
+          expect(schema.type === 'string' || schema.type === 'integer' || schema.type === 'array', `${tool.name} ${option.long}`).toBe(
+            true,
+          );
         else expect(schema.type, `${tool.name} ${option.long}`).toBe('boolean');
         if (option.argChoices) expect(schema.enum).toEqual(option.argChoices);
       }
@@ -85,7 +96,11 @@ describe('tools and the command tree', () => {
       expect(tool.listing.outputSchema.additionalProperties, tool.name).toBeUndefined();
     }
     // The walker finds what it looks for.
-    expect(problems({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: {} }, additionalProperties: {} })).toEqual(['$.additionalProperties: empty schema', '$.properties.a: a list of types', '$.properties.b: empty schema']);
+    expect(problems({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: {} }, additionalProperties: {} })).toEqual([
+      '$.additionalProperties: empty schema',
+      '$.properties.a: a list of types',
+      '$.properties.b: empty schema',
+    ]);
   });
 
   it('a verb declared tomorrow is a tool without a second definition', async () => {

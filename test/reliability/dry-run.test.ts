@@ -19,7 +19,8 @@ function snapshot(dir: string): Record<string, string> | 'absent' {
     for (const name of readdirSync(at).sort()) {
       const path = join(at, name);
       const s = lstatSync(path);
-      files[path.slice(dir.length)] = `${s.mode.toString(8)} ${s.ino} ${s.mtimeMs} ${s.isDirectory() ? '(dir)' : readFileSync(path, 'base64')}`;
+      files[path.slice(dir.length)] =
+        `${s.mode.toString(8)} ${s.ino} ${s.mtimeMs} ${s.isDirectory() ? '(dir)' : readFileSync(path, 'base64')}`;
       if (s.isDirectory()) walk(path);
     }
   };
@@ -30,7 +31,13 @@ function snapshot(dir: string): Record<string, string> | 'absent' {
 /** A folder with two profiles (one current, one with a key in the file) and a sandbox state file. */
 function populated(): string {
   const dir = tempDir();
-  const config = { current_profile: 'work', profiles: { work: { base_url: 'https://api.example.com', api_key: 'wsk_secretsecretsecret' }, home: { base_url: 'http://127.0.0.1:9' } } };
+  const config = {
+    current_profile: 'work',
+    profiles: {
+      work: { base_url: 'https://api.example.com', api_key: 'wsk_secretsecretsecret' },
+      home: { base_url: 'http://127.0.0.1:9' },
+    },
+  };
   writeFileSync(join(dir, 'config.json'), `${JSON.stringify(config, null, '\t')}\n`, { mode: 0o600 });
   writeFileSync(join(dir, 'sandbox.json'), JSON.stringify(seedState()), { mode: 0o600 });
   return dir;
@@ -51,7 +58,10 @@ describe.each(RUNNERS)('--dry-run changes nothing on disk (%s)', (_how, wsctl) =
   /** Runs the dry run in the folder and checks that the folder is as it was and nothing was sent. */
   async function dryRun(dir: string, args: string[], extra: Record<string, string> = {}): Promise<RunResult> {
     const before = snapshot(dir);
-    const r = await wsctl([...args, '--dry-run'], { env: { WSCTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', ...extra }, stdin: `${KEY}\n` });
+    const r = await wsctl([...args, '--dry-run'], {
+      env: { WSCTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', ...extra },
+      stdin: `${KEY}\n`,
+    });
     expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     expect(snapshot(dir), args.join(' ')).toEqual(before);
     expect(sb.requests, args.join(' ')).toEqual([]);
@@ -89,7 +99,11 @@ describe.each(RUNNERS)('--dry-run changes nothing on disk (%s)', (_how, wsctl) =
       base_url: sb.url,
       key: MASKED,
       key_storage: 'keyring',
-      request: { method: 'GET', url: `${sb.url}/api-keys/`, headers: { accept: 'application/json', 'user-agent': expect.stringMatching(/^wsctl\//), authorization: 'Bearer [redacted]' } },
+      request: {
+        method: 'GET',
+        url: `${sb.url}/api-keys/`,
+        headers: { accept: 'application/json', 'user-agent': expect.stringMatching(/^wsctl\//), authorization: 'Bearer [redacted]' },
+      },
       dry_run: true,
     });
     expect(json.stdout).not.toContain(KEY);
@@ -97,31 +111,56 @@ describe.each(RUNNERS)('--dry-run changes nothing on disk (%s)', (_how, wsctl) =
 
   it('auth logout, and --all: the keys it would forget', async () => {
     const dir = populated();
-    expect((await dryRun(dir, ['auth', 'logout'])).stdout).toBe("Would remove the stored key of 'work'. Nothing was changed (--dry-run).\n");
-    expect((await dryRun(dir, ['auth', 'logout', '--profile', 'home'])).stdout).toBe("Profile 'home' has no stored key: nothing to remove. Nothing was changed (--dry-run).\n");
+    expect((await dryRun(dir, ['auth', 'logout'])).stdout).toBe(
+      "Would remove the stored key of 'work'. Nothing was changed (--dry-run).\n",
+    );
+    expect((await dryRun(dir, ['auth', 'logout', '--profile', 'home'])).stdout).toBe(
+      "Profile 'home' has no stored key: nothing to remove. Nothing was changed (--dry-run).\n",
+    );
     expect(JSON.parse((await dryRun(dir, ['auth', 'logout', '--all', '--json'])).stdout)).toEqual({ logged_out: ['work'], dry_run: true });
     const fresh = join(tempDir(), 'cfg');
-    expect((await dryRun(fresh, ['auth', 'logout', '--all'])).stdout).toBe('No profile has a stored key: nothing to remove. Nothing was changed (--dry-run).\n');
+    expect((await dryRun(fresh, ['auth', 'logout', '--all'])).stdout).toBe(
+      'No profile has a stored key: nothing to remove. Nothing was changed (--dry-run).\n',
+    );
   });
 
   it('profile use and profile rm: the profile they would switch to or delete', async () => {
     const dir = populated();
-    expect((await dryRun(dir, ['profile', 'use', 'home'])).stdout).toBe("Would make 'home' the current profile. Nothing was changed (--dry-run).\n");
-    expect(JSON.parse((await dryRun(dir, ['profile', 'use', 'home', '--json'])).stdout)).toEqual({ current_profile: 'home', dry_run: true });
-    expect((await dryRun(dir, ['profile', 'rm', 'work'])).stdout).toBe("Would delete profile 'work' and its stored key. Nothing was changed (--dry-run).\n");
+    expect((await dryRun(dir, ['profile', 'use', 'home'])).stdout).toBe(
+      "Would make 'home' the current profile. Nothing was changed (--dry-run).\n",
+    );
+    expect(JSON.parse((await dryRun(dir, ['profile', 'use', 'home', '--json'])).stdout)).toEqual({
+      current_profile: 'home',
+      dry_run: true,
+    });
+    expect((await dryRun(dir, ['profile', 'rm', 'work'])).stdout).toBe(
+      "Would delete profile 'work' and its stored key. Nothing was changed (--dry-run).\n",
+    );
     expect(JSON.parse((await dryRun(dir, ['profile', 'rm', 'home', '--json'])).stdout)).toEqual({ removed: 'home', dry_run: true });
   });
 
   it('sandbox reset: the state file it would reset, fresh or not', async () => {
     for (const dir of [join(tempDir(), 'cfg'), populated()]) {
-      expect((await dryRun(dir, ['sandbox', 'reset'])).stdout).toBe(`Would reset the sandbox to its seeded state (${join(dir, 'sandbox.json')}). Nothing was changed (--dry-run).\n`);
-      expect(JSON.parse((await dryRun(dir, ['sandbox', 'reset', '--json'])).stdout)).toEqual({ reset: true, state: join(dir, 'sandbox.json'), dry_run: true });
+      expect((await dryRun(dir, ['sandbox', 'reset'])).stdout).toBe(
+        `Would reset the sandbox to its seeded state (${join(dir, 'sandbox.json')}). Nothing was changed (--dry-run).\n`,
+      );
+      expect(JSON.parse((await dryRun(dir, ['sandbox', 'reset', '--json'])).stdout)).toEqual({
+        reset: true,
+        state: join(dir, 'sandbox.json'),
+        dry_run: true,
+      });
     }
   });
 
   it('keys create --save-as: the request it would send; no profile saved, an existing one not replaced', async () => {
-    for (const [dir, profile] of [[join(tempDir(), 'cfg'), 'deploy'], [populated(), 'work']] as const) {
-      const r = await dryRun(dir, ['keys', 'create', 'deploy', '--save-as', profile, '--json'], { WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key });
+    for (const [dir, profile] of [
+      [join(tempDir(), 'cfg'), 'deploy'],
+      [populated(), 'work'],
+    ] as const) {
+      const r = await dryRun(dir, ['keys', 'create', 'deploy', '--save-as', profile, '--json'], {
+        WSCTL_BASE_URL: sb.url,
+        WSCTL_API_KEY: sb.key,
+      });
       expect(JSON.parse(r.stdout)).toMatchObject({ method: 'POST', url: `${sb.url}/api-keys/`, body: { name: 'deploy' } });
     }
   });
@@ -129,7 +168,9 @@ describe.each(RUNNERS)('--dry-run changes nothing on disk (%s)', (_how, wsctl) =
   it('sandbox serve: what it would start, and no server, state file or record', async () => {
     for (const dir of [join(tempDir(), 'cfg'), populated()]) {
       const state = join(dir, 'sandbox.json');
-      expect((await dryRun(dir, ['sandbox', 'serve'])).stdout).toBe(`Would start the sandbox server on 127.0.0.1, on a free port, with state ${state}. Nothing was changed (--dry-run).\n`);
+      expect((await dryRun(dir, ['sandbox', 'serve'])).stdout).toBe(
+        `Would start the sandbox server on 127.0.0.1, on a free port, with state ${state}. Nothing was changed (--dry-run).\n`,
+      );
       const detached = await dryRun(dir, ['sandbox', 'serve', '--detach', '--port', '8787', '--json']);
       expect(JSON.parse(detached.stdout)).toEqual({ host: '127.0.0.1', port: 8787, state, detach: true, dry_run: true });
     }
@@ -147,7 +188,9 @@ describe('sandbox stop --dry-run', () => {
   it('names the server it would stop, and leaves it running and recorded', async () => {
     const dir = tempDir();
     const env = { WSCTL_CONFIG_DIR: dir, HOME: dir };
-    expect((await run(['sandbox', 'stop', '--dry-run'], { env })).stdout).toBe('No sandbox server is running: nothing to stop. Nothing was changed (--dry-run).\n');
+    expect((await run(['sandbox', 'stop', '--dry-run'], { env })).stdout).toBe(
+      'No sandbox server is running: nothing to stop. Nothing was changed (--dry-run).\n',
+    );
     const started = await runBin(['sandbox', 'serve', '--detach'], { env, timeoutMs: 60_000 });
     try {
       expect(started.code, started.stderr).toBe(0);

@@ -22,30 +22,59 @@ const FAULTS = [
 ];
 
 describe('every command under every class of fault', () => {
-  it.each(FAULTS.map((f) => [f.name, f] as const))('%s', async (_name, f) => {
-    for (const { endpoint, args } of CALLS) {
-      const sb = await startSandbox();
-      sb.faults.push({ ...f.fault, ...faultTarget(endpoint) });
-      const r = await run(args, { env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-test-0123456789' } });
-      // `api` accepts any body: HTML is its answer, printed as text.
-      expect(f.exit, `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
-      expect(noStackTrace(r.stderr), args.join(' ')).toBe(true);
-      expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('! ')).length, `${args.join(' ')}: ${r.stderr}`).toBeLessThanOrEqual(2);
-      expect(r.stderr).not.toContain('Unexpected error');
-    }
-  }, 60_000);
+  it.each(FAULTS.map((f) => [f.name, f] as const))(
+    '%s',
+    async (_name, f) => {
+      for (const { endpoint, args } of CALLS) {
+        const sb = await startSandbox();
+        sb.faults.push({ ...f.fault, ...faultTarget(endpoint) });
+        const r = await run(args, { env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-test-0123456789' } });
+        // `api` accepts any body: HTML is its answer, printed as text.
+        expect(f.exit, `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
+        expect(noStackTrace(r.stderr), args.join(' ')).toBe(true);
+        expect(
+          r.stderr
+            .trim()
+            .split('\n')
+            .filter((l) => !l.startsWith('! ')).length,
+          `${args.join(' ')}: ${r.stderr}`,
+        ).toBeLessThanOrEqual(2);
+        expect(r.stderr).not.toContain('Unexpected error');
+      }
+    },
+    60_000,
+  );
 });
 
 describe('hostile text in every string of every answer', () => {
   const EVIL = 'Hi\x1b[2J\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x9b31m\u202e\u200bthere';
   const HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069]/;
-  const evilMessage = (kind: string) => ({ kind, timestamp: EVIL, persona_name: EVIL, model_name: EVIL, parts: [{ part_kind: 'text', content: EVIL }, { part_kind: 'tool-call', tool_name: EVIL, args: EVIL }, { part_kind: 'tool-return', tool_name: EVIL, content: EVIL }] });
+  const evilMessage = (kind: string) => ({
+    kind,
+    timestamp: EVIL,
+    persona_name: EVIL,
+    model_name: EVIL,
+    parts: [
+      { part_kind: 'text', content: EVIL },
+      { part_kind: 'tool-call', tool_name: EVIL, args: EVIL },
+      { part_kind: 'tool-return', tool_name: EVIL, content: EVIL },
+    ],
+  });
   const answers: Record<EndpointName, unknown> = {
     listKeys: { keys: [{ id: EVIL, name: EVIL, key_prefix: EVIL, created_at: EVIL, last_used_at: EVIL }] },
     createKey: { id: EVIL, name: EVIL, key: EVIL, key_prefix: EVIL, created_at: EVIL },
     getSettings: { timezone: EVIL, name: null, suggested_name: EVIL, bio: EVIL, icon: EVIL, language: EVIL },
-    getCapabilities: { text_agent: { numbers: [{ phone: EVIL, name: EVIL, description: EVIL, conversation_id: EVIL }] }, email_agent: { addresses: [EVIL] }, connected_apps: [{ app_slug: EVIL, permission: EVIL, account_identifier: EVIL, account_name: EVIL }], prompts: [{ path: EVIL, title: EVIL, description: EVIL }] },
-    getConversation: { conversation: { id: EVIL, title: EVIL, type: EVIL, created_at: EVIL }, state: EVIL, messages: [evilMessage(EVIL), evilMessage('response')] },
+    getCapabilities: {
+      text_agent: { numbers: [{ phone: EVIL, name: EVIL, description: EVIL, conversation_id: EVIL }] },
+      email_agent: { addresses: [EVIL] },
+      connected_apps: [{ app_slug: EVIL, permission: EVIL, account_identifier: EVIL, account_name: EVIL }],
+      prompts: [{ path: EVIL, title: EVIL, description: EVIL }],
+    },
+    getConversation: {
+      conversation: { id: EVIL, title: EVIL, type: EVIL, created_at: EVIL },
+      state: EVIL,
+      messages: [evilMessage(EVIL), evilMessage('response')],
+    },
     importNote: { filename: EVIL },
     setConnectionPermission: { success: true, note: EVIL },
     removeConnection: { success: true },
@@ -83,7 +112,16 @@ describe('hostile text in every string of every answer', () => {
 
   it.each([true, false])('is removed from every human view (tty: %s), errors included', async (tty) => {
     for (const { args } of CALLS) {
-      const r = await run(args, { env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_hostile_key_123', WSCTL_CONFIG_DIR: tempDir(), WSCTL_BYOK_API_KEY: 'sk-test-0123456789', FORCE_COLOR: '0' }, tty });
+      const r = await run(args, {
+        env: {
+          WSCTL_BASE_URL: url,
+          WSCTL_API_KEY: 'wsk_hostile_key_123',
+          WSCTL_CONFIG_DIR: tempDir(),
+          WSCTL_BYOK_API_KEY: 'sk-test-0123456789',
+          FORCE_COLOR: '0',
+        },
+        tty,
+      });
       expect([0, 1], `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
       expect(HAS_CONTROL.test(r.stdout), `${args.join(' ')} stdout: ${JSON.stringify(r.stdout.slice(0, 300))}`).toBe(false);
       expect(HAS_CONTROL.test(r.stderr), `${args.join(' ')} stderr: ${JSON.stringify(r.stderr.slice(0, 300))}`).toBe(false);
@@ -91,7 +129,9 @@ describe('hostile text in every string of every answer', () => {
   });
 
   it('an error from the service that carries hostile text is one clean line', async () => {
-    const r = await run(['convo', 'show', 'conv_nope'], { env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_hostile_key_123', WSCTL_CONFIG_DIR: tempDir() } });
+    const r = await run(['convo', 'show', 'conv_nope'], {
+      env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_hostile_key_123', WSCTL_CONFIG_DIR: tempDir() },
+    });
     expect(r.code).toBe(5);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(HAS_CONTROL.test(r.stderr)).toBe(false);

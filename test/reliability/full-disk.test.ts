@@ -18,7 +18,8 @@ interface Case {
   cleanup?: (env: Env) => Promise<unknown>;
 }
 
-const login = (env: Env, profile = 'default') => run(['auth', 'login', '--with-key', '--insecure-storage', '--profile', profile], { env, stdin: `${env.WSCTL_API_KEY}\n` });
+const login = (env: Env, profile = 'default') =>
+  run(['auth', 'login', '--with-key', '--insecure-storage', '--profile', profile], { env, stdin: `${env.WSCTL_API_KEY}\n` });
 
 /** What a verb's sample needs to print something besides the seeded sandbox: a key on stdin, a profile to list, a server to stop. */
 const NEEDS: Record<string, Omit<Case, 'args'>> = {
@@ -55,7 +56,11 @@ afterAll(() => closeSync(full));
 /** bin/wsctl with stdout on /dev/full; asynchronous, since the sandbox answering it runs in this process. */
 function toFullDisk(args: string[], env: Env, stdin = ''): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_RETRY_BASE_MS: '10', ...env }, stdio: ['pipe', full, 'pipe'], cwd: tempDir() });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_RETRY_BASE_MS: '10', ...env },
+      stdio: ['pipe', full, 'pipe'],
+      cwd: tempDir(),
+    });
     let stderr = '';
     child.stderr?.on('data', (c) => (stderr += c));
     child.on('close', (code) => resolve({ code, stderr }));
@@ -81,9 +86,16 @@ describe('a full disk', () => {
         // The error is one line, the last; a warning or status line before it may stay.
         const lines = r.stderr.split('\n').filter((l) => l !== '');
         expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
-        expect(lines.filter((l) => l.includes('Cannot write')), `${args.join(' ')}: ${r.stderr}`).toHaveLength(1);
+        expect(
+          lines.filter((l) => l.includes('Cannot write')),
+          `${args.join(' ')}: ${r.stderr}`,
+        ).toHaveLength(1);
         const said = lines.at(-1) as string;
-        if (args.includes('--json')) expect(JSON.parse(said).error, args.join(' ')).toMatchObject({ message: expect.stringMatching(/^Cannot write the output: ENOSPC\./), exit_code: 1 });
+        if (args.includes('--json'))
+          expect(JSON.parse(said).error, args.join(' ')).toMatchObject({
+            message: expect.stringMatching(/^Cannot write the output: ENOSPC\./),
+            exit_code: 1,
+          });
         else expect(said, args.join(' ')).toMatch(/^Error: Cannot write the output: ENOSPC\./);
       }
     }

@@ -39,7 +39,12 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 };
-const envFor = (url: string, extra: Record<string, string> = {}) => ({ WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_hostile_test_key', WSCTL_CONFIG_DIR: tempDir(), ...extra });
+const envFor = (url: string, extra: Record<string, string> = {}) => ({
+  WSCTL_BASE_URL: url,
+  WSCTL_API_KEY: 'wsk_hostile_test_key',
+  WSCTL_CONFIG_DIR: tempDir(),
+  ...extra,
+});
 const BYOK = ['byok', 'add', '--name', 'n', '--provider-url', 'https://p.example', '--format', 'openai', '--model', 'm'];
 
 describe('redirects', () => {
@@ -61,7 +66,16 @@ describe('redirects', () => {
         res.writeHead(303, { location: '/byok/created' });
         return res.end();
       }
-      json(res, 200, { id: 'b1', name: 'n', base_url: 'https://p.example', api_key: 'sk-x', format: 'openai', model_id: 'm', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' });
+      json(res, 200, {
+        id: 'b1',
+        name: 'n',
+        base_url: 'https://p.example',
+        api_key: 'sk-x',
+        format: 'openai',
+        model_id: 'm',
+        created_at: '2026-01-01T00:00:00Z',
+        updated_at: '2026-01-01T00:00:00Z',
+      });
     });
     const r = await run(BYOK, { env: { ...envFor(s.url), WSCTL_BYOK_API_KEY: 'sk-provider-secret-123' } });
     expect(r.code, r.stderr).toBe(0);
@@ -71,20 +85,24 @@ describe('redirects', () => {
     ]);
   });
 
-  it.each(['file:///etc/passwd', 'ftp://127.0.0.1/x', 'data:text/plain,hi', 'http://[::1'])('Location %s is refused at once: exit 3, no retries', async (location) => {
-    const s = await serve((_req, res) => {
-      res.writeHead(302, { location });
-      res.end();
-    });
-    const r = await run(['keys', 'list'], { env: envFor(s.url) });
-    expect(r.code).toBe(3);
-    expect(s.seen).toHaveLength(1);
-    expect(r.stderr).not.toContain('Unexpected');
-  });
+  it.each(['file:///etc/passwd', 'ftp://127.0.0.1/x', 'data:text/plain,hi', 'http://[::1'])(
+    'Location %s is refused at once: exit 3, no retries',
+    async (location) => {
+      const s = await serve((_req, res) => {
+        res.writeHead(302, { location });
+        res.end();
+      });
+      const r = await run(['keys', 'list'], { env: envFor(s.url) });
+      expect(r.code).toBe(3);
+      expect(s.seen).toHaveLength(1);
+      expect(r.stderr).not.toContain('Unexpected');
+    },
+  );
 });
 
 describe('service text never drives the terminal', () => {
-  const HOSTILE = 'ok\x1b]52;c;cHduZWQ=\x07\x1b]8;;http://evil.example\x07link\x1b]8;;\x07\x1b]0;title\x07\x1b[2J\x9b31m\u202eevil\u200b\u2066x';
+  const HOSTILE =
+    'ok\x1b]52;c;cHduZWQ=\x07\x1b]8;;http://evil.example\x07link\x1b]8;;\x07\x1b]0;title\x07\x1b[2J\x9b31m\u202eevil\u200b\u2066x';
   const SAFE = /^[^\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069]*$/;
 
   it('notes import prints the returned file name sanitised on a TTY', async () => {
@@ -127,7 +145,9 @@ describe('writing the result', () => {
   it('keys create > /dev/full exits 1 with one line: the only copy of the key was not written', async () => {
     const sb = await startSandbox();
     // Asynchronous: the sandbox answering it runs in this process.
-    const child = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" keys create full > /dev/full`], { env: { ...process.env, ...sb.env } });
+    const child = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" keys create full > /dev/full`], {
+      env: { ...process.env, ...sb.env },
+    });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     const status = await new Promise((resolve) => child.on('close', resolve));
@@ -160,7 +180,8 @@ describe('timeouts and odd inputs', () => {
   it('--timeout with fractions works; above the cap, zero, negative or not a number is exit 2', async () => {
     const sb = await startSandbox();
     for (const t of ['2.01', '1.0001', '0.5']) expect((await run(['keys', 'list', '--timeout', t], { env: sb.env })).code, t).toBe(0);
-    for (const t of ['2147484', '0', '-1', 'abc', '']) expect((await run(['keys', 'list', '--timeout', t], { env: sb.env })).code, t).toBe(2);
+    for (const t of ['2147484', '0', '-1', 'abc', ''])
+      expect((await run(['keys', 'list', '--timeout', t], { env: sb.env })).code, t).toBe(2);
   });
 
   it("api 'x y' and a WSCTL_API_KEY ending in \\r are usage errors, not network ones", async () => {
@@ -185,7 +206,9 @@ describe('timeouts and odd inputs', () => {
     expect(refused.stderr).toContain('through the proxy http://127.0.0.1:9');
     const proxy = await serve((_req, res) => json(res, 407, {}, { 'proxy-authenticate': 'Basic' }));
     // A proxy answers the tunnel's CONNECT itself.
-    (servers.at(-1) as unknown as import('node:http').Server).on('connect', (_req, socket) => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\nContent-Length: 0\r\n\r\n'));
+    (servers.at(-1) as unknown as import('node:http').Server).on('connect', (_req, socket) =>
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\nContent-Length: 0\r\n\r\n'),
+    );
     const auth = await runBin(['keys', 'list'], { env: envFor(target.url, { HTTP_PROXY: proxy.url }) });
     expect(auth.code).toBe(3);
     expect(auth.stderr).toContain(`The proxy ${proxy.url} asks for credentials (HTTP 407)`);
@@ -213,12 +236,21 @@ describe('timeouts and odd inputs', () => {
 
 describe('redaction in --debug', () => {
   it('any field named …key, …token, …secret or …password, in JSON and in a truncated body', async () => {
-    const secrets = { secret_key: 'S1-secret-value', access_token: 'S2-secret-value', client_secret: 'S3-secret-value', private_key: 'S4-secret-value', password: 'S5-secret-value', key_prefix: 'wsk_abcd' };
+    const secrets = {
+      secret_key: 'S1-secret-value',
+      access_token: 'S2-secret-value',
+      client_secret: 'S3-secret-value',
+      private_key: 'S4-secret-value',
+      password: 'S5-secret-value',
+      key_prefix: 'wsk_abcd',
+    };
     const whole = await serve((_req, res) => json(res, 200, secrets));
     const r = await run(['api', '/x', '--debug'], { env: envFor(whole.url) });
     for (const value of Object.values(secrets).slice(0, 5)) expect(r.stderr).not.toContain(value);
     expect(r.stderr).toContain('wsk_abcd');
-    const truncated = await serve((_req, res) => json(res, 201, '{"id":"k1","name":"ci","key":"wsk_truncatedsecret123","key_prefix":"wsk_tru'));
+    const truncated = await serve((_req, res) =>
+      json(res, 201, '{"id":"k1","name":"ci","key":"wsk_truncatedsecret123","key_prefix":"wsk_tru'),
+    );
     const created = await run(['keys', 'create', 'ci', '--debug'], { env: envFor(truncated.url) });
     expect(created.stderr).not.toContain('wsk_truncatedsecret123');
   });
@@ -282,17 +314,25 @@ async function serveRaw(answer: (socket: Socket, request: string) => void): Prom
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
-const KEYS = JSON.stringify({ keys: [{ id: 'key_1', name: 'ci', key_prefix: 'wsk_', created_at: '2026-01-01T00:00:00Z', last_used_at: null }] });
+const KEYS = JSON.stringify({
+  keys: [{ id: 'key_1', name: 'ci', key_prefix: 'wsk_', created_at: '2026-01-01T00:00:00Z', last_used_at: null }],
+});
 const CONVERSATION = JSON.stringify({
   conversation: { id: 'c1', title: 'Cut', type: 'chat', created_at: '2026-01-01T00:00:00Z' },
-  messages: Array.from({ length: 40 }, (_, i) => ({ kind: 'request', timestamp: '2026-01-01T00:00:00Z', parts: [{ part_kind: 'text', content: `message ${i} ${'x'.repeat(200)}` }] })),
+  messages: Array.from({ length: 40 }, (_, i) => ({
+    kind: 'request',
+    timestamp: '2026-01-01T00:00:00Z',
+    parts: [{ part_kind: 'text', content: `message ${i} ${'x'.repeat(200)}` }],
+  })),
   state: 'idle',
 });
 
 describe('bodies cut off part-way', () => {
   // `Connection: close` makes undici's parser report the missing last chunk itself, with no code.
   const chunkedCut = (body: string) => (socket: Socket) =>
-    socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n${(body.length >> 1).toString(16)}\r\n${body.slice(0, body.length >> 1)}\r\n`);
+    socket.end(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n${(body.length >> 1).toString(16)}\r\n${body.slice(0, body.length >> 1)}\r\n`,
+    );
 
   it.each([
     ['keys list (read whole)', ['keys', 'list'], KEYS],
@@ -302,12 +342,16 @@ describe('bodies cut off part-way', () => {
     const s = await serveRaw(chunkedCut(body));
     const r = await run(args, { env: envFor(s.url) });
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toBe(`Error: The answer from ${s.url} was cut off: the connection closed before the end of the body. Try again; if it persists, check the service.\n`);
+    expect(r.stderr).toBe(
+      `Error: The answer from ${s.url} was cut off: the connection closed before the end of the body. Try again; if it persists, check the service.\n`,
+    );
     expect(s.requests).toHaveLength(3);
   });
 
   it('a POST whose answer is cut is not sent again', async () => {
-    const s = await serveRaw(chunkedCut(JSON.stringify({ id: 'key_1', name: 'ci', key: 'wsk_secret', key_prefix: 'wsk_', created_at: '2026-01-01T00:00:00Z' })));
+    const s = await serveRaw(
+      chunkedCut(JSON.stringify({ id: 'key_1', name: 'ci', key: 'wsk_secret', key_prefix: 'wsk_', created_at: '2026-01-01T00:00:00Z' })),
+    );
     const r = await run(['keys', 'create', 'ci'], { env: envFor(s.url) });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('was cut off');
@@ -315,7 +359,11 @@ describe('bodies cut off part-way', () => {
   });
 
   it('a Content-Length that is not reached (Connection: close) is the same', async () => {
-    const s = await serveRaw((socket) => socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${KEYS.length}\r\n\r\n${KEYS.slice(0, 20)}`));
+    const s = await serveRaw((socket) =>
+      socket.end(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${KEYS.length}\r\n\r\n${KEYS.slice(0, 20)}`,
+      ),
+    );
     const r = await run(['keys', 'list', '--json'], { env: envFor(s.url) });
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stderr).error.message).toContain('was cut off');
@@ -355,7 +403,9 @@ describe('--timeout is the longest wait without progress', () => {
     const s = await serveRaw(trickle(KEYS, 10, 10, 3));
     const r = await run(['keys', 'list', '--timeout', '0.3'], { env: envFor(s.url) });
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`Error: The answer from ${s.url} stopped arriving: nothing came for 0.3 s. Check the service, or raise --timeout.\n`);
+    expect(r.stderr).toBe(
+      `Error: The answer from ${s.url} stopped arriving: nothing came for 0.3 s. Check the service, or raise --timeout.\n`,
+    );
     expect(s.requests).toHaveLength(3);
   });
 
@@ -373,16 +423,22 @@ describe('deep bodies at any size', () => {
   it.each([
     [200, false],
     [500, true],
-  ])('HTTP %i with a 4 MiB+ body nested 2.1 million deep (--json: %s): exit 3, one line or one JSON document', async (status, json) => {
-    const body = `${'['.repeat(levels)}${']'.repeat(levels)}`;
-    const s = await serveRaw((socket) => socket.end(`HTTP/1.1 ${status} X\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`));
-    const r = await runBin(json ? ['keys', 'list', '--json'] : ['api', '/x'], { env: envFor(s.url), timeoutMs: 60_000 });
-    expect(r.code, r.stderr).toBe(3);
-    expect(r.stdout).toBe('');
-    const message = `The service sent JSON nested more than 512 levels deep (HTTP ${status}); wsctl cannot handle it.`;
-    if (json) expect(JSON.parse(r.stderr).error).toEqual({ message, exit_code: 3, status });
-    else expect(r.stderr).toBe(`Error: ${message}\n`);
-  }, 60_000);
+  ])(
+    'HTTP %i with a 4 MiB+ body nested 2.1 million deep (--json: %s): exit 3, one line or one JSON document',
+    async (status, json) => {
+      const body = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+      const s = await serveRaw((socket) =>
+        socket.end(`HTTP/1.1 ${status} X\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`),
+      );
+      const r = await runBin(json ? ['keys', 'list', '--json'] : ['api', '/x'], { env: envFor(s.url), timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout).toBe('');
+      const message = `The service sent JSON nested more than 512 levels deep (HTTP ${status}); wsctl cannot handle it.`;
+      if (json) expect(JSON.parse(r.stderr).error).toEqual({ message, exit_code: 3, status });
+      else expect(r.stderr).toBe(`Error: ${message}\n`);
+    },
+    60_000,
+  );
 });
 
 describe('messages that name the right cause', () => {
@@ -403,7 +459,9 @@ describe('messages that name the right cause', () => {
     const s = await serveRaw((socket) => socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${headers}\r\n\r\n{}`));
     const r = await run(['keys', 'list'], { env: envFor(s.url) });
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`Error: The service at ${s.url} sent a bad response header (control characters such as ESC, or bytes HTTP does not allow); wsctl cannot read the answer.\n`);
+    expect(r.stderr).toBe(
+      `Error: The service at ${s.url} sent a bad response header (control characters such as ESC, or bytes HTTP does not allow); wsctl cannot read the answer.\n`,
+    );
     expect(s.requests).toHaveLength(1);
   });
 
@@ -411,6 +469,8 @@ describe('messages that name the right cause', () => {
     const s = await serve((_req, res) => json(res, 407, {}));
     const r = await run(['keys', 'list'], { env: envFor(s.url) });
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe('Error: The service answered HTTP 407 (proxy authentication required) although no proxy is in use: check the base URL, or set HTTPS_PROXY if a proxy is needed.\n');
+    expect(r.stderr).toBe(
+      'Error: The service answered HTTP 407 (proxy authentication required) although no proxy is in use: check the base URL, or set HTTPS_PROXY if a proxy is needed.\n',
+    );
   });
 });

@@ -59,7 +59,23 @@ describe('hostile text from the service', () => {
 
 describe('invisible and format characters', () => {
   // Bidi marks, separators, soft hyphen, interlinear annotations, tags, deprecated format controls.
-  const GAPS = ['\u061c', '\u2028', '\u2029', '\u00ad', '\ufff9', '\ufffa', '\ufffb', '\u{e0001}', '\u{e0041}', '\u{e007f}', '\u206a', '\u180e', '\u200e', '\u2066', '\u200b'];
+  const GAPS = [
+    '\u061c',
+    '\u2028',
+    '\u2029',
+    '\u00ad',
+    '\ufff9',
+    '\ufffa',
+    '\ufffb',
+    '\u{e0001}',
+    '\u{e0041}',
+    '\u{e007f}',
+    '\u206a',
+    '\u180e',
+    '\u200e',
+    '\u2066',
+    '\u200b',
+  ];
   const SNEAKY = `Hi${GAPS.join('x')}there`;
   const hasGap = (s: string) => GAPS.some((g) => s.includes(g));
 
@@ -124,7 +140,22 @@ describe('text bodies and prompts on a terminal', () => {
 
   it('a dry run repeats arguments without their control characters', async () => {
     const sb = await startSandbox();
-    const r = await runPty(['byok', 'add', '--name', 'n\x9b2J\u202eevil', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--dry-run'], { cols: 80, env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-0123456789abcdef' } });
+    const r = await runPty(
+      [
+        'byok',
+        'add',
+        '--name',
+        'n\x9b2J\u202eevil',
+        '--provider-url',
+        'https://p.example',
+        '--format',
+        'groq',
+        '--model',
+        'm',
+        '--dry-run',
+      ],
+      { cols: 80, env: { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-0123456789abcdef' } },
+    );
     expect(r.code, r.text).toBe(0);
     expect(r.output).not.toMatch(/[\x9b\u202e]/);
     expect(r.text).toContain('"name": "n\\u009b2J\\u202eevil"');

@@ -17,11 +17,36 @@ const DOCUMENTED = [0, 1, 2, 3, 4, 5];
  */
 const WORDS = [...new Set(VERBS.flatMap((v) => [...v.path, ...(v.verb.aliases ?? [])])), 'bash'].filter((word) => word !== 'serve');
 const FLAGS = [
-  ...new Set(VERBS.flatMap((v) => Object.values(v.verb.flags ?? {}).flatMap((f) => (f as Param<unknown>).syntax.split(/[ ,]+/).filter((w) => w.startsWith('-'))))),
+  ...new Set(
+    VERBS.flatMap((v) =>
+      Object.values(v.verb.flags ?? {}).flatMap((f) => (f as Param<unknown>).syntax.split(/[ ,]+/).filter((w) => w.startsWith('-'))),
+    ),
+  ),
   ...['--json', '--timeout', '--profile', '--dry-run', '--no-color', '--bogus'],
 ];
 const hostile = fc.oneof(
-  fc.constantFrom('', ' ', '..', '../..', '/', 'a/b', '?x=1', '#frag', '%2e%2e', '%', '\u0000', '\u001b[2J', '\n', '-', '--', 'conv_demo', 'dev_phone', 'pub_demo', 'gmail', 'pdc_gmail'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '..',
+    '../..',
+    '/',
+    'a/b',
+    '?x=1',
+    '#frag',
+    '%2e%2e',
+    '%',
+    '\u0000',
+    '\u001b[2J',
+    '\n',
+    '-',
+    '--',
+    'conv_demo',
+    'dev_phone',
+    'pub_demo',
+    'gmail',
+    'pdc_gmail',
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ minLength: 5000, maxLength: 20000 }),
@@ -54,16 +79,19 @@ describe('generated argument lists', () => {
 
   it('ids with / ? # % or .. never leave their path segment', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.stringMatching(/^[./?#%a-z]{1,12}$/)), async (id) => {
-        fc.pre(id.trim() !== '');
-        sb.requests.length = 0;
-        await run(['convo', 'show', '--', id], { env: sb.env });
-        await run(['device', 'rm', '--yes', '--', id], { env: sb.env });
-        const [show, rm] = sb.requests;
-        expect(show?.path).toMatch(/^\/conversations\/[^/?#]+$/);
-        expect(rm?.path).toMatch(/^\/devices\/[^/?#]+$/);
-        expect(decodeURIComponent(show!.path.slice('/conversations/'.length))).toBe(id);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.stringMatching(/^[./?#%a-z]{1,12}$/)),
+        async (id) => {
+          fc.pre(id.trim() !== '');
+          sb.requests.length = 0;
+          await run(['convo', 'show', '--', id], { env: sb.env });
+          await run(['device', 'rm', '--yes', '--', id], { env: sb.env });
+          const [show, rm] = sb.requests;
+          expect(show?.path).toMatch(/^\/conversations\/[^/?#]+$/);
+          expect(rm?.path).toMatch(/^\/devices\/[^/?#]+$/);
+          expect(decodeURIComponent(show!.path.slice('/conversations/'.length))).toBe(id);
+        },
+      ),
       { numRuns: 300 },
     );
   }, 120_000);
@@ -88,19 +116,37 @@ describe('random answers from the service', () => {
   const commands = [...serviceCalls({ yes: true }).map((c) => c.args), ['auth', 'status']];
   const body = fc.oneof(
     fc.json(),
-    fc.jsonValue().map((v) => JSON.stringify({ keys: [v], published: [v], messages: [v], conversation: v, data: v, error: v, success: v, filename: v, url: v })),
+    fc
+      .jsonValue()
+      .map((v) =>
+        JSON.stringify({ keys: [v], published: [v], messages: [v], conversation: v, data: v, error: v, success: v, filename: v, url: v }),
+      ),
     fc.string(),
   );
 
   it('every command ends with 0, 1 or 3 and no stack trace', async () => {
     const dir = tempDir();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...commands), body, fc.constantFrom(200, 201, 204, 500), fc.boolean(), async (args, text, status, json) => {
-        answer = { status, body: status === 204 ? '' : text };
-        const r = await run(json ? [...args, '--json'] : args, { env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_fuzz_fuzz_fuzz', WSCTL_CONFIG_DIR: dir, WSCTL_RETRY_BASE_MS: '1', WSCTL_BYOK_API_KEY: 'sk-fuzz-0123456789' } });
-        expect([0, 1, 3]).toContain(r.code);
-        checkEnding(r.code, r.stderr);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...commands),
+        body,
+        fc.constantFrom(200, 201, 204, 500),
+        fc.boolean(),
+        async (args, text, status, json) => {
+          answer = { status, body: status === 204 ? '' : text };
+          const r = await run(json ? [...args, '--json'] : args, {
+            env: {
+              WSCTL_BASE_URL: url,
+              WSCTL_API_KEY: 'wsk_fuzz_fuzz_fuzz',
+              WSCTL_CONFIG_DIR: dir,
+              WSCTL_RETRY_BASE_MS: '1',
+              WSCTL_BYOK_API_KEY: 'sk-fuzz-0123456789',
+            },
+          });
+          expect([0, 1, 3]).toContain(r.code);
+          checkEnding(r.code, r.stderr);
+        },
+      ),
       { numRuns: 800 },
     );
   }, 240_000);

@@ -48,7 +48,14 @@ describe('secrets', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const port = (proxy.address() as AddressInfo).port;
     try {
-      const r = await run(['keys', 'list'], { env: { WSCTL_BASE_URL: 'http://api.example.com', WSCTL_API_KEY: 'wsk_secret_secret_secret', HTTP_PROXY: `http://127.0.0.1:${port}`, WSCTL_CONFIG_DIR: '/nonexistent' } });
+      const r = await run(['keys', 'list'], {
+        env: {
+          WSCTL_BASE_URL: 'http://api.example.com',
+          WSCTL_API_KEY: 'wsk_secret_secret_secret',
+          HTTP_PROXY: `http://127.0.0.1:${port}`,
+          WSCTL_CONFIG_DIR: '/nonexistent',
+        },
+      });
       expect(r.code).toBe(2);
       expect(connections).toBe(0);
       expect(r.stderr).not.toContain('wsk_secret_secret_secret');
@@ -58,7 +65,17 @@ describe('secrets', () => {
   });
 
   it('--debug and --dry-run redact secrets inside a JSON body: Authorization, credentials, passwd, jwt, bearer, sessionid, URL passwords', async () => {
-    const secrets = ['tok_header_0001', 'cred_secret_0002', 'passwd_secret_0003', 'jwt_secret_0004', 'bearer_secret_0005', 'session_secret_0006', 'inline_secret_0007', 'urlpass_secret_0008', 'pwd_secret_0009'];
+    const secrets = [
+      'tok_header_0001',
+      'cred_secret_0002',
+      'passwd_secret_0003',
+      'jwt_secret_0004',
+      'bearer_secret_0005',
+      'session_secret_0006',
+      'inline_secret_0007',
+      'urlpass_secret_0008',
+      'pwd_secret_0009',
+    ];
     const body = {
       headers: { Authorization: `Bearer ${secrets[0]}` },
       credentials: secrets[1],
@@ -84,7 +101,11 @@ describe('secrets', () => {
     const file = join(tempDir(), 'body.json');
     writeFileSync(file, JSON.stringify(body));
     try {
-      const env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_test_0123456789', WSCTL_CONFIG_DIR: tempDir() };
+      const env = {
+        WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        WSCTL_API_KEY: 'wsk_test_0123456789',
+        WSCTL_CONFIG_DIR: tempDir(),
+      };
       for (const mode of ['--debug', '--dry-run']) {
         const r = await runBin(['api', '/echo', '-X', 'POST', '--input', file, mode], { env });
         expect(r.code, r.stderr).toBe(0);

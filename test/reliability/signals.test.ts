@@ -10,7 +10,9 @@ function start(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('close', (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on('close', (code) => resolve({ code, at: Date.now() })),
+  );
   return { child, exited, stderr: () => stderr };
 }
 
@@ -49,9 +51,13 @@ describe('signals and pipes', () => {
     const convo = sb.state.conversations.conv_demo!;
     convo.messages = Array.from({ length: 20_000 }, (_, i) => ({ ...convo.messages[i % convo.messages.length]! }));
     const dir = tempDir();
-    const child = spawn('bash', ['-c', `"${process.execPath}" "${BIN}" convo show conv_demo | head -1; echo "status=\${PIPESTATUS[0]}" >&2`], {
-      env: { PATH: process.env.PATH, HOME: dir, ...sb.env },
-    });
+    const child = spawn(
+      'bash',
+      ['-c', `"${process.execPath}" "${BIN}" convo show conv_demo | head -1; echo "status=\${PIPESTATUS[0]}" >&2`],
+      {
+        env: { PATH: process.env.PATH, HOME: dir, ...sb.env },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -73,7 +79,9 @@ describe('a command that waits for something that never comes', () => {
     const avatar = join(dir, 'a.png');
     writeFileSync(avatar, Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(64)]));
     for (const json of [false, true]) {
-      const r = await runBin(['persona', 'upload-avatar', avatar, ...(json ? ['--json'] : [])], { env: { ...sb.env, NODE_OPTIONS: `--require ${preload}` } });
+      const r = await runBin(['persona', 'upload-avatar', avatar, ...(json ? ['--json'] : [])], {
+        env: { ...sb.env, NODE_OPTIONS: `--require ${preload}` },
+      });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       const message = 'wsctl stopped before the command finished: it waited for something that never came (an internal error).';

@@ -28,7 +28,9 @@ describe('config and sandbox state on disk', () => {
   it('20 concurrent `wsctl --sandbox keys create` all succeed and all 20 keys are listed', async () => {
     const env = { WSCTL_CONFIG_DIR: tempDir() };
     expect((await runBin(['--sandbox', 'keys', 'list'], { env })).code).toBe(0);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => runBin(['--sandbox', 'keys', 'create', `parallel-${i}`], { env, timeoutMs: 60_000 })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => runBin(['--sandbox', 'keys', 'create', `parallel-${i}`], { env, timeoutMs: 60_000 })),
+    );
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const list = JSON.parse((await runBin(['--sandbox', 'keys', 'list', '--json'], { env })).stdout);
     const names = list.keys.map((k: { name: string }) => k.name).filter((n: string) => n.startsWith('parallel-'));
@@ -41,8 +43,12 @@ describe('config and sandbox state on disk', () => {
     for (let round = 0; round < 6; round++) {
       // One process writing the sandbox state, one writing the config, killed at a random moment.
       const writers = [
-        spawn(process.execPath, [BIN, '--sandbox', 'keys', 'create', `k${round}`], { env: { PATH: process.env.PATH, WSCTL_CONFIG_DIR: dir } }),
-        spawn(process.execPath, [BIN, 'keys', 'create', `c${round}`, '--save-as', `p${round}`], { env: { PATH: process.env.PATH, WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key } }),
+        spawn(process.execPath, [BIN, '--sandbox', 'keys', 'create', `k${round}`], {
+          env: { PATH: process.env.PATH, WSCTL_CONFIG_DIR: dir },
+        }),
+        spawn(process.execPath, [BIN, 'keys', 'create', `c${round}`, '--save-as', `p${round}`], {
+          env: { PATH: process.env.PATH, WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url, WSCTL_API_KEY: sb.key },
+        }),
       ];
       const closed = writers.map((w) => new Promise((resolve) => w.on('close', resolve)));
       await sleep(30 + Math.random() * 150);

@@ -19,7 +19,13 @@ describe.skipIf(!hasTmux && !process.env.CI)('in a real terminal', () => {
     mkdirSync(join(dir, 'bin'));
     symlinkSync(BIN, join(dir, 'bin', 'wsctl'));
     // No CI variable here: spinners show only outside CI.
-    env = { PATH: `${join(dir, 'bin')}:${process.env.PATH}`, HOME: dir, TERM: 'xterm-256color', WSCTL_CONFIG_DIR: join(dir, 'config'), WSCTL_BASE_URL: sb.url };
+    env = {
+      PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
+      HOME: dir,
+      TERM: 'xterm-256color',
+      WSCTL_CONFIG_DIR: join(dir, 'config'),
+      WSCTL_BASE_URL: sb.url,
+    };
     term = new Terminal(env);
     term.send("PS1='$ '", 'Enter');
     return () => term.close();
@@ -88,4 +94,3 @@ describe.skipIf(!hasTmux && !process.env.CI)('in a real terminal', () => {
     }
   });
 });
-

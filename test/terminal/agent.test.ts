@@ -13,11 +13,17 @@ describe('under an agent, on an 80-column terminal', () => {
 
   it('a destructive command without --yes asks nothing: exit 2 with the hint, nothing sent', async () => {
     // Were a prompt shown, "y" would answer it.
-    const agent = await runPty(['device', 'rm', 'dev_phone'], { cols: 80, env: { ...sb.env, CI: '1', CLAUDECODE: '1' }, steps: [['[y/N]', 'y\r']] });
+    const agent = await runPty(['device', 'rm', 'dev_phone'], {
+      cols: 80,
+      env: { ...sb.env, CI: '1', CLAUDECODE: '1' },
+      steps: [['[y/N]', 'y\r']],
+    });
     expect(agent.code, agent.text).toBe(2);
     expect(agent.text).not.toContain('[y/N]');
     // One line, wrapped at the terminal's width (then the "y" typed after it ended, echoed by the terminal).
-    expect(agent.text.replace(/\s+/g, ' ').trim().replace(/ y$/, '')).toBe("Error: Prompts are off under an AI agent (claude-code, from CLAUDECODE): pass --yes to remove device 'dev_phone'.");
+    expect(agent.text.replace(/\s+/g, ' ').trim().replace(/ y$/, '')).toBe(
+      "Error: Prompts are off under an AI agent (claude-code, from CLAUDECODE): pass --yes to remove device 'dev_phone'.",
+    );
     expect(sb.requests).toHaveLength(0);
     expect(sb.state.devices.map((d) => d.id)).toContain('dev_phone');
 

@@ -12,13 +12,22 @@ async function workspace(seen: IdRef[]): Promise<Record<string, string>> {
   const dir = tempDir();
   const env = { HOME: dir, WSCTL_CONFIG_DIR: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), WSCTL_SANDBOX: '1' };
   // Seen one after another: the last one given is the most recent, first in the list.
-  for (const ref of seen) await changeIds(join(env.XDG_CACHE_HOME, 'wsctl'), { configDir: env.WSCTL_CONFIG_DIR, sandbox: true, profile: 'sandbox' }, { seen: [ref] });
+  for (const ref of seen)
+    await changeIds(
+      join(env.XDG_CACHE_HOME, 'wsctl'),
+      { configDir: env.WSCTL_CONFIG_DIR, sandbox: true, profile: 'sandbox' },
+      { seen: [ref] },
+    );
   return env;
 }
 
 const conversations: IdRef[] = [
   { kind: 'conversation', id: 'conv_demo', description: 'Plan the Lisbon team offsite' },
-  { kind: 'conversation', id: 'conv_日本語の会話とても長い名前です', description: '\x1b[31mred\x1b[0m 会議の議事録 🎉👨‍👩‍👧 and a long tail of words to be cut' },
+  {
+    kind: 'conversation',
+    id: 'conv_日本語の会話とても長い名前です',
+    description: '\x1b[31mred\x1b[0m 会議の議事録 🎉👨‍👩‍👧 and a long tail of words to be cut',
+  },
   { kind: 'conversation', id: 'conv\x1b[2Jcleared', description: '\x1b]0;title\x07osc' },
 ];
 
@@ -26,7 +35,14 @@ describe('choosing a missing id', () => {
   for (const cols of [40, 200]) {
     it(`at ${cols} columns: fits, shows no escape from the service, typing filters and Enter chooses`, async () => {
       const env = await workspace(conversations);
-      const r = await runPty(['convo', 'show', '--no-pager'], { cols, env, steps: [['Choose a conversation', 'demo'], [300, '\r']] });
+      const r = await runPty(['convo', 'show', '--no-pager'], {
+        cols,
+        env,
+        steps: [
+          ['Choose a conversation', 'demo'],
+          [300, '\r'],
+        ],
+      });
       expect(r.code, r.text).toBe(0);
       expect(r.text).toContain('Plan the Lisbon team offsite');
       expect(r.text).toContain('? Choose a conversation: conv_demo');
@@ -38,7 +54,19 @@ describe('choosing a missing id', () => {
 
   it('shows every entry, most recent first, wide characters cut by columns; arrows move', async () => {
     const env = await workspace(conversations);
-    const r = await runPty(['convo', 'show', '--no-pager'], { cols: 40, env, steps: [['Choose a conversation', '\x1b[B'], [200, '\x1b[B'], [200, '\x1b[A'], [200, '\x1b[A'], [200, '\x1b[B'], [200, '\x1b[B'], [300, '\r']] });
+    const r = await runPty(['convo', 'show', '--no-pager'], {
+      cols: 40,
+      env,
+      steps: [
+        ['Choose a conversation', '\x1b[B'],
+        [200, '\x1b[B'],
+        [200, '\x1b[A'],
+        [200, '\x1b[A'],
+        [200, '\x1b[B'],
+        [200, '\x1b[B'],
+        [300, '\r'],
+      ],
+    });
     // the third most recent is conv_demo
     expect(r.code, r.text).toBe(0);
     expect(r.output).toContain('conv_日本語');
@@ -57,12 +85,19 @@ describe('choosing a missing id', () => {
     }
   });
 
-  it('conn rm gmail offers gmail\'s connections; the chosen one is confirmed as if typed', async () => {
+  it("conn rm gmail offers gmail's connections; the chosen one is confirmed as if typed", async () => {
     const env = await workspace([
       { kind: 'connection', id: 'pdc_notion', app: 'notion', description: 'notion, read' },
       { kind: 'connection', id: 'pdc_gmail', app: 'gmail', description: 'gmail, write' },
     ]);
-    const r = await runPty(['conn', 'rm', 'gmail'], { cols: 80, env, steps: [['Choose a connection of gmail', '\r'], ['[y/N]', 'y\r']] });
+    const r = await runPty(['conn', 'rm', 'gmail'], {
+      cols: 80,
+      env,
+      steps: [
+        ['Choose a connection of gmail', '\r'],
+        ['[y/N]', 'y\r'],
+      ],
+    });
     expect(r.code, r.text).toBe(0);
     expect(r.text).not.toContain('pdc_notion');
     expect(r.text).toContain('Remove connection gmail/pdc_gmail');

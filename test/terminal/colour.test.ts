@@ -14,7 +14,12 @@ describe('colour and escape sequences', () => {
   });
 
   it('TERM=dumb: no colour, no bold, no spinner, no cursor movement, on any command', async () => {
-    for (const args of [['keys', 'list'], ['convo', 'show', 'conv_demo', '--no-pager'], ['settings'], ['device', 'rm', 'dev_laptop', '--yes']]) {
+    for (const args of [
+      ['keys', 'list'],
+      ['convo', 'show', 'conv_demo', '--no-pager'],
+      ['settings'],
+      ['device', 'rm', 'dev_laptop', '--yes'],
+    ]) {
       const r = await runPty(args, { cols: 80, env: { ...sb.env, TERM: 'dumb' } });
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.output, `${args.join(' ')}: ${JSON.stringify(r.output.slice(0, 120))}`).not.toContain('\x1b');

@@ -35,7 +35,11 @@ describe('record views fit the terminal', () => {
   it.each([60, 80])('auth status wraps the path of the key file (%i columns)', async (cols) => {
     const dir = join(tempDir(), 'a-config-folder-with-a-rather-long-name', 'and-another-level-of-folders-below-it');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: 'default', profiles: { default: { base_url: sb.url, api_key: sb.key } } }), { mode: 0o600 });
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ current_profile: 'default', profiles: { default: { base_url: sb.url, api_key: sb.key } } }),
+      { mode: 0o600 },
+    );
     const r = await runPty(['auth', 'status'], { cols, env: { WSCTL_CONFIG_DIR: dir, HOME: tempDir() } });
     expect(r.code, r.text).toBe(0);
     expect(tooWide(r.text, cols), r.text).toEqual([]);

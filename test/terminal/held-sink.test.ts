@@ -48,12 +48,16 @@ describe('heldSink', () => {
   it('abandon drops what is held and never opens the output', async () => {
     let opened = false;
     let abandoned = false;
-    const sink = heldSink(async () => {
-      opened = true;
-      return collector();
-    }, 1 << 20, async () => {
-      abandoned = true;
-    });
+    const sink = heldSink(
+      async () => {
+        opened = true;
+        return collector();
+      },
+      1 << 20,
+      async () => {
+        abandoned = true;
+      },
+    );
     await sink.write('partial');
     await sink.abandon();
     expect(opened).toBe(false);

@@ -29,7 +29,11 @@ async function hostile(): Promise<Record<string, string>> {
     else res.end(JSON.stringify({ conversation, state: 'idle', messages: [message(`web page says ${HOSTILE}`)] }));
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_hostile_test_key', WSCTL_CONFIG_DIR: tempDir() };
+  return {
+    WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    WSCTL_API_KEY: 'wsk_hostile_test_key',
+    WSCTL_CONFIG_DIR: tempDir(),
+  };
 }
 
 const clean = 'deploy-key!';
@@ -62,7 +66,10 @@ describe('--jq on a terminal', () => {
 
   it("convo show --follow --jq '.parts[0].content': message content from a web page", async () => {
     const env = await hostile();
-    const r = await runPty(['convo', 'show', 'c1', '--follow', '--interval', '0.5', '--jq', '.parts[0].content // empty'], { cols: 80, env });
+    const r = await runPty(['convo', 'show', 'c1', '--follow', '--interval', '0.5', '--jq', '.parts[0].content // empty'], {
+      cols: 80,
+      env,
+    });
     expect(r.code, r.text).toBe(0);
     for (const bad of FORBIDDEN) expect(r.output).not.toContain(bad);
     expect(r.text).toContain(`web page says ${clean}`);

@@ -32,7 +32,11 @@ beforeAll(async () => {
     server.closeAllConnections();
     server.close();
   };
-  env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_tty_test_key_0123', WSCTL_CONFIG_DIR: tempDir() };
+  env = {
+    WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    WSCTL_API_KEY: 'wsk_tty_test_key_0123',
+    WSCTL_CONFIG_DIR: tempDir(),
+  };
 });
 afterAll(() => close());
 
@@ -53,7 +57,8 @@ describe('--json never writes controls or invisible characters raw', () => {
     expect(piped.stdout).not.toMatch(RAW);
     expect(piped.stdout).toContain(ESCAPED);
     // The same values, read back.
-    for (const line of args.includes('--follow') ? piped.stdout.trimEnd().split('\n') : [piped.stdout]) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of args.includes('--follow') ? piped.stdout.trimEnd().split('\n') : [piped.stdout])
+      expect(() => JSON.parse(line)).not.toThrow();
     if (!args.includes('--follow') && args[0] === 'convo') expect(JSON.parse(piped.stdout).conversation.title).toBe(HOSTILE);
   });
 });

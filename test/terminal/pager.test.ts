@@ -13,7 +13,8 @@ describe('the pager', () => {
   beforeAll(async () => {
     sb = await startSandbox();
   });
-  const show = (env: Record<string, string>, cols = 80) => runPty(['convo', 'show', 'conv_demo'], { cols, env: { ...sb.env, CI: '1', ...env } });
+  const show = (env: Record<string, string>, cols = 80) =>
+    runPty(['convo', 'show', 'conv_demo'], { cols, env: { ...sb.env, CI: '1', ...env } });
   const warnings = (text: string) => text.split('\n').filter((l) => l.startsWith('! '));
 
   /** A PATH holding only python (which runs the pty), as in a slim container without less. */
@@ -39,7 +40,11 @@ describe('the pager', () => {
     const r = await show(env(), 200);
     expect(r.code, r.text).toBe(0);
     expect(warnings(r.text)).toHaveLength(1);
-    expect(warnings(r.text)[0]).toMatch(new RegExp(`^! The pager '(.*/)?${pager.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' could not be started \\(not found\\): printing directly\\. Set WSCTL_PAGER, or pass --no-pager\\.$`));
+    expect(warnings(r.text)[0]).toMatch(
+      new RegExp(
+        `^! The pager '(.*/)?${pager.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' could not be started \\(not found\\): printing directly\\. Set WSCTL_PAGER, or pass --no-pager\\.$`,
+      ),
+    );
     expect(r.text).toContain('Plan the Lisbon team offsite');
     // The totals end the transcript (at 80 columns the count goes on a line of its own).
     expect(r.text).toMatch(/^Totals .*(\n +)?\(6 messages\)$/m);
@@ -54,7 +59,9 @@ describe('the pager', () => {
   ])('PAGER=%s fails before taking the output: exit 1 naming it', async (pager, how) => {
     const r = await show({ PAGER: pager }, 200);
     expect(r.code, r.text).toBe(1);
-    expect(r.text).toContain(`Error: The pager '${pager}' ${how}, so the output may not have been shown in full. Run again with --no-pager, or set WSCTL_PAGER.`);
+    expect(r.text).toContain(
+      `Error: The pager '${pager}' ${how}, so the output may not have been shown in full. Run again with --no-pager, or set WSCTL_PAGER.`,
+    );
     expect(crashed(r.output)).toBe(false);
   });
 
@@ -73,7 +80,11 @@ describe('the pager on TERM=dumb', () => {
 
   it('with no pager named, the transcript is printed directly (less would stop to warn)', async () => {
     // Were less started, it would wait at its warning; "q" then quits it with nothing shown.
-    const r = await runPty(['convo', 'show', 'conv_demo'], { cols: 80, env: { ...sb.env, TERM: 'dumb', PAGER: undefined, WSCTL_PAGER: undefined }, steps: [[1500, 'q']] });
+    const r = await runPty(['convo', 'show', 'conv_demo'], {
+      cols: 80,
+      env: { ...sb.env, TERM: 'dumb', PAGER: undefined, WSCTL_PAGER: undefined },
+      steps: [[1500, 'q']],
+    });
     expect(r.code, r.text).toBe(0);
     expect(r.text).not.toContain('not fully functional');
     expect(r.text).toContain('Plan the Lisbon team offsite');

@@ -5,7 +5,19 @@ import { startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { crashed, runPty } from './pty.js';
 
 const KEY = 'sk-typed-at-the-terminal-0123456789';
-const ADD = ['byok', 'add', '--name', 'typed', '--provider-url', 'https://api.groq.com/openai/v1', '--format', 'groq', '--model', 'llama-3.3-70b', '--api-key-stdin'];
+const ADD = [
+  'byok',
+  'add',
+  '--name',
+  'typed',
+  '--provider-url',
+  'https://api.groq.com/openai/v1',
+  '--format',
+  'groq',
+  '--model',
+  'llama-3.3-70b',
+  '--api-key-stdin',
+];
 
 describe('byok add --api-key-stdin on a terminal', () => {
   let sb: TestSandbox;
@@ -15,7 +27,12 @@ describe('byok add --api-key-stdin on a terminal', () => {
 
   it.each([60, 80, 200])('asks with input hidden and never shows the key (%i columns)', async (cols) => {
     const before = sb.requests.length;
-    const r = await runPty(ADD, { cols, env: { ...sb.env, WSCTL_CONFIG_DIR: tempDir() }, steps: [['input hidden', `${KEY}\r`]], timeoutS: 10 });
+    const r = await runPty(ADD, {
+      cols,
+      env: { ...sb.env, WSCTL_CONFIG_DIR: tempDir() },
+      steps: [['input hidden', `${KEY}\r`]],
+      timeoutS: 10,
+    });
     expect(r.code, r.text).toBe(0);
     expect(r.text).toContain('Provider API key (input hidden): ');
     expect(r.output).not.toContain(KEY);

@@ -24,8 +24,18 @@ export const plainText = (output: string) =>
     .replace(/[^\n]*\r(?!\n)/g, '')
     .replace(/\r/g, '');
 
-export function runPty(args: string[], options: { cols: number; rows?: number; env?: Record<string, string | undefined>; steps?: Step[]; timeoutS?: number }): Promise<PtyResult> {
-  const env = { PATH: process.env.PATH, HOME: options.env?.HOME ?? '/tmp', TERM: 'xterm-256color', WSCTL_RETRY_BASE_MS: '10', PTY_TIMEOUT: String(options.timeoutS ?? 20), ...options.env };
+export function runPty(
+  args: string[],
+  options: { cols: number; rows?: number; env?: Record<string, string | undefined>; steps?: Step[]; timeoutS?: number },
+): Promise<PtyResult> {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: options.env?.HOME ?? '/tmp',
+    TERM: 'xterm-256color',
+    WSCTL_RETRY_BASE_MS: '10',
+    PTY_TIMEOUT: String(options.timeoutS ?? 20),
+    ...options.env,
+  };
   for (const key of Object.keys(env)) if (env[key as keyof typeof env] === undefined) delete env[key as keyof typeof env];
   return new Promise((resolve, reject) => {
     const child = execFile(

@@ -58,10 +58,14 @@ describe.concurrent('stderr on a sized terminal', () => {
     expect(question.at(-1)).toMatch(/\? \[y\/N\]$/);
   });
 
-  it('the root help\'s notes wrap at the real width: one line each at 200 columns, within 60 at 60', async () => {
+  it("the root help's notes wrap at the real width: one line each at 200 columns, within 60 at 60", async () => {
     const wide = await runPty(['--help'], { cols: 200 });
-    expect(wide.text).toMatch(/^The examples in each command's help use the sandbox's ids \(conv_demo, dev_phone, …\): add --sandbox to try them\.$/m);
-    expect(wide.text).toMatch(/^Help topics: wsctl help environment, exit-codes, formatting or config\. Manual: man wsctl, man wsctl-keys-create, …$/m);
+    expect(wide.text).toMatch(
+      /^The examples in each command's help use the sandbox's ids \(conv_demo, dev_phone, …\): add --sandbox to try them\.$/m,
+    );
+    expect(wide.text).toMatch(
+      /^Help topics: wsctl help environment, exit-codes, formatting or config\. Manual: man wsctl, man wsctl-keys-create, …$/m,
+    );
     const narrow = await runPty(['--help'], { cols: 60 });
     expect(narrow.text.split('\n').filter((l) => stringWidth(l) > 60)).toEqual([]);
     expect(narrow.text).toContain('Help topics:');

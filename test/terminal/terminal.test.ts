@@ -24,22 +24,31 @@ describe('on a sized terminal', () => {
     env = { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-test-0123456789abcdef' };
   });
 
-  it.each(WIDTHS)('--dry-run of every command that calls the service prints the request and exits 0 (%i columns)', async (cols) => {
-    const cases = SERVICE_COMMANDS.flatMap((args) => [[], ['--json']].map((json) => [...args, '--dry-run', ...json]));
-    const results = await atOnce(cases, AT_ONCE, (args) => runPty(args, { cols, env }));
-    results.forEach((r, i) => {
-      const args = cases[i]!.join(' ');
-      expect(crashed(r.output), `${args}\n${r.text}`).toBe(false);
-      expect(r.code, `${args}\n${r.text}`).toBe(0);
-      expect(r.text).toMatch(args.endsWith('--json') ? /"method": "(GET|POST|PATCH|DELETE)"/ : /^(GET|POST|PATCH|DELETE) http/m);
-    });
-    expect(sb.requests).toHaveLength(0);
-  }, 120_000);
+  it.each(WIDTHS)(
+    '--dry-run of every command that calls the service prints the request and exits 0 (%i columns)',
+    async (cols) => {
+      const cases = SERVICE_COMMANDS.flatMap((args) => [[], ['--json']].map((json) => [...args, '--dry-run', ...json]));
+      const results = await atOnce(cases, AT_ONCE, (args) => runPty(args, { cols, env }));
+      results.forEach((r, i) => {
+        const args = cases[i]!.join(' ');
+        expect(crashed(r.output), `${args}\n${r.text}`).toBe(false);
+        expect(r.code, `${args}\n${r.text}`).toBe(0);
+        expect(r.text).toMatch(args.endsWith('--json') ? /"method": "(GET|POST|PATCH|DELETE)"/ : /^(GET|POST|PATCH|DELETE) http/m);
+      });
+      expect(sb.requests).toHaveLength(0);
+    },
+    120_000,
+  );
 
   it('answers that come back at once: 401, 404 and 422 end with one line and their exit code', async () => {
     const rejected = await runPty(['keys', 'list'], { cols: 80, env: { ...env, WSCTL_API_KEY: 'wsk_not_a_real_key_at_all' } });
     expect(rejected.code).toBe(4);
-    expect(rejected.text.trim().split('\n').filter((l) => l.startsWith('Error:'))).toHaveLength(1);
+    expect(
+      rejected.text
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('Error:')),
+    ).toHaveLength(1);
     const missing = await runPty(['device', 'rm', 'dev_nope', '--yes'], { cols: 80, env });
     expect(missing.code).toBe(5);
     expect(missing.text).toMatch(/^Error: Device 'dev_nope' not found/m);
@@ -49,8 +58,23 @@ describe('on a sized terminal', () => {
   });
 
   it.each(WIDTHS)('tables and help never pass %i columns', async (cols) => {
-    sb.state.keys.push({ id: 'key_long', name: 'a-name-that-is-much-longer-than-any-column-could-hold-41', key: 'wsk_longlonglong', key_prefix: 'wsk_long', created_at: new Date().toISOString(), last_used_at: null });
-    const cases = [['keys', 'list'], ['caps'], ['settings'], ['persona', 'versions', 'persona_demo'], ['--help'], ['conn', '--help'], ['byok', 'add', '--help']];
+    sb.state.keys.push({
+      id: 'key_long',
+      name: 'a-name-that-is-much-longer-than-any-column-could-hold-41',
+      key: 'wsk_longlonglong',
+      key_prefix: 'wsk_long',
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    });
+    const cases = [
+      ['keys', 'list'],
+      ['caps'],
+      ['settings'],
+      ['persona', 'versions', 'persona_demo'],
+      ['--help'],
+      ['conn', '--help'],
+      ['byok', 'add', '--help'],
+    ];
     const results = await atOnce(cases, AT_ONCE, (args) => runPty(args, { cols, env }));
     for (const [i, r] of results.entries()) {
       const args = cases[i]!;
@@ -66,7 +90,14 @@ describe('on a sized terminal', () => {
   });
 
   it('a 10 MB name renders at once and is cut to fit', async () => {
-    sb.state.keys.push({ id: 'key_huge', name: 'n'.repeat(10 * 1024 * 1024), key: 'wsk_hugehugehuge', key_prefix: 'wsk_huge', created_at: new Date().toISOString(), last_used_at: null });
+    sb.state.keys.push({
+      id: 'key_huge',
+      name: 'n'.repeat(10 * 1024 * 1024),
+      key: 'wsk_hugehugehuge',
+      key_prefix: 'wsk_huge',
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    });
     const r = await runPty(['keys', 'list'], { cols: 80, env, timeoutS: 15 });
     expect(r.code).toBe(0);
     expect(r.text).toMatch(/key_huge +n+… +wsk_huge/);
@@ -116,7 +147,11 @@ describe('prompts on a terminal', () => {
 
   it('Ctrl-C at the key prompt exits 130 at once, on a fresh line', async () => {
     const started = Date.now();
-    const r = await runPty(['auth', 'login'], { cols: 80, env: { WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: sb.url }, steps: [['input hidden', 'wsk_half\x03']] });
+    const r = await runPty(['auth', 'login'], {
+      cols: 80,
+      env: { WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: sb.url },
+      steps: [['input hidden', 'wsk_half\x03']],
+    });
     expect(r.code).toBe(130);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(r.text).toMatch(/input hidden\): \n/);
@@ -145,9 +180,15 @@ describe('prompts on a terminal', () => {
       [['auth', 'login', '--no-input'], { WSCTL_BASE_URL: sb.url }, /--with-key/],
       // stdin is the terminal: reading the key there would echo it.
       [['auth', 'login', '--with-key', '--no-input'], { WSCTL_BASE_URL: sb.url }, /pipe the key in with --with-key/],
-      [['byok', 'add', '--name', 'x', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--no-input'], {}, /--api-key-stdin.*WSCTL_BYOK_API_KEY/],
+      [
+        ['byok', 'add', '--name', 'x', '--provider-url', 'https://p.example', '--format', 'groq', '--model', 'm', '--no-input'],
+        {},
+        /--api-key-stdin.*WSCTL_BYOK_API_KEY/,
+      ],
     ];
-    const results = await atOnce(cases, AT_ONCE, ([args, extra]) => runPty(args, { cols: 80, env: { ...sb.env, WSCTL_CONFIG_DIR: tempDir(), ...extra } }));
+    const results = await atOnce(cases, AT_ONCE, ([args, extra]) =>
+      runPty(args, { cols: 80, env: { ...sb.env, WSCTL_CONFIG_DIR: tempDir(), ...extra } }),
+    );
     for (const [i, [args, , named]] of cases.entries()) {
       const r = results[i]!;
       expect(r.code, args.join(' ')).toBe(2);

@@ -13,26 +13,94 @@ const reference = (text: string) => Array.from(segmenter.segment(text), (s) => s
 
 // Pieces that meet at every kind of grapheme boundary a terminal cares about.
 const PIECES = [
-  'a', 'Z', ' ', '-', '…', 'é', 'e\u0301', '\u0301', '\u0308', '\u20dd',
-  '中', '文', 'ｱ', 'ﾞ', 'Ａ', '한', '\u1100', '\u1161', '\u11a8', '\u3164',
-  '🚀', '☕', '🫠', '❤', '\ufe0f', '\ufe0e', '☝', '🏻', '🏽', '\u200d', '👨', '👩', '👧', '🏳', '🌈', '⚧',
-  '🇫', '🇷', '🇯', '🇵', '1', '#', '\u20e3', '©', '™', '↔', 'Ω', 'я', 'ا', 'ב', '\u0915', '\u093f',
+  'a',
+  'Z',
+  ' ',
+  '-',
+  '…',
+  'é',
+  'e\u0301',
+  '\u0301',
+  '\u0308',
+  '\u20dd',
+  '中',
+  '文',
+  'ｱ',
+  'ﾞ',
+  'Ａ',
+  '한',
+  '\u1100',
+  '\u1161',
+  '\u11a8',
+  '\u3164',
+  '🚀',
+  '☕',
+  '🫠',
+  '❤',
+  '\ufe0f',
+  '\ufe0e',
+  '☝',
+  '🏻',
+  '🏽',
+  '\u200d',
+  '👨',
+  '👩',
+  '👧',
+  '🏳',
+  '🌈',
+  '⚧',
+  '🇫',
+  '🇷',
+  '🇯',
+  '🇵',
+  '1',
+  '#',
+  '\u20e3',
+  '©',
+  '™',
+  '↔',
+  'Ω',
+  'я',
+  'ا',
+  'ב',
+  '\u0915',
+  '\u093f',
 ];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }).map((parts) => parts.join(''));
 
 describe('terminal widths', () => {
   it('the cases people see: emoji, flags, joined families, keycaps, CJK, combining marks', () => {
     const cases: [string, number][] = [
-      ['🚀', 2], ['☕', 2], ['🫠', 2], ['🇫🇷', 2], ['👨‍👩‍👧', 2], ['👍🏽', 2], ['❤️', 2], ['❤', 1], ['1️⃣', 2],
-      ['🏳️‍🌈', 2], ['\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}', 2], ['\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}', 2], ['中文', 4], ['ｱ', 1], ['e\u0301', 1], ['\u0301', 0], ['한글', 4], ['\u1100\u1161\u11a8', 2], ['abc', 3],
+      ['🚀', 2],
+      ['☕', 2],
+      ['🫠', 2],
+      ['🇫🇷', 2],
+      ['👨‍👩‍👧', 2],
+      ['👍🏽', 2],
+      ['❤️', 2],
+      ['❤', 1],
+      ['1️⃣', 2],
+      ['🏳️‍🌈', 2],
+      ['\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}', 2],
+      ['\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}', 2],
+      ['中文', 4],
+      ['ｱ', 1],
+      ['e\u0301', 1],
+      ['\u0301', 0],
+      ['한글', 4],
+      ['\u1100\u1161\u11a8', 2],
+      ['abc', 3],
     ];
     for (const [s, w] of cases) expect(displayWidth(s), JSON.stringify(s)).toBe(w);
   });
 
   it('graphemes are the ones Intl.Segmenter finds', () => {
-    fc.assert(fc.property(text, (s) => {
-      expect([...graphemes(s)]).toEqual(reference(s));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(text, (s) => {
+        expect([...graphemes(s)]).toEqual(reference(s));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('a grapheme that is one RGI emoji takes two columns', () => {

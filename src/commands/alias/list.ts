@@ -21,7 +21,10 @@ export async function run(ctx: Ctx): Promise<Result> {
         out.info("No aliases yet. Create one with `wsctl alias set ks 'keys list'`.");
         return;
       }
-      out.table([{ header: 'NAME', fixed: true }, { header: 'EXPANSION' }], Object.entries(sorted).map(([name, expansion]) => [name, expansion]));
+      out.table(
+        [{ header: 'NAME', fixed: true }, { header: 'EXPANSION' }],
+        Object.entries(sorted).map(([name, expansion]) => [name, expansion]),
+      );
     },
   };
 }

@@ -8,7 +8,10 @@ export const set = defineVerb({
   summary: 'Name a command line: `wsctl <name> …` then runs `wsctl <expansion> …`',
   args: {
     name: arg('<name>', 'the alias (not a command or help topic)', aliasName),
-    expansion: arg('<expansion>', 'the command line, one argument, split like a shell\'s words; $1, $2, … take the arguments after the alias'),
+    expansion: arg(
+      '<expansion>',
+      "the command line, one argument, split like a shell's words; $1, $2, … take the arguments after the alias",
+    ),
   },
   notes: `
 The expansion is one argument (quote it), split like a shell's words (quotes
@@ -17,7 +20,11 @@ the alias; the arguments not used that way are appended. An alias is expanded
 once: an alias in an expansion is not expanded again. --dry-run and --debug
 show the expansion on stderr.
 `,
-  examples: ["wsctl alias set rmdev 'device rm $1 --yes'", "wsctl alias set ks 'keys list'", "wsctl alias set live 'convo show conv_live --follow'"],
+  examples: [
+    "wsctl alias set rmdev 'device rm $1 --yes'",
+    "wsctl alias set ks 'keys list'",
+    "wsctl alias set live 'convo show conv_live --follow'",
+  ],
   endpoints: [],
   sample: ['alias', 'set', 'ks', 'keys list'],
   run,
@@ -25,7 +32,8 @@ show the expansion on stderr.
 
 export async function run(opts: { name: string; expansion: string }, ctx: Ctx, here: Here): Promise<Result> {
   refuseCommandName(opts.name, rootOf(here.command));
-  if (splitWords(opts.expansion).length === 0) throw new UsageError('The expansion is empty: give the command line the alias stands for, e.g. `wsctl alias set ks \'keys list\'`.');
+  if (splitWords(opts.expansion).length === 0)
+    throw new UsageError("The expansion is empty: give the command line the alias stands for, e.g. `wsctl alias set ks 'keys list'`.");
   const json = { name: opts.name, expansion: opts.expansion };
   if (ctx.dryRun) return wouldChange(json, `Would make \`wsctl ${opts.name}\` run \`wsctl ${opts.expansion}\`.`);
   await ctx.config.update((data) => {

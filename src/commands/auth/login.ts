@@ -16,7 +16,8 @@ export interface LoginOptions {
 
 export const login = defineVerb({
   name: 'login',
-  summary: 'Store an API key and the base URL in effect in the profile; on a terminal it asks for what is missing (the base URL, then the key, input hidden)',
+  summary:
+    'Store an API key and the base URL in effect in the profile; on a terminal it asks for what is missing (the base URL, then the key, input hidden)',
   flags: {
     withKey: flag('--with-key', 'read the key from standard input (first line)'),
     verify: flag('--no-verify', 'save without checking the key with the service'),
@@ -38,7 +39,10 @@ async function readKey(opts: LoginOptions, ctx: Ctx): Promise<string> {
   // --with-key on a terminal would echo the key as it is typed: ask with input hidden instead
   // (and where prompts are off, say how to pipe it).
   if (opts.withKey && !ctx.io.stdinIsTTY) return (await readFirstLine(ctx.io.stdin)).replace(/\r$/, '');
-  return ctx.term.secret('Paste your API key (input hidden): ', 'pipe the key in with --with-key, e.g. `echo "$KEY" | wsctl auth login --with-key`');
+  return ctx.term.secret(
+    'Paste your API key (input hidden): ',
+    'pipe the key in with --with-key, e.g. `echo "$KEY" | wsctl auth login --with-key`',
+  );
 }
 
 /** The base URL in effect, else (on a terminal) asked for before the key. */
@@ -67,19 +71,29 @@ export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result | Call> 
     spinner: 'Checking the key',
     answer: () => save(opts, ctx, profile, baseUrl, key),
     otherwise(error) {
-      if (error instanceof AuthError) throw new AuthError(`The service rejected this key (HTTP ${error.status}); nothing was saved.`, error);
+      if (error instanceof AuthError)
+        throw new AuthError(`The service rejected this key (HTTP ${error.status}); nothing was saved.`, error);
       throw error;
     },
   });
 }
 
 async function save(opts: LoginOptions, ctx: Ctx, profile: string, baseUrl: string, key: string): Promise<Result> {
-  const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl, key, insecure: opts.insecureStorage, makeCurrent: true }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
+  const storage = await storeKey(
+    ctx.config,
+    ctx.storeEntry(profile),
+    { baseUrl, key, insecure: opts.insecureStorage, makeCurrent: true },
+    (m) => ctx.term.warn(m),
+    (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`),
+  );
   const summary = { profile, base_url: baseUrl, key: mask(key) };
   const where = storage === 'keyring' ? 'the credential store' : ctx.config.path;
   return {
     json: summary,
-    human: (out) => out.done(`Logged in to ${baseUrl} as profile '${profile}' (key ${summary.key}${opts.verify ? '' : ', not verified'}, stored in ${where}).`),
+    human: (out) =>
+      out.done(
+        `Logged in to ${baseUrl} as profile '${profile}' (key ${summary.key}${opts.verify ? '' : ', not verified'}, stored in ${where}).`,
+      ),
   };
 }
 

@@ -16,7 +16,12 @@ export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
   const names = opts.all ? Object.keys(ctx.config.read().profiles) : [ctx.profileName()];
   if (ctx.dryRun) return wouldForget(opts, ctx, names);
   const trace = (line: string) => ctx.debug && ctx.term.trace(`credential store: ${line}`);
-  const { forgotten, leftInStore } = await forgetKeys(ctx.config, names.map((n) => ctx.storeEntry(n)), false, trace);
+  const { forgotten, leftInStore } = await forgetKeys(
+    ctx.config,
+    names.map((n) => ctx.storeEntry(n)),
+    false,
+    trace,
+  );
   // What could not be removed is said, never "no stored key": the store could not be asked.
   for (const left of leftInStore) ctx.term.warn(leftBehind(left));
   if (ctx.env.WSCTL_API_KEY) ctx.term.warn('WSCTL_API_KEY is still set in the environment and is used before any profile.');
@@ -26,8 +31,10 @@ export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
     json: { logged_out: [...forgotten, ...left], left_in_credential_store: left },
     human(out) {
       if (forgotten.length > 0) out.done(`Removed the stored key of ${quoted(forgotten)}.`);
-      if (left.length > 0) out.done(`Logged out ${quoted(left)}; the key is no longer used, but its credential store entry remains (see above).`);
-      if (forgotten.length === 0 && left.length === 0) out.done(opts.all ? 'No profile had a stored key.' : `Profile '${names[0]}' had no stored key.`);
+      if (left.length > 0)
+        out.done(`Logged out ${quoted(left)}; the key is no longer used, but its credential store entry remains (see above).`);
+      if (forgotten.length === 0 && left.length === 0)
+        out.done(opts.all ? 'No profile had a stored key.' : `Profile '${names[0]}' had no stored key.`);
     },
   };
 }

@@ -44,10 +44,20 @@ export function documentOf(ctx: Ctx, t: Target, valid: boolean | null, r: Pick<R
 export function showDocument(out: Terminal, ctx: Ctx, status: StatusDocument, extra: [string, string | null][] = []): void {
   // Piped: the raw key_storage; on a TTY, where that is.
   const where =
-    status.key_storage === 'keyring' ? 'OS credential store' : status.key_storage === 'file' ? `file ${ctx.config.path}` : status.key_source === 'env' ? 'environment (WSCTL_API_KEY)' : undefined;
+    status.key_storage === 'keyring'
+      ? 'OS credential store'
+      : status.key_storage === 'file'
+        ? `file ${ctx.config.path}`
+        : status.key_source === 'env'
+          ? 'environment (WSCTL_API_KEY)'
+          : undefined;
   out.detail([
     ['profile', status.profile],
-    ['profile_source', status.profile_source, status.profile_source === null ? undefined : profileFrom({ profileSource: status.profile_source, pinFile: status.pin_file })],
+    [
+      'profile_source',
+      status.profile_source,
+      status.profile_source === null ? undefined : profileFrom({ profileSource: status.profile_source, pinFile: status.pin_file }),
+    ],
     ...(status.pin_file ? [['pin_file', status.pin_file] as [string, string]] : []),
     ['base_url', status.base_url],
     ['key_source', status.key_source],

@@ -11,7 +11,8 @@ type Checked = StatusDocument & { error?: string };
 type Outcome = 'valid' | 'auth' | 'network';
 
 export async function statusAll(ctx: Ctx): Promise<Result> {
-  if (ctx.sandbox) throw new UsageError('--all checks the profiles in config.json; --sandbox uses none of them. Run `wsctl --sandbox auth status`.');
+  if (ctx.sandbox)
+    throw new UsageError('--all checks the profiles in config.json; --sandbox uses none of them. Run `wsctl --sandbox auth status`.');
   const names = Object.keys(ctx.config.read().profiles).sort((a, b) => a.localeCompare(b));
   // Only the profile in effect says where it came from; a broken pin is reported here as everywhere.
   const inEffect = names.length > 0 ? ctx.resolution() : undefined;
@@ -54,7 +55,8 @@ async function check(ctx: Ctx, name: string, ms: number, r: Parameters<typeof do
     return { doc: documentOf(ctx, t, true, r), outcome: 'valid' };
   } catch (error) {
     if (ctx.signal.aborted) throw new InterruptedError();
-    if (error instanceof AuthError && error.status !== undefined) return { doc: { ...documentOf(ctx, t, false, r), error: rejected(t, error) }, outcome: 'auth' };
+    if (error instanceof AuthError && error.status !== undefined)
+      return { doc: { ...documentOf(ctx, t, false, r), error: rejected(t, error) }, outcome: 'auth' };
     const why = deadline.signal.aborted
       ? `No answer from ${t.baseUrl} within ${ms / 1000} s (--timeout).`
       : error instanceof WsctlError

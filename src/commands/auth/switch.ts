@@ -23,8 +23,12 @@ async function chosen(ctx: Ctx): Promise<string> {
   const data = ctx.config.read();
   const names = Object.keys(data.profiles).sort((a, b) => a.localeCompare(b));
   const instead = 'name the profile, e.g. `wsctl auth switch <name>` (`wsctl profile list` lists them)';
-  if (names.length === 0) throw new UsageError('There are no profiles yet: run `wsctl auth login --profile <name> --base-url <url>` to create one.');
+  if (names.length === 0)
+    throw new UsageError('There are no profiles yet: run `wsctl auth login --profile <name> --base-url <url>` to create one.');
   // Service-independent text, cleaned and fitted by the list itself; the current profile is marked.
-  const items = names.map((n) => ({ id: n, description: `${data.profiles[n]?.base_url ?? '(no base URL)'}${n === data.current_profile ? '  (current)' : ''}` }));
+  const items = names.map((n) => ({
+    id: n,
+    description: `${data.profiles[n]?.base_url ?? '(no base URL)'}${n === data.current_profile ? '  (current)' : ''}`,
+  }));
   return ctx.term.choose('Switch to which profile?', items, instead);
 }

@@ -43,13 +43,17 @@ export const add = defineVerb({
     // The key goes to the verb whole, which checks it as it checks a key read from stdin.
     extra: { apiKey: required('--api-key <key>', "the provider's API key (never shown back in full)") },
     // Future conversations go to that provider.
-    confirm: (opts) => ({ action: 'register model provider', target: `${opts.name} (${maskUrlPassword(opts.providerUrl)}, ${opts.model})` }),
+    confirm: (opts) => ({
+      action: 'register model provider',
+      target: `${opts.name} (${maskUrlPassword(opts.providerUrl)}, ${opts.model})`,
+    }),
   },
   run,
 });
 
 async function providerKey(opts: AddOptions, ctx: Ctx): Promise<string> {
-  const ask = () => ctx.term.secret('Provider API key (input hidden): ', 'pipe the provider key in with --api-key-stdin, or set WSCTL_BYOK_API_KEY');
+  const ask = () =>
+    ctx.term.secret('Provider API key (input hidden): ', 'pipe the provider key in with --api-key-stdin, or set WSCTL_BYOK_API_KEY');
   let key: string;
   if (opts.apiKey !== undefined) return checkKey(opts.apiKey);
   // --api-key-stdin on a terminal would echo the key as it is typed: ask with input hidden
@@ -79,7 +83,9 @@ export function checkProviderUrl(raw: string, name = '--provider-url'): string {
   }
   // The provider key would cross the network in clear, as the API key would (cli.md §5, §7).
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    throw new UsageError(`Refusing plain http:// to ${url.hostname} for --provider-url: the provider key would cross the network in clear. Use https://, or http:// only to a loopback host.`);
+    throw new UsageError(
+      `Refusing plain http:// to ${url.hostname} for --provider-url: the provider key would cross the network in clear. Use https://, or http:// only to a loopback host.`,
+    );
   }
   return raw;
 }
@@ -87,14 +93,23 @@ export function checkProviderUrl(raw: string, name = '--provider-url'): string {
 export async function run(opts: AddOptions, ctx: Ctx): Promise<Call> {
   const apiKey = await providerKey(opts, ctx);
   return call({
-    request: request('addByok', { body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format, model_id: opts.model } }),
+    request: request('addByok', {
+      body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format, model_id: opts.model },
+    }),
     spinner: 'Registering model',
     answer: ({ body }) => registered(opts, body),
   });
 }
 
-function registered(opts: AddOptions, body: Response<'ByokConfig'>): Result {  // The provider key and the password of the provider URL are masked in all output (cli.md §3).
-  const shown = opts.showSecret ? body : { ...body, ...(body.api_key ? { api_key: mask(body.api_key) } : {}), ...(typeof body.base_url === 'string' ? { base_url: maskUrlPassword(body.base_url) } : {}) };
+function registered(opts: AddOptions, body: Response<'ByokConfig'>): Result {
+  // The provider key and the password of the provider URL are masked in all output (cli.md §3).
+  const shown = opts.showSecret
+    ? body
+    : {
+        ...body,
+        ...(body.api_key ? { api_key: mask(body.api_key) } : {}),
+        ...(typeof body.base_url === 'string' ? { base_url: maskUrlPassword(body.base_url) } : {}),
+      };
   return {
     json: shown,
     human: (out) =>

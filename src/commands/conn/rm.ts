@@ -12,7 +12,11 @@ export const rm = defineVerb({
     connId: arg('<pd_conn_id>', 'the connection id, as given to `conn set-permission` before (`wsctl ids connection` lists them)', parseId),
   },
   flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
-  examples: ['wsctl conn rm gmail pdc_gmail', 'wsctl conn rm notion pdc_notion --yes', "wsctl conn rm gmail pdc_gmail --yes --jq '.success'"],
+  examples: [
+    'wsctl conn rm gmail pdc_gmail',
+    'wsctl conn rm notion pdc_notion --yes',
+    "wsctl conn rm gmail pdc_gmail --yes --jq '.success'",
+  ],
   endpoints: ['removeConnection'],
   sample: ['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'],
   ids: { takes: { appSlug: 'app', connId: 'connection' }, removes: true },

@@ -19,10 +19,14 @@ export const setPermission = defineVerb({
   examples: ['wsctl conn set-permission gmail pdc_gmail write', "wsctl conn set-permission notion pdc_notion read --jq '.success'"],
   endpoints: ['setConnectionPermission'],
   sample: ['conn', 'set-permission', 'gmail', 'pdc_gmail', 'write'],
-  ids: { takes: { appSlug: 'app', connId: 'connection' }, remembers: (opts) => [{ kind: 'connection', id: opts.connId, app: opts.appSlug, description: `${opts.appSlug}, ${opts.permission}` }] },
+  ids: {
+    takes: { appSlug: 'app', connId: 'connection' },
+    remembers: (opts) => [{ kind: 'connection', id: opts.connId, app: opts.appSlug, description: `${opts.appSlug}, ${opts.permission}` }],
+  },
   mcp: {
     // Widening access to everything: a person agrees first.
-    confirm: (opts) => (opts.permission === 'full' ? { action: 'give full access to connection', target: `${opts.appSlug}/${opts.connId}` } : undefined),
+    confirm: (opts) =>
+      opts.permission === 'full' ? { action: 'give full access to connection', target: `${opts.appSlug}/${opts.connId}` } : undefined,
   },
   run,
 });

@@ -33,7 +33,9 @@ export function parseInterval(raw: string, name = '--interval'): number {
 export const show = defineVerb({
   name: 'show',
   summary: 'Show a conversation: header, transcript, token totals',
-  args: { id: arg('<conversation_id>', 'the conversation id (`wsctl caps` shows some; `wsctl ids conversation` lists those seen)', parseId) },
+  args: {
+    id: arg('<conversation_id>', 'the conversation id (`wsctl caps` shows some; `wsctl ids conversation` lists those seen)', parseId),
+  },
   flags: {
     tail: option('--tail <n>', 'only the last n messages', parseTail),
     markdown: flag('--markdown', 'print the transcript as Markdown'),
@@ -45,7 +47,11 @@ export const show = defineVerb({
   check(opts, said) {
     if (opts.intervalMs !== undefined && !opts.follow) throw new UsageError(`${said('intervalMs')} goes with ${said('follow')}.`);
   },
-  examples: ['wsctl convo show conv_demo --tail 2', 'wsctl convo show conv_live --follow', "wsctl convo show conv_demo --jq '.messages | length'"],
+  examples: [
+    'wsctl convo show conv_demo --tail 2',
+    'wsctl convo show conv_live --follow',
+    "wsctl convo show conv_demo --jq '.messages | length'",
+  ],
   endpoints: ['getConversation'],
   sample: ['convo', 'show', 'conv_demo', '--no-pager'],
   moreSamples: [['convo', 'show', 'conv_demo', '--follow']],
@@ -66,7 +72,9 @@ type Shown = { conversation?: { title?: string | null }; messages?: { persona_id
 
 /** The conversation, described by its title, and each message's persona (cli.md §10). */
 export function conversationIds(id: string, shown: Shown | undefined): IdRef[] {
-  const personas = (shown?.messages ?? []).filter((m) => m?.persona_id).map((m): IdRef => ({ kind: 'persona', id: m.persona_id as string, description: m.persona_name ?? undefined }));
+  const personas = (shown?.messages ?? [])
+    .filter((m) => m?.persona_id)
+    .map((m): IdRef => ({ kind: 'persona', id: m.persona_id as string, description: m.persona_name ?? undefined }));
   // The latest message names a persona best; each is remembered once.
   const once = [...new Map(personas.reverse().map((p) => [p.id, p])).values()];
   return [{ kind: 'conversation', id, description: shown?.conversation?.title ?? undefined }, ...once];

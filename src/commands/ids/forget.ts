@@ -20,13 +20,21 @@ export async function run(opts: { kind?: IdKind; id?: string }, ctx: Ctx): Promi
   if (ctx.dryRun) return wouldChange({ forgotten: 0 }, `Would forget ${what} remembered for ${named(w)}.`);
   let forgotten: number;
   try {
-    const change = opts.id !== undefined && opts.kind ? { gone: [{ kind: opts.kind, id: opts.id }] } : { clear: opts.kind ? [opts.kind] : ('all' as const) };
+    const change =
+      opts.id !== undefined && opts.kind
+        ? { gone: [{ kind: opts.kind, id: opts.id }] }
+        : { clear: opts.kind ? [opts.kind] : ('all' as const) };
     forgotten = await changeIds(cacheDir(ctx.env), w, change);
   } catch (error) {
-    throw new WsctlError(`Cannot change the ids in ${cacheDir(ctx.env)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): make the folder writable, or set XDG_CACHE_HOME.`);
+    throw new WsctlError(
+      `Cannot change the ids in ${cacheDir(ctx.env)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): make the folder writable, or set XDG_CACHE_HOME.`,
+    );
   }
   return {
     json: { forgotten },
-    human: (out) => (forgotten === 0 ? out.info(`Nothing to forget: ${what} was not remembered for ${named(w)}.`) : out.done(`Forgot ${forgotten} id${forgotten === 1 ? '' : 's'} (${what}) for ${named(w)}.`)),
+    human: (out) =>
+      forgotten === 0
+        ? out.info(`Nothing to forget: ${what} was not remembered for ${named(w)}.`)
+        : out.done(`Forgot ${forgotten} id${forgotten === 1 ? '' : 's'} (${what}) for ${named(w)}.`),
   };
 }

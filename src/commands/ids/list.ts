@@ -16,7 +16,12 @@ in $XDG_CACHE_HOME/wsctl (else ~/.cache/wsctl). TAB completes them,
 and a command run without its id offers them in a list.
 WSCTL_NO_HISTORY=1 turns this off.
 `,
-  examples: ['wsctl ids', 'wsctl ids conversation', "wsctl ids --jq '.ids[] | select(.kind == \"app\") | .id'", 'wsctl ids forget conversation'],
+  examples: [
+    'wsctl ids',
+    'wsctl ids conversation',
+    'wsctl ids --jq \'.ids[] | select(.kind == "app") | .id\'',
+    'wsctl ids forget conversation',
+  ],
   endpoints: [],
   sample: ['ids'],
   run,
@@ -25,16 +30,32 @@ WSCTL_NO_HISTORY=1 turns this off.
 export async function run(opts: { kind?: IdKind }, ctx: Ctx): Promise<Result> {
   const w = workspace(ctx);
   const off = envFlag(ctx.env, 'WSCTL_NO_HISTORY');
-  const ids = off ? [] : rememberedIds(cacheDir(ctx.env), w, opts.kind).map(({ kind, entry }) => ({ kind, id: entry.id, description: entry.description, last_seen: entry.last_seen }));
+  const ids = off
+    ? []
+    : rememberedIds(cacheDir(ctx.env), w, opts.kind).map(({ kind, entry }) => ({
+        kind,
+        id: entry.id,
+        description: entry.description,
+        last_seen: entry.last_seen,
+      }));
   return {
     json: { ids },
     human(out) {
       if (ids.length === 0) {
-        out.info(off ? 'Nothing is remembered: WSCTL_NO_HISTORY is on.' : `No ${opts.kind ? `${opts.kind} ids` : 'ids'} remembered for ${named(w)} yet. \`wsctl caps\` shows some.`);
+        out.info(
+          off
+            ? 'Nothing is remembered: WSCTL_NO_HISTORY is on.'
+            : `No ${opts.kind ? `${opts.kind} ids` : 'ids'} remembered for ${named(w)} yet. \`wsctl caps\` shows some.`,
+        );
         return;
       }
       out.table(
-        [{ header: 'KIND', fixed: true }, { header: 'ID', fixed: true }, { header: 'DESCRIPTION' }, { header: 'LAST SEEN', fixed: true, tty: (v: Cell) => relativeTime(String(v)) }],
+        [
+          { header: 'KIND', fixed: true },
+          { header: 'ID', fixed: true },
+          { header: 'DESCRIPTION' },
+          { header: 'LAST SEEN', fixed: true, tty: (v: Cell) => relativeTime(String(v)) },
+        ],
         ids.map((i) => [i.kind, i.id, i.description, i.last_seen]),
       );
     },

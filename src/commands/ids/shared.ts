@@ -12,7 +12,8 @@ export function parseKind(raw: string): IdKind {
 /** The workspace in effect; without a base URL there is none (exit 4, as for any command that needs one). */
 export function workspace(ctx: Ctx): Workspace {
   const r = ctx.resolution();
-  if (!r.sandbox && !r.baseUrl) throw new AuthError(ctx.missing({ profile: r.profile }, false) ?? `No base URL for profile '${r.profile}'.`);
+  if (!r.sandbox && !r.baseUrl)
+    throw new AuthError(ctx.missing({ profile: r.profile }, false) ?? `No base URL for profile '${r.profile}'.`);
   return { configDir: ctx.config.dir, sandbox: r.sandbox, profile: r.profile, baseUrl: r.baseUrl };
 }
 

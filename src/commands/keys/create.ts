@@ -28,7 +28,10 @@ export const create = defineVerb({
     if (opts.saveAs !== undefined) return;
     // Both only say how to save: without --save-as they would be ignored without a word.
     const given = [opts.force && said('force'), opts.insecureStorage && said('insecureStorage')].filter(Boolean);
-    if (given.length > 0) throw new UsageError(`${given.join(' and ')} ${given.length > 1 ? 'go' : 'goes'} with ${said('saveAs')}: without it no key is saved.`);
+    if (given.length > 0)
+      throw new UsageError(
+        `${given.join(' and ')} ${given.length > 1 ? 'go' : 'goes'} with ${said('saveAs')}: without it no key is saved.`,
+      );
   },
   examples: ['wsctl keys create ci', 'wsctl keys create deploy --save-as deploy', "wsctl keys create ci --jq '.key'"],
   endpoints: ['createKey'],
@@ -38,7 +41,8 @@ export const create = defineVerb({
     // The key goes back masked, or to a client that asked for it: no warning to copy it on the server's stderr.
     fixed: { keyHidden: true },
     confirm: (opts) => (opts.force ? { action: 'create a key and replace profile', target: opts.saveAs ?? '' } : undefined),
-    shown: (document, server) => (server.showSecrets ? document : { ...(document as object), key: mask((document as { key?: string }).key) }),
+    shown: (document, server) =>
+      server.showSecrets ? document : { ...(document as object), key: mask((document as { key?: string }).key) },
   },
   run,
 });
@@ -57,7 +61,11 @@ export async function run(opts: CreateOptions, ctx: Ctx): Promise<Call> {
     if (ctx.sandbox) throw new UsageError('--save-as does not work with --sandbox: the embedded sandbox has no fixed address.');
     if (!ctx.dryRun) await mayReplace(opts.saveAs, !!opts.force, ctx);
   }
-  return call({ request: request('createKey', { body: { name: opts.name } }), spinner: 'Creating key', answer: ({ body: key }, api) => created(key, api.baseUrl, opts, ctx) });
+  return call({
+    request: request('createKey', { body: { name: opts.name } }),
+    spinner: 'Creating key',
+    answer: ({ body: key }, api) => created(key, api.baseUrl, opts, ctx),
+  });
 }
 
 function created(key: Response<'ApiKeyCreated'>, baseUrl: string, opts: CreateOptions, ctx: Ctx): Result {
@@ -71,7 +79,13 @@ function created(key: Response<'ApiKeyCreated'>, baseUrl: string, opts: CreateOp
       profile === undefined
         ? undefined
         : async () => {
-            const storage = await storeKey(ctx.config, ctx.storeEntry(profile), { baseUrl, key: key.key, insecure: !!opts.insecureStorage }, (m) => ctx.term.warn(m), (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`));
+            const storage = await storeKey(
+              ctx.config,
+              ctx.storeEntry(profile),
+              { baseUrl, key: key.key, insecure: !!opts.insecureStorage },
+              (m) => ctx.term.warn(m),
+              (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`),
+            );
             ctx.term.info(`Saved the key as profile '${profile}' (${storage === 'keyring' ? 'credential store' : ctx.config.path}).`);
           },
     human: (out) =>

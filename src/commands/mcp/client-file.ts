@@ -2,9 +2,35 @@
 // jsonc-parser, so every other entry, comment and blank line stays byte for byte; the old file is
 // copied to <file>.bak first and the new one replaces it by rename, so a reader (or a crash) sees
 // the old file or the new one, never half of one.
-import { closeSync, copyFileSync, existsSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { applyEdits, findNodeAtLocation, format, getNodeValue, modify, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import {
+  applyEdits,
+  findNodeAtLocation,
+  format,
+  getNodeValue,
+  modify,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import { WsctlError } from '../../errors.js';
 
 export interface ClientFile {
@@ -39,7 +65,9 @@ export function readClientFile(path: string): ClientFile {
   try {
     if (link) target = realpathSync(path);
   } catch (error) {
-    throw new WsctlError(`Cannot use ${path}: it is a symbolic link to ${readlinkSync(path)}, which ${reason(error) === 'ENOENT' ? 'does not exist' : `cannot be read (${reason(error)})`}.`);
+    throw new WsctlError(
+      `Cannot use ${path}: it is a symbolic link to ${readlinkSync(path)}, which ${reason(error) === 'ENOENT' ? 'does not exist' : `cannot be read (${reason(error)})`}.`,
+    );
   }
   let text: string;
   let mode: number;
@@ -56,9 +84,12 @@ export function readClientFile(path: string): ClientFile {
   const first = errors[0];
   if (first) {
     const { line, column } = position(body(text), first.offset);
-    throw new WsctlError(`Cannot parse ${path}: ${printParseErrorCode(first.error)} at line ${line}, column ${column}. Nothing was changed; fix the file, or name another with --config.`);
+    throw new WsctlError(
+      `Cannot parse ${path}: ${printParseErrorCode(first.error)} at line ${line}, column ${column}. Nothing was changed; fix the file, or name another with --config.`,
+    );
   }
-  if (tree && tree.type !== 'object') throw new WsctlError(`Cannot use ${path}: it holds a JSON ${tree.type}, not an object. Nothing was changed.`);
+  if (tree && tree.type !== 'object')
+    throw new WsctlError(`Cannot use ${path}: it holds a JSON ${tree.type}, not an object. Nothing was changed.`);
   return { path, target, text, mode };
 }
 
@@ -102,7 +133,12 @@ export function edited(file: ClientFile, path: string[], value: unknown): string
   for (const edit of edits) {
     const start = edit.offset;
     const end = start + edit.content.length;
-    out = applyEdits(out, format(out, { offset: start, length: end - start }, { ...formattingOptions, keepLines: false }).filter((e) => e.offset >= start && e.offset + e.length <= end));
+    out = applyEdits(
+      out,
+      format(out, { offset: start, length: end - start }, { ...formattingOptions, keepLines: false }).filter(
+        (e) => e.offset >= start && e.offset + e.length <= end,
+      ),
+    );
   }
   return bom + out;
 }
@@ -157,7 +193,8 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
         mkdirSync(dir, { recursive: true });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST' || code === 'ENOTDIR') throw new WsctlError(`Cannot write ${file.path}: part of the path to ${dir} is a file, not a folder. Nothing was written.`);
+        if (code === 'EEXIST' || code === 'ENOTDIR')
+          throw new WsctlError(`Cannot write ${file.path}: part of the path to ${dir} is a file, not a folder. Nothing was written.`);
         throw error;
       }
     } else {
@@ -175,7 +212,9 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
     }
     // A client that rewrites its file while it runs (Claude Code does) must not lose its change to ours.
     if (file.text !== (existsSync(file.target) ? readFileSync(file.target, 'utf8') : undefined)) {
-      throw new WsctlError(`Cannot write ${file.path}: it changed while wsctl was editing it (the client may be writing it). It was not changed; run the command again.`);
+      throw new WsctlError(
+        `Cannot write ${file.path}: it changed while wsctl was editing it (the client may be writing it). It was not changed; run the command again.`,
+      );
     }
     renameSync(temp, file.target);
   } catch (error) {

@@ -19,7 +19,10 @@ export const mcp = defineNoun({
     sample: ['mcp', '--read-only'],
     async run(flags, ctx, here) {
       check(flags, ctx.globals);
-      if (ctx.io.stdinIsTTY) ctx.term.info('wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp install`). Ctrl-C stops it.');
+      if (ctx.io.stdinIsTTY)
+        ctx.term.info(
+          'wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp install`). Ctrl-C stops it.',
+        );
       const { serve } = await import('../../mcp/mcp-server.js');
       await serve(flags, ctx, here.verbs);
     },

@@ -17,9 +17,13 @@ export const install = defineVerb({
   summary: "Put wsctl's MCP server into a client's config file, then start it and list its tools",
   flags: { ...fileFlags, ...serverFlags },
   notes:
-    "\nOther entries and comments stay as they are; the old file is kept as <file>.bak. --dry-run prints the change as a diff.\n" +
+    '\nOther entries and comments stay as they are; the old file is kept as <file>.bak. --dry-run prints the change as a diff.\n' +
     'Undo with `wsctl mcp uninstall --client <name>`.\n',
-  examples: ['wsctl mcp install --client claude-desktop', 'wsctl mcp install --client vscode --profile work --read-only --dry-run', 'wsctl mcp install --client cursor --config ./.cursor/mcp.json --sandbox'],
+  examples: [
+    'wsctl mcp install --client claude-desktop',
+    'wsctl mcp install --client vscode --profile work --read-only --dry-run',
+    'wsctl mcp install --client cursor --config ./.cursor/mcp.json --sandbox',
+  ],
   endpoints: [],
   sample: ['mcp', 'install', '--client', 'cursor', '--dry-run', '--sandbox'],
   run,
@@ -32,7 +36,10 @@ export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
   const entry = serverEntry(opts, ctx);
   const path = opts.config !== undefined ? resolve(opts.config) : clientFile(opts.client, ctx.env);
   // jsonc-parser loads with these two verbs only.
-  const [{ edited, readClientFile, replaceFile, valueAt }, { unifiedDiff }] = await Promise.all([import('./client-file.js'), import('./diff.js')]);
+  const [{ edited, readClientFile, replaceFile, valueAt }, { unifiedDiff }] = await Promise.all([
+    import('./client-file.js'),
+    import('./diff.js'),
+  ]);
   const file = readClientFile(path);
   const where = entryPath(opts.client);
   const value = clientEntry(opts.client, entry);
@@ -45,7 +52,9 @@ export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
       json: { ...doc, diff, dry_run: true },
       human(out) {
         out.write(diff);
-        out.line(changed ? 'Nothing was changed (--dry-run).' : `${path} already starts wsctl's MCP server this way: nothing would change.`);
+        out.line(
+          changed ? 'Nothing was changed (--dry-run).' : `${path} already starts wsctl's MCP server this way: nothing would change.`,
+        );
       },
     };
   }
@@ -54,14 +63,21 @@ export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
     doc.tools = await listTools(entry, ctx);
   } catch (error) {
     const kept = doc.backup ? ` The previous file is kept in ${doc.backup}.` : '';
-    throw new WsctlError(`${path} ${changed ? 'now starts' : 'starts'} wsctl's MCP server, but the server did not answer: ${(error as Error).message}${kept}`);
+    throw new WsctlError(
+      `${path} ${changed ? 'now starts' : 'starts'} wsctl's MCP server, but the server did not answer: ${(error as Error).message}${kept}`,
+    );
   }
   return {
     json: doc,
     human(out) {
       if (!changed) out.done(`${path} already starts wsctl's MCP server this way for ${label}: nothing was changed.`);
-      else out.done(`Installed wsctl's MCP server for ${label} in ${path}${doc.backup ? ` (the previous file is kept in ${doc.backup})` : ''}.`);
-      out.line(`The server offers ${doc.tools} tools. Restart ${label} to load it; \`wsctl mcp uninstall --client ${opts.client}\` removes it.`);
+      else
+        out.done(
+          `Installed wsctl's MCP server for ${label} in ${path}${doc.backup ? ` (the previous file is kept in ${doc.backup})` : ''}.`,
+        );
+      out.line(
+        `The server offers ${doc.tools} tools. Restart ${label} to load it; \`wsctl mcp uninstall --client ${opts.client}\` removes it.`,
+      );
     },
   };
 }

@@ -21,7 +21,10 @@ const noConfirm: Param<boolean> = {
 
 export const serverFlags = {
   readOnly: flag('--read-only', 'offer only the tools that read'),
-  allowDestructive: flag('--allow-destructive', 'also offer the tools that remove (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)'),
+  allowDestructive: flag(
+    '--allow-destructive',
+    'also offer the tools that remove (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)',
+  ),
   showSecrets: flag('--show-secrets', 'return the key made by keys_create in full, not masked'),
   noConfirm,
   uploadDir: option('--upload-dir <dir>', 'a folder persona_upload_avatar may read files from, besides the working folder'),
@@ -43,7 +46,8 @@ export const clientFlag = {
 export function check(flags: McpFlags, globals: Globals, verb = 'wsctl mcp'): void {
   if (flags.readOnly && flags.allowDestructive) throw new UsageError('--read-only and --allow-destructive cannot be used together.');
   if (flags.uploadDir !== undefined && flags.uploadDir.trim() === '') throw new UsageError('--upload-dir needs a folder.');
-  if (globals.jq !== undefined && verb === 'wsctl mcp') throw new UsageError('wsctl mcp does not take --jq: tool results are JSON documents already.');
+  if (globals.jq !== undefined && verb === 'wsctl mcp')
+    throw new UsageError('wsctl mcp does not take --jq: tool results are JSON documents already.');
   if (globals.dryRun && verb !== 'wsctl mcp install') throw new UsageError(`${verb} does not take --dry-run.`);
 }
 
@@ -103,8 +107,12 @@ export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()
   // A client's environment may lack what chose the config folder here (WSCTL_CONFIG_DIR, XDG_CONFIG_HOME):
   // the folder goes into the entry whenever a bare environment would find another one.
   const folder = configFolder(env).path;
-  if (folder !== configFolder({ HOME: env.HOME, APPDATA: env.APPDATA, USERPROFILE: env.USERPROFILE }).path) entry.env = { WSCTL_CONFIG_DIR: folder };
-  if (env.WSCTL_API_KEY) ctx.term.info("WSCTL_API_KEY is not put in the entry: the server takes its key from the profile, or from WSCTL_API_KEY in the client's env for it.");
+  if (folder !== configFolder({ HOME: env.HOME, APPDATA: env.APPDATA, USERPROFILE: env.USERPROFILE }).path)
+    entry.env = { WSCTL_CONFIG_DIR: folder };
+  if (env.WSCTL_API_KEY)
+    ctx.term.info(
+      "WSCTL_API_KEY is not put in the entry: the server takes its key from the profile, or from WSCTL_API_KEY in the client's env for it.",
+    );
   return entry;
 }
 

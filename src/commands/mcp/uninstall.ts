@@ -17,7 +17,10 @@ export const uninstall = defineVerb({
 export async function run(opts: { client: ClientName; config: string | undefined }, ctx: Ctx): Promise<Result> {
   const path = opts.config !== undefined ? resolve(opts.config) : clientFile(opts.client, ctx.env);
   // jsonc-parser loads with these two verbs only.
-  const [{ edited, readClientFile, replaceFile, valueAt }, { unifiedDiff }] = await Promise.all([import('./client-file.js'), import('./diff.js')]);
+  const [{ edited, readClientFile, replaceFile, valueAt }, { unifiedDiff }] = await Promise.all([
+    import('./client-file.js'),
+    import('./diff.js'),
+  ]);
   const file = readClientFile(path);
   const where = entryPath(opts.client);
   const changed = valueAt(file, where) !== undefined;
@@ -36,6 +39,11 @@ export async function run(opts: { client: ClientName; config: string | undefined
   if (changed) doc.backup = replaceFile(file, edited(file, where, undefined)) ?? null;
   return {
     json: doc,
-    human: (out) => out.done(changed ? `Removed wsctl's MCP server from ${path} (the previous file is kept in ${doc.backup}). Restart ${clientLabel(opts.client)} to unload it.` : none),
+    human: (out) =>
+      out.done(
+        changed
+          ? `Removed wsctl's MCP server from ${path} (the previous file is kept in ${doc.backup}). Restart ${clientLabel(opts.client)} to unload it.`
+          : none,
+      ),
   };
 }

@@ -20,7 +20,11 @@ export const importPage = defineVerb({
     to: option('--to <a/b/c>', 'folder to import into, split on /', splitPath),
     account: option('--account <account_id>', 'the connected account to read the page from (`wsctl caps` shows them)', parseId),
   },
-  examples: ['wsctl notes import page_demo', 'wsctl notes import page_roadmap --to projects/2027 --title "Roadmap"', "wsctl notes import page_demo --jq '.filename'"],
+  examples: [
+    'wsctl notes import page_demo',
+    'wsctl notes import page_roadmap --to projects/2027 --title "Roadmap"',
+    "wsctl notes import page_demo --jq '.filename'",
+  ],
   endpoints: ['importNote'],
   sample: ['notes', 'import', 'page_demo'],
   ids: { takes: { account: 'account' } },

@@ -28,7 +28,10 @@ function listed(personaId: string, body: Response<'PublishedList'>): Result {
     async human(out) {
       if (body.published.length === 0) return out.info(`Persona '${personaId}' has no published versions.`);
       out.table(
-        [{ header: 'ID', fixed: true }, { header: 'CREATED', fixed: true, tty: (v) => relativeTime(v ? String(v) : '') }],
+        [
+          { header: 'ID', fixed: true },
+          { header: 'CREATED', fixed: true, tty: (v) => relativeTime(v ? String(v) : '') },
+        ],
         body.published.map((v) => [v.id, v.created_at]),
       );
     },

@@ -39,7 +39,8 @@ export async function run(opts: { name: string; policy: AgentPolicy }, ctx: Ctx)
   refuseWidening(ctx, name, previous, policy);
   const doc = { profile: name, agents: policy, previous, changed: previous !== policy };
   const already = `The agent policy of profile '${name}' is already ${policy}.`;
-  if (ctx.dryRun) return wouldChange(doc, doc.changed ? `Would set the agent policy of profile '${name}' to ${policy} (from ${previous}).` : already);
+  if (ctx.dryRun)
+    return wouldChange(doc, doc.changed ? `Would set the agent policy of profile '${name}' to ${policy} (from ${previous}).` : already);
   if (!doc.changed) return { json: doc, human: (out) => out.done(`${already} Nothing was changed.`) };
   await ctx.config.update((data) => {
     // Checked again on the fresh read: the policy may have changed since.

@@ -30,7 +30,12 @@ export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   try {
     writeFileAtomic(path, `${opts.name}\n`);
   } catch (error) {
-    throw new UsageError(`Cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): nothing was pinned.`);
+    throw new UsageError(
+      `Cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): nothing was pinned.`,
+    );
   }
-  return { json, human: (out) => out.done(`Pinned profile '${opts.name}' to this folder (${PIN_FILE}); \`wsctl profile unpin\` removes it.`) };
+  return {
+    json,
+    human: (out) => out.done(`Pinned profile '${opts.name}' to this folder (${PIN_FILE}); \`wsctl profile unpin\` removes it.`),
+  };
 }

@@ -25,7 +25,10 @@ export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   const trace = (line: string) => ctx.debug && ctx.term.trace(`credential store: ${line}`);
   const { leftInStore } = await forgetKeys(ctx.config, [ctx.storeEntry(opts.name)], true, trace);
   for (const left of leftInStore) ctx.term.warn(leftBehind(left));
-  return { json: { removed: opts.name, left_in_credential_store: leftInStore.length > 0 }, human: (out) => out.done(`Deleted profile '${opts.name}'.`) };
+  return {
+    json: { removed: opts.name, left_in_credential_store: leftInStore.length > 0 },
+    human: (out) => out.done(`Deleted profile '${opts.name}'.`),
+  };
 }
 
 /** --dry-run: the profile and its key stay where they are, in the file and in the credential store. */

@@ -11,7 +11,15 @@ export function requireProfile(data: ConfigData, name: string): void {
 }
 
 /** Under an AI agent, a profile's agent policy may be narrowed, never widened (cli.md §11): exit 4. */
-export function refuseWidening(ctx: Ctx, profile: string, from: AgentPolicy, to: AgentPolicy, what = `widen it from ${from} to ${to}`): void {
+export function refuseWidening(
+  ctx: Ctx,
+  profile: string,
+  from: AgentPolicy,
+  to: AgentPolicy,
+  what = `widen it from ${from} to ${to}`,
+): void {
   if (!ctx.agent || !widens(from, to)) return;
-  throw new AuthError(`The agent policy of profile '${profile}' is ${from}, and an AI agent (${ctx.agent}) may narrow it but not ${what}. A person must run this command.`);
+  throw new AuthError(
+    `The agent policy of profile '${profile}' is ${from}, and an AI agent (${ctx.agent}) may narrow it but not ${what}. A person must run this command.`,
+  );
 }

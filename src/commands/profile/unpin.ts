@@ -16,7 +16,11 @@ export async function run(ctx: Ctx): Promise<Result> {
   const cwd = ctx.cwd ?? process.cwd();
   const path = pinPath(cwd);
   const here = exists(path);
-  if (ctx.dryRun) return wouldChange({ removed: here, pin_file: path }, here ? `Would remove ${path}.` : `No pin in this folder (${path}): nothing to remove.`);
+  if (ctx.dryRun)
+    return wouldChange(
+      { removed: here, pin_file: path },
+      here ? `Would remove ${path}.` : `No pin in this folder (${path}): nothing to remove.`,
+    );
   if (here) {
     try {
       rmSync(path);

@@ -72,7 +72,10 @@ function readRecord(configDir: string): Partial<Detached> | undefined {
 /** What the server at url says about itself, asked with its key; undefined when nothing (or not a sandbox) answers. */
 async function identity(url: string, key: string): Promise<Identity | undefined> {
   try {
-    const answer = await fetch(`${url}/__sandbox/identity`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(2000) });
+    const answer = await fetch(`${url}/__sandbox/identity`, {
+      headers: { authorization: `Bearer ${key}` },
+      signal: AbortSignal.timeout(2000),
+    });
     if (!answer.ok) return undefined;
     const body = (await answer.json()) as Partial<Identity>;
     if (typeof body.pid !== 'number' || typeof body.nonce !== 'string') return undefined;
@@ -95,7 +98,14 @@ function sameProcess(record: Detached): boolean {
  * its start. A reused pid, or another server on the same port with the same key, proves nothing.
  */
 async function proven(record: Partial<Detached> | undefined): Promise<Detached | undefined> {
-  if (!record || !Number.isInteger(record.pid) || typeof record.url !== 'string' || typeof record.key !== 'string' || typeof record.nonce !== 'string') return undefined;
+  if (
+    !record ||
+    !Number.isInteger(record.pid) ||
+    typeof record.url !== 'string' ||
+    typeof record.key !== 'string' ||
+    typeof record.nonce !== 'string'
+  )
+    return undefined;
   const server = record as Detached;
   if (!sameProcess(server)) return undefined;
   const said = await identity(server.url, server.key);
@@ -117,7 +127,10 @@ async function start(ctx: Ctx, opts: { port?: number; host: string; statePath: s
   closeSync(logFd);
   const lines = await new Promise<string[]>((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new WsctlError(`The sandbox server did not start within ${STARTUP_MS / 1000} s; see ${log}.`)), STARTUP_MS);
+    const timer = setTimeout(
+      () => reject(new WsctlError(`The sandbox server did not start within ${STARTUP_MS / 1000} s; see ${log}.`)),
+      STARTUP_MS,
+    );
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {
       text += chunk;
@@ -180,13 +193,17 @@ export async function stop(configDir: string): Promise<Stopped> {
     if (!record) return undefined;
     const server = await proven(record);
     rmSync(serverFile(configDir), { force: true });
-    if (!server) return Number.isInteger(record.pid) && alive(record.pid as number) ? { unproven: { pid: record.pid, url: record.url } } : undefined;
+    if (!server)
+      return Number.isInteger(record.pid) && alive(record.pid as number) ? { unproven: { pid: record.pid, url: record.url } } : undefined;
     process.kill(server.pid, 'SIGINT');
     for (let waited = 0; sameProcess(server) && waited < STOP_MS; waited += 50) await sleep(50);
     if (sameProcess(server)) {
       // Where there is no /proc to tell a reused pid, the server itself must still answer.
       const stillIt = startTime(server.pid) !== undefined || (await identity(server.url, server.key))?.nonce === server.nonce;
-      if (!stillIt) throw new WsctlError(`The sandbox server (pid ${server.pid}) did not stop within ${STOP_MS / 1000} s, and it is no longer certain that pid is it: not killed.`);
+      if (!stillIt)
+        throw new WsctlError(
+          `The sandbox server (pid ${server.pid}) did not stop within ${STOP_MS / 1000} s, and it is no longer certain that pid is it: not killed.`,
+        );
       process.kill(server.pid, 'SIGKILL');
     }
     return { stopped: server };

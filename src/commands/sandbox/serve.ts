@@ -18,12 +18,23 @@ export const serve = defineVerb({
   name: 'serve',
   summary: 'Run the sandbox as a server until interrupted; prints its URL and key first',
   flags: {
-    port: option('--port <n>', "port to listen on (0 picks a free one; default: the previous server's port when free, so logged-in profiles keep working)", parsePort),
+    port: option(
+      '--port <n>',
+      "port to listen on (0 picks a free one; default: the previous server's port when free, so logged-in profiles keep working)",
+      parsePort,
+    ),
     host: option('--host <address>', 'loopback address to listen on', parseHost, '127.0.0.1'),
     state: option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)'),
-    detach: flag('--detach', 'leave the server running in the background and exit at once; one per config folder (stop it with `wsctl sandbox stop`)'),
+    detach: flag(
+      '--detach',
+      'leave the server running in the background and exit at once; one per config folder (stop it with `wsctl sandbox stop`)',
+    ),
   },
-  examples: ['eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop', 'wsctl sandbox serve --port 8787', 'wsctl sandbox serve --detach --state ./ws.json && wsctl sandbox stop'],
+  examples: [
+    'eval "$(wsctl sandbox serve --detach)" && wsctl keys list && wsctl sandbox stop',
+    'wsctl sandbox serve --port 8787',
+    'wsctl sandbox serve --detach --state ./ws.json && wsctl sandbox stop',
+  ],
   endpoints: [],
   sample: ['sandbox', 'serve', '--detach'],
   run,
@@ -62,7 +73,9 @@ function stateFolder(given: string, path: string): void {
   try {
     isFolder = statSync(folder).isDirectory();
   } catch {
-    throw new UsageError(`The folder of --state '${given}' does not exist (${folder}): create it first, or give a file in an existing folder.`);
+    throw new UsageError(
+      `The folder of --state '${given}' does not exist (${folder}): create it first, or give a file in an existing folder.`,
+    );
   }
   if (!isFolder) throw new UsageError(`The folder of --state '${given}' is not a folder (${folder}): give a file in an existing folder.`);
 }
@@ -83,11 +96,22 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
   if (opts.state) stateFolder(opts.state, statePath);
   // Neither a server nor a seeded state file for a dry run: what it would start.
   if (ctx.dryRun) {
-    const where = port === 0 ? `${opts.host}, on a free port,` : remembered ? `${opts.host}:${port} (the previous server's port, if free)` : `${opts.host}:${port}`;
-    return wouldChange({ host: opts.host, port, state: statePath, detach: opts.detach }, `Would start the sandbox server on ${where} with state ${statePath}${opts.detach ? ', in the background' : ''}.`);
+    const where =
+      port === 0
+        ? `${opts.host}, on a free port,`
+        : remembered
+          ? `${opts.host}:${port} (the previous server's port, if free)`
+          : `${opts.host}:${port}`;
+    return wouldChange(
+      { host: opts.host, port, state: statePath, detach: opts.detach },
+      `Would start the sandbox server on ${where} with state ${statePath}${opts.detach ? ', in the background' : ''}.`,
+    );
   }
   // The sandbox loads only for the sandbox commands and --sandbox.
-  const [{ FileStore, RESET_HINT }, { startSandboxServer }] = await Promise.all([import('../../sandbox/store.js'), import('../../sandbox/server.js')]);
+  const [{ FileStore, RESET_HINT }, { startSandboxServer }] = await Promise.all([
+    import('../../sandbox/store.js'),
+    import('../../sandbox/server.js'),
+  ]);
   // `sandbox reset` rewrites the default file only: another one is the user's to fix or remove.
   const store = new FileStore(statePath, statePath === defaultState ? RESET_HINT : undefined);
   // Read (or seeded) here, so that a damaged file is reported by this command, detached or not.
@@ -97,7 +121,9 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
     // The background server chooses its port itself, as a foreground one does (below).
     const server = await detach(ctx, { port: opts.port, host: opts.host, statePath });
     printEnv(ctx, server.url, server.key);
-    ctx.term.info(`Sandbox running in the background on ${server.url} (pid ${server.pid}, log ${server.log}). Stop it with \`wsctl sandbox stop\`.`);
+    ctx.term.info(
+      `Sandbox running in the background on ${server.url} (pid ${server.pid}, log ${server.log}). Stop it with \`wsctl sandbox stop\`.`,
+    );
     return;
   }
   const log = (line: string) => ctx.io.stderr.write(`${new Date().toISOString()} ${line}\n`);
@@ -108,7 +134,8 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     // The previous server's port is taken now: any free one will do.
-    if (remembered === undefined) throw new UsageError(`Port ${port} on ${opts.host} is in use: choose another with --port, or --port 0 for a free one.`);
+    if (remembered === undefined)
+      throw new UsageError(`Port ${port} on ${opts.host} is in use: choose another with --port, or --port 0 for a free one.`);
     server = await listen(0);
   }
   // Remembered for the next server of this config folder: profiles logged in to this URL keep working after a restart.

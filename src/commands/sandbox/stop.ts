@@ -14,16 +14,22 @@ export async function run(ctx: Ctx): Promise<Result> {
   if (ctx.dryRun) {
     const server = await running(ctx.config.dir);
     if (!server) return wouldChange({ stopped: false }, 'No sandbox server is running: nothing to stop.');
-    return wouldChange({ stopped: true, pid: server.pid, url: server.url }, `Would stop the sandbox server on ${server.url} (pid ${server.pid}).`);
+    return wouldChange(
+      { stopped: true, pid: server.pid, url: server.url },
+      `Would stop the sandbox server on ${server.url} (pid ${server.pid}).`,
+    );
   }
   const result = await stop(ctx.config.dir);
   if (result && 'unproven' in result) {
     const { pid, url } = result.unproven;
-    ctx.term.warn(`The recorded sandbox server (pid ${pid}${url ? `, ${url}` : ''}) could not be proven to be the one started here; no process was signalled, and the record was removed.`);
+    ctx.term.warn(
+      `The recorded sandbox server (pid ${pid}${url ? `, ${url}` : ''}) could not be proven to be the one started here; no process was signalled, and the record was removed.`,
+    );
   }
   const server = result && 'stopped' in result ? result.stopped : undefined;
   return {
     json: { stopped: !!server, ...(server ? { pid: server.pid, url: server.url } : {}) },
-    human: (out) => out.done(server ? `Stopped the sandbox server on ${server.url} (pid ${server.pid}).` : 'No sandbox server was running.'),
+    human: (out) =>
+      out.done(server ? `Stopped the sandbox server on ${server.url} (pid ${server.pid}).` : 'No sandbox server was running.'),
   };
 }

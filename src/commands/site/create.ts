@@ -23,7 +23,11 @@ export const create = defineVerb({
     force: flag('--force', 'replace a site of the same name'),
     displayName: option('--display-name <text>', 'the name shown to visitors'),
   },
-  examples: ['wsctl site create launch --variant marketing', 'wsctl site create notes --parent blogs/2027 --variant blog --display-name "Field notes"', "wsctl site create launch --force --jq '.data.path'"],
+  examples: [
+    'wsctl site create launch --variant marketing',
+    'wsctl site create notes --parent blogs/2027 --variant blog --display-name "Field notes"',
+    "wsctl site create launch --force --jq '.data.path'",
+  ],
   endpoints: ['createWebsite'],
   sample: ['site', 'create', 'launch'],
   mcp: { confirm: (opts) => (opts.force ? { action: 'replace site', target: opts.name } : undefined) },
@@ -36,7 +40,11 @@ export async function run(opts: CreateOptions, _ctx: Ctx): Promise<Call> {
   if (opts.parent !== undefined) body.parent_path_parts = opts.parent;
   if (opts.force) body.force = true;
   if (opts.displayName !== undefined) body.display_name = opts.displayName;
-  return call({ request: request('createWebsite', { body }), spinner: 'Creating website', answer: ({ body: created }) => shown(opts, created) });
+  return call({
+    request: request('createWebsite', { body }),
+    spinner: 'Creating website',
+    answer: ({ body: created }) => shown(opts, created),
+  });
 }
 
 function shown(opts: CreateOptions, created: Response<'WebsiteCreated'>): Result {
@@ -44,7 +52,8 @@ function shown(opts: CreateOptions, created: Response<'WebsiteCreated'>): Result
   // The service names its body field ("Pass force to replace it."); wsctl says its flag instead, once.
   const hint = error?.code === 'already_exists' && !opts.force;
   const message = hint ? error?.message?.replace(/\s*Pass force to replace it\.?\s*$/i, '') : error?.message;
-  const failure = error || !data ? `${error?.code ?? 'unknown'} (${error?.kind ?? 'error'}): ${message ?? 'the service returned no data'}` : undefined;
+  const failure =
+    error || !data ? `${error?.code ?? 'unknown'} (${error?.kind ?? 'error'}): ${message ?? 'the service returned no data'}` : undefined;
   return {
     json: created,
     human(out) {
