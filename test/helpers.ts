@@ -1,5 +1,6 @@
 // Test harness: a real sandbox server on 127.0.0.1, wsctl run in-process with an injected
 // context, and the built bin/wsctl run as a child process.
+import { cleanLine } from '../src/common/sanitize.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,7 +108,7 @@ export async function run(args: string[], options: RunOptions = {}): Promise<Run
       return answers.shift() ?? '';
     },
     async choose(question, items) {
-      prompts.push(question, ...items.map((item) => (item.description ? `${item.id}  ${item.description}` : item.id)));
+      prompts.push(question, ...items.map((item) => cleanLine(item.description ? `${item.id}  ${item.description}` : item.id)));
       const answer = answers.shift() ?? '';
       return (items.find((item) => item.id.startsWith(answer)) ?? items[0])!.id;
     },

@@ -277,7 +277,7 @@ describe('a missing id', () => {
     const persona = await run(['persona', 'versions'], { env, tty: true, stdinTTY: true });
     // nothing remembered of that kind: no list, the usage error
     expect(persona.code).toBe(2);
-    expect(persona.stderr).toContain('persona ids');
+    expect(persona.stderr.replace(/\s+/g, ' ')).toContain('persona ids');
     expect((await runBin(['convo', 'show', '--help'])).stdout).toContain('wsctl convo show [options] <conversation_id>');
   });
 });

@@ -20,12 +20,12 @@ describe('start-up', () => {
     expect([...packages]).toEqual(['commander']);
     expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual([
       'src/cli/docs.ts',
-      'src/common/globals.ts',
-      'src/main.ts',
+      'src/cli/process.ts',
       'src/cli/program.ts',
       'src/cli/report.ts',
       'src/cli/run.ts',
-      'src/cli/process.ts',
+      'src/common/globals.ts',
+      'src/main.ts',
       'src/terminal/words.ts',
       'src/tricks/switch.ts',
     ]);

@@ -49,7 +49,7 @@ describe('the agent policy of a profile', () => {
   it.each(MATRIX)('%s, %s: %j', async (policy, kind, args) => {
     await setPolicy(policy);
     // Under an agent, on a terminal that could have asked: the policy comes before any confirmation.
-    const agent = await run(args, { env: { ...sb.env, ...CLAUDE }, tty: true, stdinTTY: true, answers: ['y'] });
+    const agent = await run(args, { env: { ...sb.env, ...CLAUDE }, tty: true, stdinTTY: true, answers: ['y'], columns: 1000 });
     expect(agent.prompts).toEqual([]);
     if (refuses(policy, kind)) {
       expect(agent.code, agent.stderr).toBe(4);
@@ -210,7 +210,13 @@ describe('under an agent, what a person would be asked', () => {
   });
 
   it('is never asked, even on a terminal: exit 2 naming the flag that answers', async () => {
-    const rm = await run(['device', 'rm', 'dev_phone'], { env: { ...sb.env, GEMINI_CLI: '1' }, tty: true, stdinTTY: true, answers: ['y'] });
+    const rm = await run(['device', 'rm', 'dev_phone'], {
+      env: { ...sb.env, GEMINI_CLI: '1' },
+      tty: true,
+      stdinTTY: true,
+      answers: ['y'],
+      columns: 1000,
+    });
     expect(rm.code).toBe(2);
     expect(rm.prompts).toEqual([]);
     expect(rm.stderr).toBe(

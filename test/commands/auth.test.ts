@@ -238,6 +238,8 @@ describe('auth', () => {
         key_storage: 'file',
         key: null,
         valid: false,
+        agents: 'full',
+        profile_source: 'flag',
       });
       expect(r.stderr).toContain(`belongs to ${sb.url}, not to ${other.url}`);
       expect([...other.requests, ...sb.requests]).toEqual([]);
@@ -281,7 +283,8 @@ describe('auth', () => {
           cwd,
           input: sb.key,
           encoding: 'utf8',
-          env: { PATH: process.env.PATH, HOME: cwd, WSCTL_CONFIG_DIR: value },
+          // The cache folder apart (Node 20's code cache is kept there): nothing may be written in cwd.
+          env: { PATH: process.env.PATH, HOME: cwd, XDG_CACHE_HOME: tempDir(), WSCTL_CONFIG_DIR: value },
         });
         expect(r.status, args.join(' ')).toBe(2);
         expect(r.stdout).toBe('');

@@ -76,6 +76,7 @@ describe('where the profile in effect came from', () => {
       tty: true,
       stdinTTY: true,
       answers: ['n'],
+      columns: 1000,
     });
     expect(pinned.prompts).toEqual([
       `Remove device 'dev_phone' (profile 'work' from the pin file ${join(project, '.wsctl-profile')}, ${sb.url})?`,

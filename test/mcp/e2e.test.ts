@@ -420,7 +420,7 @@ describe('wsctl mcp config', () => {
     const bad = await runBin(['mcp', 'config', '--client', 'emacs']);
     expect([bad.code, bad.stderr]).toEqual([
       2,
-      "Error: option '--client <name>' argument 'emacs' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp config --help` for usage.\n",
+      "Error: Option '--client <name>' argument 'emacs' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp config --help` for usage.\n",
     ]);
   });
 

@@ -338,7 +338,7 @@ describe('errors', () => {
     await refused(
       'byok_add',
       { name: 'n', provider_url: 'https://x', format: 'nope', model: 'm', api_key: 'k' },
-      "option 'format' argument 'nope' is invalid. Allowed choices are openai, anthropic, groq.",
+      "Option 'format' argument 'nope' is invalid. Allowed choices are openai, anthropic, groq.",
     );
     await refused('byok_add', { name: 'n' }, 'Missing required options provider_url, format, model, api_key.');
     await refused('keys_list', { surprise: 1 }, "Unknown argument 'surprise' for keys_list. It takes no arguments.");

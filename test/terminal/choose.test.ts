@@ -108,7 +108,7 @@ describe('choosing a missing id', () => {
     const env = await workspace(conversations);
     const r = await runPty(['convo', 'show', '--no-input'], { cols: 80, env });
     expect(r.code).toBe(2);
-    expect(r.text).toContain('`wsctl caps` shows conversation ids');
+    expect(r.text.replace(/\s+/g, ' ')).toContain('`wsctl caps` shows conversation ids');
     const none = await runPty(['persona', 'versions'], { cols: 80, env });
     expect(none.code).toBe(2);
     expect(none.text).toContain('persona ids');

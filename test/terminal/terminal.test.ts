@@ -162,7 +162,9 @@ describe('prompts on a terminal', () => {
     const env = sb.env;
     const yes = await runPty(['device', 'rm', 'dev_phone'], { cols: 80, env, steps: [['[y/N]', 'y\r']] });
     expect(yes.code).toBe(0);
-    expect(yes.text).toMatch(/Remove device 'dev_phone' \((?:current |default )?profile '[^']+', http:\/\/127\.0\.0\.1:\d+\)\? \[y\/N\] y/);
+    expect(yes.text).toMatch(
+      /Remove device 'dev_phone' \((?:current |default )?profile '[^']+',\s+http:\/\/127\.0\.0\.1:\d+\)\? \[y\/N\] y/,
+    );
     expect(yes.text).toContain("Removed device 'dev_phone'.");
     const no = await runPty(['pub', 'rm', 'pub_demo'], { cols: 80, env, steps: [['[y/N]', 'n\r']] });
     expect(no.code).toBe(1);

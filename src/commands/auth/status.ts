@@ -26,7 +26,7 @@ export async function run(ctx: Ctx): Promise<Result | Call> {
     answer: () => statusOf(ctx, t, true, undefined),
     otherwise(error) {
       // Unreachable: everything else is still shown, with why (valid null, exit 3).
-      if (error instanceof NetworkError) return statusOf(ctx, t, null, error.message);
+      if (error instanceof NetworkError) return statusOf(ctx, t, null, `Could not check the key: ${error.message}`);
       if (!(error instanceof AuthError)) throw error;
       return statusOf(ctx, t, false, rejected(t, error));
     },

@@ -10,7 +10,7 @@ export const forget = defineVerb({
   args: { kind: arg('[kind]', `the kind: ${ID_KINDS.join(', ')}`, parseKind), id: arg('[id]', 'the id to forget') },
   examples: ['wsctl ids forget', 'wsctl ids forget conversation', 'wsctl ids forget conversation conv_demo'],
   endpoints: [],
-  sample: ['ids', 'forget'],
+  sample: ['ids', 'forget', '--json'],
   run,
 });
 

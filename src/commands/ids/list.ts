@@ -16,14 +16,9 @@ in $XDG_CACHE_HOME/wsctl (else ~/.cache/wsctl). TAB completes them,
 and a command run without its id offers them in a list.
 WSCTL_NO_HISTORY=1 turns this off.
 `,
-  examples: [
-    'wsctl ids',
-    'wsctl ids conversation',
-    'wsctl ids --jq \'.ids[] | select(.kind == "app") | .id\'',
-    'wsctl ids forget conversation',
-  ],
+  examples: ['wsctl ids', 'wsctl ids conversation', 'wsctl ids --jq \'.ids[] | select(.kind == "app") | .id\''],
   endpoints: [],
-  sample: ['ids'],
+  sample: ['ids', '--json'],
   run,
 });
 
