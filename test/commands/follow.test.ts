@@ -318,7 +318,7 @@ describe.concurrent('conv_live in the sandbox', () => {
       (await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--json'], { env: { WSCTL_CONFIG_DIR: dir } })).stdout,
     );
     expect(restarted.state).toBe('running');
-  }, 40_000);
+  }, 90_000);
 
   it('on an 80-column terminal: the status line, the transcript within the width, no crash', async () => {
     const r = await runPty(['--sandbox', 'convo', 'show', 'conv_live', '-f', '--interval', '0.5'], {
@@ -331,5 +331,5 @@ describe.concurrent('conv_live in the sandbox', () => {
     expect(r.output).toMatch(/running · \d+ s since the last message/);
     expect(tooWide(r.text, 80)).toEqual([]);
     expect(r.text).toMatch(/Totals .*\(6 messages\)/);
-  }, 40_000);
+  }, 90_000);
 });
