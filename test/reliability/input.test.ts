@@ -143,7 +143,7 @@ describe('random answers from the service', () => {
               WSCTL_BYOK_API_KEY: 'sk-fuzz-0123456789',
             },
           });
-          expect([0, 1, 3]).toContain(r.code);
+          expect([0, 1, 3], `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
           checkEnding(r.code, r.stderr);
         },
       ),
