@@ -47,6 +47,12 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // In-process runs must never reach a developer's own keyring: tests that want a Secret
     // Service start their own in dbus-run-session (test/config/keyring.test.ts).
-    env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/wsctl-tests', WSCTL_TEST_SHARED: process.env.WSCTL_TEST_SHARED },
+    // Processes started with the worker's environment keep their caches (remembered ids, compiled
+    // code) in the run's folder, never in the tester's ~/.cache.
+    env: {
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/wsctl-tests',
+      WSCTL_TEST_SHARED: process.env.WSCTL_TEST_SHARED,
+      XDG_CACHE_HOME: join(process.env.WSCTL_TEST_SHARED, 'cache'),
+    },
   },
 });

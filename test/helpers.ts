@@ -122,7 +122,8 @@ export async function run(args: string[], options: RunOptions = {}): Promise<Run
     stderrIsTTY: !!options.tty,
     columns: options.columns ?? 100,
   };
-  const env = { WSCTL_RETRY_BASE_MS: '10', ...options.env };
+  // As runBin: a HOME of its own, so that nothing a run caches (remembered ids) lands in the tester's.
+  const env = { HOME: tempDir(), WSCTL_RETRY_BASE_MS: '10', ...options.env };
   const code = await main(args, {
     io,
     env,

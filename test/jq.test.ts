@@ -83,16 +83,16 @@ describe('--jq', () => {
 
   it('api --jq, and expressions that start with a minus sign', async () => {
     const api = await run(['api', '/settings/', '--jq', '.language'], { env: sb.env });
-    expect(api.stdout).toBe('en-GB\n');
+    expect([api.code, api.stderr, api.stdout]).toEqual([0, '', 'en-GB\n']);
     const negative = await run(['api', '/settings/', '--jq', '-1'], { env: sb.env });
-    expect(negative.stdout).toBe('-1\n');
+    expect([negative.code, negative.stderr, negative.stdout]).toEqual([0, '', '-1\n']);
   });
 
   it('the local documents of auth status and profile list', async () => {
     const status = await run(['auth', 'status', '--jq', '.key_source'], { env: sb.env });
-    expect(status.stdout).toBe('env\n');
+    expect([status.code, status.stderr, status.stdout]).toEqual([0, '', 'env\n']);
     const profiles = await run(['profile', 'list', '--jq', '.profiles | length'], { env: sb.env });
-    expect(profiles.stdout).toBe('0\n');
+    expect([profiles.code, profiles.stderr, profiles.stdout]).toEqual([0, '', '0\n']);
   });
 
   it('a document with a lone surrogate, which jq 1.8 refuses whole, is filtered with U+FFFD in its place', async () => {
@@ -104,7 +104,7 @@ describe('--jq', () => {
     try {
       const env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_surrogate_key' };
       const json = await run(['api', '/settings/', '--json'], { env });
-      expect(json.stdout).toContain(String.raw`"name": "a\ud800b"`);
+      expect(json.stdout, json.stderr).toContain(String.raw`"name": "a\ud800b"`);
       for (const filter of ['.name, .note', '[.name, .note] | .[]']) {
         const r = await run(['api', '/settings/', '--jq', filter], { env });
         expect([r.code, r.stderr, r.stdout], filter).toEqual([0, '', 'a\ufffdb\n\\ud800 is text\n']);
