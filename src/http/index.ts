@@ -17,6 +17,7 @@ import {
   type Hop,
 } from './policy.js';
 import { mask, maskSecrets, rememberSecret } from '../common/secrets.js';
+import { maskedChunks } from './masked-chunks.js';
 import { maskUrlPassword, redact, REDACTED, secretValues } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
 import { checkBaseUrl, joinUrl } from './url.js';
@@ -158,6 +159,7 @@ export class Api {
     restartable: () => boolean,
   ): Promise<T> {
     const count = { tries: 0 };
+    const key = this.settings.apiKey;
     for (;;) {
       const attempt = await this.exchange(spec, true, count);
       if (!attempt.chunks) {
@@ -169,7 +171,7 @@ export class Api {
           status: attempt.status,
           headers: attempt.headers,
           requestId: errorInfo(attempt).requestId,
-          chunks: attempt.chunks,
+          chunks: key && key.length >= 6 ? maskedChunks(attempt.chunks, key, mask(key)) : attempt.chunks,
         });
       } catch (error) {
         if (this.settings.signal.aborted) throw new InterruptedError();

@@ -41,6 +41,29 @@ beforeAll(async () => {
     } else if (url.startsWith('/whoami')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ authenticated_with: sent, header: `Bearer ${sent}` }));
+    } else if (url.startsWith('/conversations/')) {
+      // A transcript that quotes the key twice, each time cut between two writes the client
+      // reads as separate chunks: once in a message, once in the conversation's title.
+      const text = JSON.stringify({
+        conversation: { id: 'conv_e', title: `echo ${sent} title`, type: 'chat', created_at: '2026-01-01T00:00:00Z', updated_at: null },
+        messages: [
+          {
+            kind: 'request',
+            timestamp: '2026-01-01T00:00:00Z',
+            parts: [{ part_kind: 'user-prompt', content: `my key is ${sent}, keep it` }],
+          },
+        ],
+        state: 'idle',
+      });
+      const cuts = [...text.matchAll(new RegExp(sent, 'g'))].map((m) => m.index + 7);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let from = 0;
+      for (const cut of cuts) {
+        res.write(text.slice(from, cut));
+        from = cut;
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      res.end(text.slice(from));
     } else if (url.startsWith('/signed')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
@@ -130,6 +153,17 @@ describe('a key the service echoes back', () => {
     expect(r.stdout).not.toContain(KEY);
     expect(JSON.parse(r.stdout)).toEqual({ authenticated_with: MASKED_KEY, header: `Bearer ${MASKED_KEY}` });
   });
+
+  it.each([[[]], [['--json']], [['--jq', '.messages[0].parts[0].content']]])(
+    'is masked in a streamed transcript that quotes it, cut between two chunks (%j)',
+    async (args) => {
+      const r = await runBin(['convo', 'show', 'conv_e', ...args], { env: env() });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain(KEY);
+      expect(r.stdout).toContain(`my key is ${MASKED_KEY}, keep it`);
+      if (args[0] === '--json') expect(JSON.parse(r.stdout).conversation.title).toBe(`echo ${MASKED_KEY} title`);
+    },
+  );
 
   it('is masked in the result of an MCP tool call', async () => {
     const transport = new StdioClientTransport({
