@@ -1,6 +1,6 @@
 // Keys in a real Secret Service: Debian's gnome-keyring inside dbus-run-session, with a throwaway
 // HOME, as a Linux desktop has it. And without one: the file, with one warning. Each test has
-// its own D-Bus session, keyring and config folder, so the tests of a block run at once.
+// its own D-Bus session, keyring and config folder.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,12 @@ import { BIN, ROOT, runBin, startSandbox, tempDir, type TestSandbox } from '../h
 const hasSecretService = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].every(
   (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0,
 );
+
+/**
+ * A test starts a D-Bus session, a keyring and several wsctl processes: ~1-3 s alone, past 30 s
+ * on a machine loaded by other suites.
+ */
+const LOADED_MS = 90_000;
 
 /** Runs a bash script in a fresh D-Bus session with an unlocked gnome-keyring; `wsctl` is the built CLI. */
 function withSecretService(
@@ -38,7 +44,7 @@ function withSecretService(
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), LOADED_MS - 5000);
   return new Promise((resolve) => {
     child.on('close', (status) => {
       clearTimeout(timer);
@@ -54,7 +60,7 @@ function withSecretService(
   });
 }
 
-describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gnome-keyring)', () => {
+describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gnome-keyring)', { timeout: LOADED_MS }, () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();
@@ -185,7 +191,7 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gn
   });
 });
 
-describe.skipIf(!hasSecretService && !process.env.CI)('the store entry of a config folder', () => {
+describe.skipIf(!hasSecretService && !process.env.CI)('the store entry of a config folder', { timeout: LOADED_MS }, () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();
@@ -279,7 +285,7 @@ describe.skipIf(!hasSecretService && !process.env.CI)('the store entry of a conf
   });
 });
 
-describe.skipIf(!hasSecretService && !process.env.CI)('a broken store never blocks the way out', () => {
+describe.skipIf(!hasSecretService && !process.env.CI)('a broken store never blocks the way out', { timeout: LOADED_MS }, () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox();
