@@ -1,7 +1,7 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // runner.ts builds the real one; tests build the same thing around their own streams.
 import { detectAgent } from '../common/agent.js';
-import { Api } from '../http/index.js';
+import { Api, givenKey, NO_CREDENTIAL, readOnce, type Credential } from '../http/index.js';
 import { ConfigStore, configFolder } from '../config/index.js';
 import { findPin } from '../config/pin.js';
 import { readKeyring, type KeyStorage } from '../config/keys.js';
@@ -46,7 +46,8 @@ export type KeySource = 'env' | 'profile' | 'sandbox';
 export interface Target {
   profile: string;
   baseUrl?: string;
-  apiKey?: string;
+  /** The key, read from its place only when a request is sent or a command shows it (auth status, auth token). */
+  credential: Credential;
   keySource?: KeySource;
   /** Where the profile's key lives; null when the key comes from elsewhere or there is none. */
   keyStorage?: KeyStorage | null;
@@ -72,12 +73,12 @@ export interface Ctx extends BaseCtx {
   resolution(): Resolution;
   /** The profile's entry in the credential store. */
   storeEntry(profile: string): StoreEntry;
-  /** Base URL and key in effect (or of the profile named); the key is read from the store only when asked for (the default). */
-  target(options?: { key?: boolean; profile?: string }): Promise<Target>;
+  /** Base URL and where the key lives (or of the profile named); no key is read until the credential is. */
+  target(options?: { profile?: string }): Promise<Target>;
   /** What stops a request to this target (no base URL, or no key when one is needed), or undefined. */
-  missing(t: Target, needsKey?: boolean): string | undefined;
-  /** The HTTP client for the target; throws exit 4 when no base URL or key is configured. */
-  api(options?: { apiKey?: string; baseUrl?: string; needsKey?: boolean; signal?: AbortSignal }): Promise<Api>;
+  missing(t: Pick<Target, 'profile' | 'baseUrl' | 'keyBaseUrl'> & { credential?: Credential }, needsKey?: boolean): string | undefined;
+  /** The HTTP client for the target (or the key and base URL given); throws exit 4 when no base URL or key is configured. */
+  api(options?: { credential?: Credential; baseUrl?: string; signal?: AbortSignal }): Promise<Api>;
   close(): Promise<void>;
 }
 
@@ -130,30 +131,36 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   let resolved: Resolution | undefined;
   const resolution = () => (resolved ??= resolveTarget(input));
   const profileName = () => resolveProfile(input);
-  let cachedKey: Promise<string> | undefined;
+  // One reading of the store per profile and process, however many requests and profiles ask.
+  const storeReads = new Map<string, Credential>();
 
-  async function target(options: { key?: boolean; profile?: string } = {}): Promise<Target> {
+  async function target(options: { profile?: string } = {}): Promise<Target> {
     // Another profile than the one in effect (auth status --all): resolved as if named with --profile.
     const r = options.profile === undefined ? resolution() : resolveTarget({ ...input, flags: { ...flags, profile: options.profile } });
     if (r.sandbox) {
       // Only --sandbox loads the sandbox (its server, routes and seed).
       embedded ??= await (await import('../sandbox/embedded.js')).startEmbeddedSandbox(config.dir, dryRun);
-      return { profile: r.profile, baseUrl: embedded.url, apiKey: embedded.apiKey, keySource: 'sandbox' };
+      return { profile: r.profile, baseUrl: embedded.url, credential: givenKey(embedded.apiKey), keySource: 'sandbox' };
     }
-    const t: Target = { profile: r.profile, baseUrl: r.baseUrl, entry: r.entry };
+    const t = { profile: r.profile, baseUrl: r.baseUrl, entry: r.entry, credential: NO_CREDENTIAL };
     switch (r.key.source) {
-      case 'env':
+      case 'env': {
         // A key from the environment never touches the credential store.
-        return { ...t, apiKey: r.key.key, keySource: 'env', keyStorage: r.profileExists === undefined ? undefined : null };
-      case 'file':
-        return { ...t, apiKey: r.key.key, keySource: 'profile', keyStorage: 'file' };
+        const key = r.key.key;
+        return { ...t, credential: givenKey(key), keySource: 'env', keyStorage: r.profileExists === undefined ? undefined : null };
+      }
+      case 'file': {
+        const key = r.key.key;
+        return { ...t, credential: givenKey(key), keySource: 'profile', keyStorage: 'file' };
+      }
       case 'elsewhere':
         return { ...t, keySource: 'profile', keyStorage: r.key.storage, keyBaseUrl: r.key.baseUrl };
       case 'keyring': {
-        if (options.key === false) return { ...t, keySource: 'profile', keyStorage: 'keyring' };
-        const read = () => readKeyring(r.entry, (line) => debug && term.trace(`credential store: ${line}`));
-        const key = options.profile === undefined ? await (cachedKey ??= read()) : await read();
-        return { ...t, apiKey: key, keySource: 'profile', keyStorage: 'keyring' };
+        const entry = r.entry;
+        const credential =
+          storeReads.get(entry.account) ?? readOnce(() => readKeyring(entry, (line) => debug && term.trace(`credential store: ${line}`)));
+        storeReads.set(entry.account, credential);
+        return { ...t, credential, keySource: 'profile', keyStorage: 'keyring' };
       }
       default:
         return { ...t, keyStorage: null };
@@ -173,25 +180,26 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     return `No base URL for profile '${profile}'. Pass --base-url, set WSCTL_BASE_URL, or run \`wsctl auth login --profile ${profile} --base-url <url>\`.${offline}`;
   }
 
-  function missing(t: Target, needsKey = true): string | undefined {
+  function missing(
+    t: Pick<Target, 'profile' | 'baseUrl' | 'keyBaseUrl'> & { credential?: Credential },
+    needsKey = true,
+  ): string | undefined {
     if (!t.baseUrl) return missingBaseUrl(t.profile);
-    if (!t.apiKey && needsKey) return noKey(t.profile, t);
+    if (!t.credential?.present && needsKey) return noKey(t.profile, t);
     return undefined;
   }
 
-  async function api(options: { apiKey?: string; baseUrl?: string; needsKey?: boolean; signal?: AbortSignal } = {}): Promise<Api> {
-    // --dry-run sends nothing, so it reads no key: a locked or hanging store cannot stop it.
-    const keyWanted = options.apiKey === undefined && !dryRun && options.needsKey !== false;
-    const t = await target({ key: keyWanted });
+  async function api(options: { credential?: Credential; baseUrl?: string; signal?: AbortSignal } = {}): Promise<Api> {
+    const t = await target();
     const baseUrl = options.baseUrl ?? t.baseUrl;
-    // A stored key shows as redacted in a dry run without being read; one stored for another origin would not be sent.
-    const apiKey = options.apiKey ?? t.apiKey ?? (dryRun && t.keyStorage === 'keyring' && !t.keyBaseUrl ? 'stored-key' : undefined);
-    if (dryRun && options.apiKey === undefined && t.keyBaseUrl) term.warn(`Without --dry-run this is exit 4. ${noKey(t.profile, t)}`);
-    const problem = missing({ ...t, baseUrl, apiKey }, !dryRun && options.needsKey !== false);
+    const credential = options.credential ?? t.credential;
+    // --dry-run sends nothing and reads no key; a key stored for another origin would not be sent.
+    if (dryRun && options.credential === undefined && t.keyBaseUrl) term.warn(`Without --dry-run this is exit 4. ${noKey(t.profile, t)}`);
+    const problem = missing({ ...t, baseUrl, credential }, !dryRun);
     if (problem || !baseUrl) throw new AuthError(problem ?? missingBaseUrl(t.profile));
     const client = new Api({
       baseUrl,
-      apiKey,
+      credential,
       timeoutMs: attemptMs,
       debug,
       dryRun,

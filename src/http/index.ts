@@ -17,11 +17,13 @@ import {
   type Hop,
 } from './policy.js';
 import { mask, maskSecrets, rememberSecret } from '../common/secrets.js';
+import type { Credential } from './auth.js';
 import { maskedChunks } from './masked-chunks.js';
 import { maskUrlPassword, redact, REDACTED, secretValues } from './redact.js';
 import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
 import { checkBaseUrl, joinUrl } from './url.js';
 
+export { givenKey, NO_CREDENTIAL, readOnce, type Credential } from './auth.js';
 export { filePart } from './multipart.js';
 export { maskUrlPassword, redactText } from './redact.js';
 export type { Upload } from './transport.js';
@@ -73,7 +75,8 @@ export interface DryRunRequest {
 
 export interface ApiSettings {
   baseUrl: string;
-  apiKey?: string;
+  /** The key, read when the first request is sent (./auth.ts). */
+  credential: Credential;
   timeoutMs: number;
   debug: boolean;
   /** Nothing may be sent: the verbs plan their request instead (plan()). */
@@ -110,10 +113,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export class Api {
   private readonly base: URL;
   private readonly transport: Transport;
+  /** The key the last request was sent with: a body that quotes it back is masked. */
+  private sentKey: string | undefined;
 
   constructor(private readonly settings: ApiSettings) {
     this.base = checkBaseUrl(settings.baseUrl);
-    rememberSecret(settings.apiKey);
     this.transport = new Transport({
       timeoutMs: settings.timeoutMs,
       signal: settings.signal,
@@ -135,7 +139,7 @@ export class Api {
     // A body that quotes the key in use back (a debugging echo, a gateway) prints it masked; the
     // text is changed only inside the key, so every other byte is the service's. Not a provider
     // key: byok add --show-secret shows the one the service stored.
-    const key = this.settings.apiKey;
+    const key = this.sentKey;
     if (key && key.length >= 6 && attempt.text.includes(key)) attempt.text = attempt.text.replaceAll(key, mask(key));
     const { body, isJson, text } = decode(attempt, this.decodeOptions(spec));
     return {
@@ -159,9 +163,9 @@ export class Api {
     restartable: () => boolean,
   ): Promise<T> {
     const count = { tries: 0 };
-    const key = this.settings.apiKey;
     for (;;) {
       const attempt = await this.exchange(spec, true, count);
+      const key = this.sentKey;
       if (!attempt.chunks) {
         decode(attempt, this.decodeOptions(spec)); // throws: the status is an error
         throw new NetworkError(`The service sent no body (HTTP ${attempt.status}).`, errorInfo(attempt));
@@ -190,17 +194,17 @@ export class Api {
     return {
       method: spec.method,
       url: maskUrlPassword(joinUrl(this.base, spec.path).href),
-      headers: { ...headers, ...(this.settings.apiKey ? { authorization: `Bearer ${REDACTED}` } : {}) },
+      headers: { ...headers, ...(this.settings.credential.present ? { authorization: `Bearer ${REDACTED}` } : {}) },
       body: spec.upload ? spec.upload.describe : redact(spec.body),
     };
   }
 
-  private headersFor(spec: RequestSpec<SchemaName | undefined>): { headers: Record<string, string>; json?: string } {
+  private headersFor(spec: RequestSpec<SchemaName | undefined>, key?: string): { headers: Record<string, string>; json?: string } {
     const s = this.settings;
     const json = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': s.userAgent };
     if (json !== undefined) headers['content-type'] = 'application/json';
-    if (s.apiKey) headers.authorization = `Bearer ${s.apiKey}`;
+    if (key) headers.authorization = `Bearer ${key}`;
     return { headers, json };
   }
 
@@ -211,7 +215,10 @@ export class Api {
     if (s.dryRun) throw new Error(`${spec.method} ${spec.path} was about to be sent under --dry-run`);
     // A provider key in the body (byok add's api_key) is masked in every error and trace from now on.
     for (const secret of secretValues(spec.body)) rememberSecret(secret);
-    const { headers, json } = this.headersFor(spec);
+    // The key is read now, as the request goes out, and masked everywhere from now on.
+    this.sentKey = await s.credential.read();
+    rememberSecret(this.sentKey);
+    const { headers, json } = this.headersFor(spec, this.sentKey);
     let hop: Hop = { method: spec.method, target: joinUrl(this.base, spec.path), body: spec.upload ?? json, headers };
 
     const repeatable = safeToRepeat(spec.method, !!spec.idempotent);

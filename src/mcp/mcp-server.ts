@@ -236,7 +236,7 @@ export class ToolRunner {
         `${tool.name} needs a person to confirm, and this client cannot ask: nothing was sent. A person can run \`${commandLine(tool, opts, raw, ctx)}\`.`,
       );
     }
-    const t = await ctx.target({ key: false });
+    const t = await ctx.target();
     const message = cleanLine(`Allow the agent to ${asked.action} ${target} (profile '${t.profile}', ${t.baseUrl ?? 'no base URL'})?`);
     if (!(await extra.ask(message))) throw new UsageError(DECLINED);
   }

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { Ctx, Globals } from '../cli/context.js';
 import { UsageError } from '../errors.js';
-import type { Api, ApiResponse, DryRunRequest, Method, RequestSpec } from '../http/index.js';
+import type { Api, ApiResponse, Credential, DryRunRequest, Method, RequestSpec } from '../http/index.js';
 import type { Response, SchemaName } from '../schemas.js';
 import type { EndpointName } from '../service.js';
 import type { Terminal } from '../terminal/index.js';
@@ -47,7 +47,7 @@ type BodyOf<N> = N extends SchemaName ? Response<N> : unknown;
 export type Call<N extends SchemaName | undefined = SchemaName | undefined> = {
   request: RequestSpec<N>;
   /** The key and base URL to send with, when they are not the profile's (auth login's new key). */
-  client?: { apiKey?: string; baseUrl?: string };
+  client?: { credential?: Credential; baseUrl?: string };
 } & (
   | {
       spinner: string;

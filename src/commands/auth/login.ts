@@ -1,4 +1,4 @@
-import { checkBaseUrl } from '../../http/index.js';
+import { checkBaseUrl, givenKey } from '../../http/index.js';
 import { call, defineVerb, flag, wouldChange, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import { checkProfileName } from '../../config/index.js';
 import { storeKey } from '../../config/keys.js';
@@ -67,7 +67,7 @@ export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result | Call> 
   if (!opts.verify) return save(opts, ctx, profile, baseUrl, key);
   return call({
     request: request('listKeys'),
-    client: { apiKey: key, baseUrl },
+    client: { credential: givenKey(key), baseUrl },
     spinner: 'Checking the key',
     answer: () => save(opts, ctx, profile, baseUrl, key),
     otherwise(error) {
@@ -99,7 +99,7 @@ async function save(opts: LoginOptions, ctx: Ctx, profile: string, baseUrl: stri
 
 /** --dry-run: the check it would send (the key redacted), then what it would save; nothing is written or stored. */
 async function wouldSave(opts: LoginOptions, ctx: Ctx, profile: string, baseUrl: string, key: string): Promise<Result> {
-  const check = opts.verify ? (await ctx.api({ apiKey: key, baseUrl })).plan(request('listKeys')) : undefined;
+  const check = opts.verify ? (await ctx.api({ credential: givenKey(key), baseUrl })).plan(request('listKeys')) : undefined;
   const storage = opts.insecureStorage ? 'file' : 'keyring';
   const where = opts.insecureStorage ? ctx.config.path : `the credential store (or ${ctx.config.path} where none can be reached)`;
   const becomesCurrent = ctx.config.read().current_profile === undefined ? ', and make it the current profile' : '';

@@ -26,7 +26,13 @@ export function rejected(t: Target, error: AuthError): string {
 export type StatusDocument = ReturnType<typeof documentOf>;
 
 /** The document of auth status for a target; the profile's source only for the profile in effect. */
-export function documentOf(ctx: Ctx, t: Target, valid: boolean | null, r: Pick<Resolution, 'profileSource' | 'pinFile'> | undefined) {
+export function documentOf(
+  ctx: Ctx,
+  t: Target,
+  key: string | undefined,
+  valid: boolean | null,
+  r: Pick<Resolution, 'profileSource' | 'pinFile'> | undefined,
+) {
   return {
     profile: t.profile,
     profile_source: r?.profileSource ?? null,
@@ -34,7 +40,7 @@ export function documentOf(ctx: Ctx, t: Target, valid: boolean | null, r: Pick<R
     base_url: t.baseUrl ?? null,
     key_source: t.keySource ?? null,
     key_storage: t.keyStorage ?? null,
-    key: t.apiKey ? mask(t.apiKey) : null,
+    key: key ? mask(key) : null,
     valid,
     agents: agentPolicy(ctx, t.profile),
   };

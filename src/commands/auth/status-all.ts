@@ -3,6 +3,7 @@
 import type { Ctx, Result } from '../../verbs/declare.js';
 import { AuthError, ExitCode, InterruptedError, UsageError, WsctlError } from '../../errors.js';
 import { request } from '../../service.js';
+import { NO_CREDENTIAL } from '../../http/index.js';
 import { timeoutMs } from '../../config/resolve.js';
 import { cleanErrorMessage } from '../../common/sanitize.js';
 import { documentOf, rejected, showDocument, type StatusDocument } from './shared.js';
@@ -42,27 +43,29 @@ export async function statusAll(ctx: Ctx): Promise<Result> {
 }
 
 /** One profile: its target, then GET /api-keys/ against a deadline of its own. Never throws but for Ctrl-C. */
-async function check(ctx: Ctx, name: string, ms: number, r: Parameters<typeof documentOf>[3]): Promise<{ doc: Checked; outcome: Outcome }> {
-  let t: Awaited<ReturnType<Ctx['target']>> = { profile: name };
+async function check(ctx: Ctx, name: string, ms: number, r: Parameters<typeof documentOf>[4]): Promise<{ doc: Checked; outcome: Outcome }> {
+  let t: Awaited<ReturnType<Ctx['target']>> = { profile: name, credential: NO_CREDENTIAL };
+  let key: string | undefined;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), ms);
   try {
     t = await ctx.target({ profile: name });
     const problem = ctx.missing(t);
-    if (problem) return { doc: { ...documentOf(ctx, t, false, r), error: problem }, outcome: 'auth' };
-    const api = await ctx.api({ apiKey: t.apiKey, baseUrl: t.baseUrl, signal: AbortSignal.any([ctx.signal, deadline.signal]) });
+    if (problem) return { doc: { ...documentOf(ctx, t, undefined, false, r), error: problem }, outcome: 'auth' };
+    key = await t.credential.read();
+    const api = await ctx.api({ credential: t.credential, baseUrl: t.baseUrl, signal: AbortSignal.any([ctx.signal, deadline.signal]) });
     await api.request(request('listKeys'));
-    return { doc: documentOf(ctx, t, true, r), outcome: 'valid' };
+    return { doc: documentOf(ctx, t, key, true, r), outcome: 'valid' };
   } catch (error) {
     if (ctx.signal.aborted) throw new InterruptedError();
     if (error instanceof AuthError && error.status !== undefined)
-      return { doc: { ...documentOf(ctx, t, false, r), error: rejected(t, error) }, outcome: 'auth' };
+      return { doc: { ...documentOf(ctx, t, key, false, r), error: rejected(t, error) }, outcome: 'auth' };
     const why = deadline.signal.aborted
       ? `No answer from ${t.baseUrl} within ${ms / 1000} s (--timeout).`
       : error instanceof WsctlError
         ? cleanErrorMessage(error.message)
         : cleanErrorMessage(String((error as Error)?.message ?? error));
-    return { doc: { ...documentOf(ctx, t, null, r), error: why }, outcome: error instanceof AuthError ? 'auth' : 'network' };
+    return { doc: { ...documentOf(ctx, t, key, null, r), error: why }, outcome: error instanceof AuthError ? 'auth' : 'network' };
   } finally {
     clearTimeout(timer);
   }
@@ -72,9 +75,9 @@ async function check(ctx: Ctx, name: string, ms: number, r: Parameters<typeof do
 async function wouldCheck(ctx: Ctx, names: string[]): Promise<Result> {
   const planned = await Promise.all(
     names.map(async (name) => {
-      const t = await ctx.target({ profile: name, key: false });
+      const t = await ctx.target({ profile: name });
       if (!t.baseUrl) return { profile: name, request: null, error: ctx.missing(t) };
-      const api = await ctx.api({ apiKey: t.apiKey ?? 'stored-key', baseUrl: t.baseUrl });
+      const api = await ctx.api({ credential: t.credential, baseUrl: t.baseUrl });
       return { profile: name, request: api.plan(request('listKeys')) };
     }),
   );

@@ -19,22 +19,24 @@ export const status = defineVerb({
 export async function run(ctx: Ctx): Promise<Result | Call> {
   const t = await ctx.target();
   const problem = ctx.missing(t);
-  if (problem) return statusOf(ctx, t, false, problem);
+  // The status shows the key, masked: read here, as a request would read it.
+  const key = await t.credential.read();
+  if (problem) return statusOf(ctx, t, key, false, problem);
   return call({
     request: request('listKeys'),
     spinner: 'Checking the key',
-    answer: () => statusOf(ctx, t, true, undefined),
+    answer: () => statusOf(ctx, t, key, true, undefined),
     otherwise(error) {
       // Unreachable: everything else is still shown, with why (valid null, exit 3).
-      if (error instanceof NetworkError) return statusOf(ctx, t, null, `Could not check the key: ${error.message}`);
+      if (error instanceof NetworkError) return statusOf(ctx, t, key, null, `Could not check the key: ${error.message}`);
       if (!(error instanceof AuthError)) throw error;
-      return statusOf(ctx, t, false, rejected(t, error));
+      return statusOf(ctx, t, key, false, rejected(t, error));
     },
   });
 }
 
-function statusOf(ctx: Ctx, t: Target, valid: boolean | null, problem: string | undefined): Result {
-  const status = documentOf(ctx, t, valid, ctx.resolution());
+function statusOf(ctx: Ctx, t: Target, key: string | undefined, valid: boolean | null, problem: string | undefined): Result {
+  const status = documentOf(ctx, t, key, valid, ctx.resolution());
   return {
     json: status,
     human: (out) => showDocument(out, ctx, status),

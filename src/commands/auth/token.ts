@@ -14,6 +14,7 @@ export const token = defineVerb({
 /** The key alone on stdout: no JSON document, no decoration, whatever --json says. */
 export async function run(ctx: Ctx): Promise<void> {
   const t = await ctx.target();
-  if (!t.apiKey) throw new AuthError(noKey(t.profile, t));
-  ctx.term.line(t.apiKey);
+  const key = await t.credential.read();
+  if (!key) throw new AuthError(noKey(t.profile, t));
+  ctx.term.line(key);
 }

@@ -1,0 +1,42 @@
+// The key is read when a request is sent (STYLE 19): a command that stops before sending, such
+// as a declined confirmation, never asks the credential store. Here the store cannot be reached
+// (no D-Bus session), so any read of it is exit 4.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+
+describe('a stored key is read when the request is sent', () => {
+  let sb: TestSandbox;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sb = await startSandbox();
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    const config = { current_profile: 'work', profiles: { work: { base_url: sb.url, key_storage: 'keyring' } } };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+    env = { WSCTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/wsctl-tests' };
+  });
+
+  const ask = (answer: string, ...flags: string[]) =>
+    run(['device', 'rm', 'dev_phone', ...flags], { env, tty: true, stdinTTY: true, answers: [answer] });
+
+  it('a declined confirmation reads no key: the store is never asked, nothing is sent', async () => {
+    const before = sb.requests.length;
+    const r = await ask('n', '--debug');
+    expect(r.prompts).toHaveLength(1);
+    expect(r.prompts[0]).toContain("profile 'work'");
+    expect(r.stderr).toContain('Cancelled; nothing was changed.');
+    expect(r.stderr).not.toContain('credential store');
+    expect(sb.requests.length).toBe(before);
+  });
+
+  it('an accepted one reads the key as the request goes out: here the store cannot answer, exit 4, nothing sent', async () => {
+    const before = sb.requests.length;
+    const r = await ask('y');
+    expect(r.prompts).toHaveLength(1);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/credential store/);
+    expect(sb.requests.length).toBe(before);
+  });
+});
