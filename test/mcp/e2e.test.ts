@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { BIN, ROOT, runBin, tempDir } from '../helpers.js';
 import { offered } from '../../src/mcp/tools.js';
 import { texts, loadTools } from './harness.js';
@@ -583,6 +583,66 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
     expect(s.lines.map((l) => (l as { id?: number }).id)).toEqual([0, 2]);
+  });
+
+  it('convo_show tells the messages read while the transcript arrives, not once it is all in', { timeout: 60_000 }, async () => {
+    // 1,000 messages in pieces cut anywhere: the rest waits until the client has heard some progress
+    // (or 15 s, and then the test fails), so a count told only at the end is seen as such.
+    const count = 1000;
+    const messages = Array.from({ length: count }, (_, i) =>
+      JSON.stringify({ kind: 'request', parts: [{ part_kind: 'user-prompt', content: `message ${i} ${'x'.repeat(1000)}` }] }),
+    );
+    const body = `{"conversation":{"id":"c","title":"Slow"},"messages":[${messages.join(',')}],"state":"idle"}`;
+    const firstCut = body.indexOf(messages[200]!) + 10;
+    let heard!: () => void;
+    const someProgress = new Promise<void>((resolve) => (heard = resolve));
+    let sentAll = false;
+    let waitedInVain = false;
+    const slow = createServer(async (req, res) => {
+      if (!req.url?.startsWith('/conversations/c')) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(body.slice(0, firstCut));
+      const timeout = new Promise<void>((resolve) => setTimeout(() => resolve(void (waitedInVain = true)), 15_000).unref());
+      await Promise.race([someProgress, timeout]);
+      const rest = body.slice(firstCut);
+      const piece = Math.ceil(rest.length / 4);
+      for (let at = 0; at < rest.length; at += piece) {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        res.write(rest.slice(at, at + piece));
+      }
+      sentAll = true;
+      res.end();
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    closers.push(() => {
+      slow.closeAllConnections();
+      slow.close();
+    });
+    const s = await spawnServer([], {
+      WSCTL_BASE_URL: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`,
+      WSCTL_API_KEY: 'wsk_fault_test_key_123456',
+      WSCTL_CONFIG_DIR: tempDir(),
+    });
+    const told: { progress: number; total?: number; whileSending: boolean }[] = [];
+    const shown = await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'c' } }, CallToolResultSchema, {
+      onprogress: (p) => {
+        told.push({ ...p, whileSending: !sentAll });
+        heard();
+      },
+    });
+    expect(shown.isError, texts(shown).join()).toBeFalsy();
+    expect(waitedInVain, 'no progress while the body was still arriving').toBe(false);
+    expect(told[0]).toMatchObject({ whileSending: true });
+    expect(told[0]!.progress).toBeGreaterThan(0);
+    expect(told[0]!.progress).toBeLessThan(count);
+    // Strictly increasing, at a rate (not one per message), the last one every message read.
+    for (let i = 1; i < told.length; i++) expect(told[i]!.progress).toBeGreaterThan(told[i - 1]!.progress);
+    expect(told.length).toBeLessThan(count / 10);
+    expect(told.at(-1)!.progress).toBe(count);
+    // The document is the last 50, in order.
+    const got = (shown.structuredContent as { messages: { parts: { content: string }[] }[] }).messages;
+    expect(got.map((m) => m.parts[0]!.content.split(' ')[1])).toEqual(Array.from({ length: 50 }, (_, i) => String(count - 50 + i)));
+    expect(shown.structuredContent).toMatchObject({ conversation: { id: 'c', title: 'Slow' }, state: 'idle' });
   });
 
   it('a result over 4 MiB is refused naming its size', { timeout: 30_000 }, async () => {

@@ -16,7 +16,7 @@ export interface ShowOptions {
   follow?: boolean;
   /** Milliseconds between polls of --follow; undefined when --interval is not given. */
   intervalMs?: number;
-  /** Return the whole document instead of printing it as it arrives (as --jq does; wsctl mcp). */
+  /** Return the document instead of printing it (wsctl mcp); it is read as it arrives all the same. */
   whole?: boolean;
 }
 
@@ -98,15 +98,25 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
       },
     });
   }
-  if (opts.whole || ctx.globals.jq !== undefined) {
+  if (opts.whole) {
+    // An MCP call: the last `tail` messages, read as they arrive, counted for the call's progress.
+    return call({
+      request: spec,
+      async stream(api) {
+        const { readDocument } = await import('../../conversation/document.js');
+        return { json: await readDocument(api, spec, tail, (read) => ctx.progress?.(read)), human() {} };
+      },
+    });
+  }
+  if (ctx.globals.jq !== undefined) {
     // jq needs the whole document.
     return call({
       request: spec,
       spinner: 'Loading conversation',
-      answer: ({ body }) => {
-        ctx.progress?.(body.messages.length);
-        return { json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) }, human() {} };
-      },
+      answer: ({ body }) => ({
+        json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) },
+        human() {},
+      }),
     });
   }
   // The body is printed as it arrives (issue 14, P3).

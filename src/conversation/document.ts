@@ -1,0 +1,54 @@
+// A conversation read into one document as its body arrives (wsctl mcp's convo_show): only the
+// last `tail` messages are kept, and the messages read are counted for whoever listens (an MCP
+// call's progress, cli.md §8) while they arrive, not once the whole body is in.
+import type { Api, RequestSpec } from '../http/index.js';
+import type { Conversation, Message } from '../schemas.js';
+import { lastOf, readConversation } from './stream.js';
+
+/** The least time between two counts told while messages arrive; the last count is always told. */
+const EVERY_MS = 100;
+
+export async function readDocument(
+  api: Api,
+  spec: RequestSpec<'Conversation'>,
+  tail: number | undefined,
+  progress?: (read: number) => void,
+): Promise<Conversation> {
+  // A body asked for again counts from 0: a count is told only past the last one told.
+  let told = -1;
+  let toldAt = 0;
+  const tell = (read: number, now = Date.now()) => {
+    if (read <= told) return;
+    told = read;
+    toldAt = now;
+    progress?.(read);
+  };
+  return api.stream(
+    spec,
+    async (body) => {
+      const document: Record<string, unknown> = {};
+      const kept = lastOf<Message>(tail ?? Number.MAX_SAFE_INTEGER);
+      let read = 0;
+      await readConversation(body, {
+        field(key, value) {
+          document[key] = value;
+        },
+        messagesStart() {
+          document.messages = []; // in its place among the fields
+        },
+        message(_index, message) {
+          kept.add(message as Message);
+          read++;
+          const now = Date.now();
+          if (now - toldAt >= EVERY_MS) tell(read, now);
+        },
+        messagesEnd() {
+          document.messages = kept.items();
+        },
+      });
+      tell(read);
+      return document as Conversation;
+    },
+    () => true,
+  );
+}
