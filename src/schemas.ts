@@ -166,7 +166,7 @@ export const responseSchemas = {
   ImageUploaded,
 };
 
-// Request bodies (endpoints 1, 5, 7, 8 and 11).
+// Request bodies: the `body` of the entries of src/service.ts that send one.
 export const nonEmpty = z
   .string()
   .check(z.refine((v) => v.trim() !== '', { message: 'String should have at least 1 character', params: { type: 'string_too_short' } }));

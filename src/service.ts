@@ -1,4 +1,4 @@
-// The service's 14 endpoints (service-interface.md §4) as data: method, path template, request
+// The service's endpoints (service-interface.md §4) as data: method, path template, request
 // body schema and response schema. Verbs build their requests from this table, the sandbox's
 // router and handlers are keyed by it, and the test matrices iterate it: a path is written once.
 import type * as z from 'zod/mini';

@@ -6,6 +6,7 @@ import { AGENT_POLICIES, agentName, detectAgent, widens } from '../src/common/ag
 import { effectOf, mcpOffer, policyRefusal } from '../src/verbs/agent-policy.js';
 import { offered, toolsOf } from '../src/mcp/tools.js';
 import { declaredVerbs } from '../src/cli/program.js';
+import { endpoints } from '../src/service.js';
 import { VERBS } from './endpoints.js';
 
 describe('detecting an agent', () => {
@@ -75,20 +76,22 @@ describe('the agent policy, from the declarations', () => {
       .map((v) => v.path.join(' '))
       .sort();
 
-  it('conn rm, device rm and pub rm delete; the verbs that send anything but GET write; every other reads', () => {
-    expect(effects('destructive')).toEqual(['conn rm', 'device rm', 'pub rm']);
-    expect(effects('write')).toEqual([
-      'byok add',
-      'conn set-permission',
-      'keys create',
-      'notes import',
-      'persona upload-avatar',
-      'site create',
-    ]);
-    expect(effects('read')).toContain('keys list');
-    expect(effects('read')).toContain('api');
-    expect(effects('read')).toContain('convo show');
-    expect(effects('read')).toContain('profile agents');
+  it('a verb that calls a DELETE deletes; one that sends anything else but GET writes; every other reads', () => {
+    // From the endpoint table, not from the policy's code: the methods each verb declares it sends.
+    const sends = (v: (typeof VERBS)[number]) => (v.verb.endpoints === 'any' ? ['GET'] : v.verb.endpoints.map((e) => endpoints[e].method));
+    const expected = (kind: string) =>
+      VERBS.filter((v) => {
+        const methods: string[] = sends(v);
+        if (methods.includes('DELETE')) return kind === 'destructive';
+        return methods.every((m) => m === 'GET') ? kind === 'read' : kind === 'write';
+      })
+        .map((v) => v.path.join(' '))
+        .sort();
+    for (const kind of ['destructive', 'write', 'read']) expect(effects(kind), kind).toEqual(expected(kind));
+    // The ones cli.md §11 names, and one of each other kind.
+    for (const path of ['conn rm', 'device rm', 'pub rm']) expect(effects('destructive')).toContain(path);
+    for (const path of ['keys create', 'byok add', 'site create']) expect(effects('write')).toContain(path);
+    for (const path of ['keys list', 'api', 'convo show', 'profile agents']) expect(effects('read')).toContain(path);
   });
 
   it('api is judged by the method it would send; --force is destructive wherever it is given', () => {

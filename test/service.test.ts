@@ -12,6 +12,24 @@ import type { App } from '../src/verbs/declare.js';
 import { endpointOf, LOCAL_COMMANDS, samplesOf, serviceCalls, VERBS } from './endpoints.js';
 import { run, runBin, startSandbox } from './helpers.js';
 
+/** service-interface.md §4, row by row. */
+const INTERFACE = [
+  'POST /api-keys/',
+  'GET /api-keys/',
+  'GET /conversations/{conversation_id}',
+  'GET /capabilities/',
+  'POST /connections/notes/import',
+  'GET /settings/',
+  'PATCH /connections/{app_slug}/{pd_conn_id}/permission',
+  'POST /byok/',
+  'DELETE /devices/{device_id}',
+  'GET /pub/personas/{persona_id}/published',
+  'POST /user-services/create-website',
+  'POST /personas/upload-image',
+  'DELETE /connections/{app_slug}/{pd_conn_id}',
+  'DELETE /pub/{pub_id}',
+];
+
 async function treeWithEveryNoun(): Promise<Command> {
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
   const program = buildProgram('0.0.0-test', { writeOut: () => {}, writeErr: () => {}, onUsageError: () => {} });
@@ -24,8 +42,10 @@ async function leafCommands(): Promise<string[]> {
 }
 
 describe('the endpoint table', () => {
-  it('has the 14 endpoints of the interface, each with a handler in the sandbox', () => {
-    expect(endpointNames).toHaveLength(14);
+  it('holds every endpoint of the interface (service-interface.md §4), each with a handler in the sandbox', () => {
+    // The interface's own table, method and path as it writes them: the endpoint table may hold more.
+    const table = endpointNames.map((name) => `${endpoints[name].method} ${endpoints[name].path}`);
+    for (const endpoint of INTERFACE) expect(table, endpoint).toContain(endpoint);
     expect(Object.keys(handlers).sort()).toEqual([...endpointNames].sort());
     for (const name of endpointNames) {
       expect(

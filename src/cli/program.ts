@@ -116,7 +116,7 @@ function rootFootnote(width: number): string {
 
 /**
  * Commander puts the global options before a command's subcommands: a noun's help would show
- * 13 of them before its verbs. They come last, in a section of their own, after the verbs.
+ * all of them before its verbs. They come last, in a section of their own, after the verbs.
  */
 function globalOptionsLast(cmd: Command, helper: Help): string {
   const text = Help.prototype.formatHelp.call(helper, cmd, helper);

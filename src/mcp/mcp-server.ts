@@ -126,7 +126,6 @@ export class ToolRunner {
   constructor(
     private readonly outer: Ctx,
     private readonly options: McpOptions,
-    private readonly seen: SeenIds = rememberedIds(outer),
     private readonly cwd = process.cwd(),
   ) {
     this.folders = [cwd, ...(options.uploadDir ? [options.uploadDir] : [])];
@@ -210,7 +209,6 @@ export class ToolRunner {
           `The result is ${mib} MiB, more than the ${MAX_RESULT_BYTES / 1024 / 1024} MiB a tool returns: ${tool.spec.less ?? 'ask for less'}.`,
         );
       }
-      this.seen.record(tool.name, raw, document);
       return { content: [text(shown)], structuredContent: document as Record<string, unknown> };
     } catch (error) {
       return errorResult(error, outer.debug, outer.io.stderr);
@@ -282,7 +280,7 @@ export function createServer(
     const served = offered(all, options);
     return { all, served, byName: new Map(served.map((t) => [t.name, t])), listed: served.map((t) => t.listing) };
   });
-  const runner = new ToolRunner(ctx, options, seen);
+  const runner = new ToolRunner(ctx, options);
   const turns = new Turns();
 
   const server = new Server(

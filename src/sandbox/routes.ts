@@ -1,4 +1,4 @@
-// The sandbox's implementation of the 14 endpoints of src/service.ts (service-interface.md), with
+// The sandbox's implementation of every endpoint of src/service.ts (service-interface.md), with
 // the validation (422), not-found (404) and state changes a real service would have.
 import type * as z from 'zod/mini';
 import { connectionPermissions } from '../enums.js';

@@ -1,5 +1,6 @@
-// The shared shape of `device rm` and `pub rm`: confirm, DELETE, and treat any 2xx as success
-// unless a JSON body says `success: false` (the interface shows no success body for these).
+// The shared shape of a removal by id (the endpoints `Removal.endpoint` names): confirm, DELETE,
+// and treat any 2xx as success unless a JSON body says `success: false` (the interface shows no
+// success body for these).
 import { call, saysFailure, type Call, type Ctx } from './declare.js';
 import { confirmDestructive } from './confirm.js';
 import { request } from '../service.js';

@@ -4,7 +4,9 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileTemplate, endpointNames, endpoints, matchTemplate, type EndpointName } from '../../src/service.js';
+import type * as z from 'zod/mini';
+import { responseSchemas } from '../../src/schemas.js';
+import { compileTemplate, endpointNames, endpoints, matchTemplate, type Endpoint, type EndpointName } from '../../src/service.js';
 import { serviceCalls } from '../endpoints.js';
 import { noStackTrace, run, startSandbox, tempDir } from '../helpers.js';
 
@@ -60,38 +62,64 @@ describe('hostile text in every string of every answer', () => {
       { part_kind: 'tool-return', tool_name: EVIL, content: EVIL },
     ],
   });
-  const answers: Record<EndpointName, unknown> = {
-    listKeys: { keys: [{ id: EVIL, name: EVIL, key_prefix: EVIL, created_at: EVIL, last_used_at: EVIL }] },
-    createKey: { id: EVIL, name: EVIL, key: EVIL, key_prefix: EVIL, created_at: EVIL },
-    getSettings: { timezone: EVIL, name: null, suggested_name: EVIL, bio: EVIL, icon: EVIL, language: EVIL },
-    getCapabilities: {
-      text_agent: { numbers: [{ phone: EVIL, name: EVIL, description: EVIL, conversation_id: EVIL }] },
-      email_agent: { addresses: [EVIL] },
-      connected_apps: [{ app_slug: EVIL, permission: EVIL, account_identifier: EVIL, account_name: EVIL }],
-      prompts: [{ path: EVIL, title: EVIL, description: EVIL }],
-    },
+  // Each endpoint answers its response schema with EVIL in every string (below); these few answer
+  // by hand, so that every branch of their views shows it (each part kind, a website made).
+  const byHand: Partial<Record<EndpointName, unknown>> = {
     getConversation: {
       conversation: { id: EVIL, title: EVIL, type: EVIL, created_at: EVIL },
       state: EVIL,
       messages: [evilMessage(EVIL), evilMessage('response')],
     },
-    importNote: { filename: EVIL },
-    setConnectionPermission: { success: true, note: EVIL },
-    removeConnection: { success: true },
-    addByok: { id: EVIL, name: EVIL, base_url: EVIL, api_key: EVIL, format: EVIL, model_id: EVIL, created_at: EVIL, updated_at: EVIL },
-    removeDevice: { detail: EVIL },
-    listPublishedVersions: { published: [{ id: EVIL, created_at: EVIL }] },
-    uploadPersonaImage: { url: EVIL },
-    removePublication: { success: true },
     createWebsite: { data: { name: EVIL, path: EVIL, local_port: 1, entrypoint_output: EVIL }, error: null },
   };
+  const answers = Object.fromEntries(
+    endpointNames.map((name) => {
+      const { response, anyBody } = endpoints[name] as Endpoint;
+      return [name, byHand[name] ?? (response ? filled(responseSchemas[response]) : anyBody && { detail: EVIL })];
+    }),
+  ) as Record<EndpointName, unknown>;
+  /** A value of the schema with EVIL in every string, every field given, one element in every list. */
+  function filled(schema: z.ZodMiniType): unknown {
+    const def = schema._zod.def as {
+      type: string;
+      shape?: Record<string, z.ZodMiniType>;
+      element?: z.ZodMiniType;
+      innerType?: z.ZodMiniType;
+      valueType?: z.ZodMiniType;
+      options?: z.ZodMiniType[];
+      entries?: Record<string, string>;
+      values?: unknown[];
+    };
+    switch (def.type) {
+      case 'object':
+        return Object.fromEntries(Object.entries(def.shape ?? {}).map(([key, field]) => [key, filled(field)]));
+      case 'array':
+        return [filled(def.element!)];
+      case 'optional':
+      case 'nullable':
+        return filled(def.innerType!);
+      case 'record':
+        return { [EVIL]: filled(def.valueType!) };
+      case 'union':
+        return filled(def.options![0]!);
+      case 'enum':
+        return Object.values(def.entries ?? {})[0];
+      case 'literal':
+        return def.values?.[0];
+      case 'number':
+        return 1;
+      case 'boolean':
+        return true;
+      default:
+        return EVIL;
+    }
+  }
   const compiled = endpointNames.map((name) => ({ name, template: compileTemplate(endpoints[name].path) }));
-  // The ids of the samples get their answer; any other id is not found.
-  const KNOWN_IDS = ['conv_demo', 'gmail', 'pdc_gmail', 'dev_laptop', 'persona_demo', 'pub_demo'];
+  // The ids of the samples get their answer; an id ending in _nope is not found.
   const answerFor = (method: string, path: string) =>
     compiled.find((c) => {
       const params = endpoints[c.name].method === method ? matchTemplate(c.template, path) : undefined;
-      return params && Object.values(params).every((id) => KNOWN_IDS.includes(id));
+      return params && Object.values(params).every((id) => !id.endsWith('_nope'));
     })?.name;
 
   let url = '';
