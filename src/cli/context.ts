@@ -10,13 +10,16 @@ import {
   envNumber,
   noKey,
   timeoutMs,
+  namedTarget,
   resolveProfile,
   resolveTarget,
+  type Named,
   storeEntry as entryOf,
   type Resolution,
   type StoreEntry,
 } from '../config/resolve.js';
 import { AuthError } from '../errors.js';
+import { cacheDir } from '../ids/store.js';
 import type { Clock } from '../conversation/clock.js';
 import type { Globals } from '../common/globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from '../terminal/index.js';
@@ -57,11 +60,23 @@ export interface Target {
   keyBaseUrl?: string;
 }
 
-export interface Ctx extends BaseCtx {
-  globals: Globals;
+/**
+ * What a verb runs with: capabilities (the terminal, the config, the HTTP client, the clock), the
+ * target as config/resolve.ts resolves it, and the modes the global options set; never the raw
+ * global options or streams.
+ */
+export interface Ctx extends Omit<BaseCtx, 'io' | 'env'> {
+  /** The process's environment, only for verbs that hand it to another program or find another program's files (mcp install, sandbox serve --detach, TAB completion). */
+  env: Env;
   term: Terminal;
   config: ConfigStore;
   json: boolean;
+  /** --jq was given: every JSON document printed goes through the filter. */
+  filtered: boolean;
+  /** The longest wait without progress, per attempt (--timeout, WSCTL_TIMEOUT). */
+  timeoutMs: number;
+  /** Where the ids wsctl remembers are kept (cli.md §10), and whether WSCTL_NO_HISTORY turned that off. */
+  idsCache: { dir: string; off: boolean };
   debug: boolean;
   dryRun: boolean;
   sandbox: boolean;
@@ -71,6 +86,8 @@ export interface Ctx extends BaseCtx {
   profileName(): string;
   /** Profile, base URL and where the key lives, by the precedence of cli.md §1 (resolve.ts); no key is read. */
   resolution(): Resolution;
+  /** What flags and their variables name, before config.json is read (resolve.ts): what another program must be told. */
+  named(): Named;
   /** The profile's entry in the credential store. */
   storeEntry(profile: string): StoreEntry;
   /** Base URL and where the key lives (or of the profile named); no key is read until the credential is. */
@@ -79,6 +96,12 @@ export interface Ctx extends BaseCtx {
   missing(t: Pick<Target, 'profile' | 'baseUrl' | 'keyBaseUrl'> & { credential?: Credential }, needsKey?: boolean): string | undefined;
   /** The HTTP client for the target (or the key and base URL given); throws exit 4 when no base URL or key is configured. */
   api(options?: { credential?: Credential; baseUrl?: string; signal?: AbortSignal }): Promise<Api>;
+  /**
+   * A context for one call of a door that runs many verbs in this process (an MCP tool call): the
+   * same global options, with JSON output, no prompt and no colour, never --jq or --dry-run; the
+   * call's own streams, prompt and signal.
+   */
+  forCall(call: Pick<BaseCtx, 'io' | 'prompt' | 'signal'>): Promise<Ctx>;
   close(): Promise<void>;
 }
 
@@ -99,7 +122,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   // An agent types commands but cannot answer a prompt: as with --no-input, it is told the flag instead.
   const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT') || agent !== undefined;
   const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
-  envFlag(env, 'WSCTL_NO_HISTORY'); // read where ids are remembered (src/ids/); a value that is not a boolean is exit 2 here
+  const idsCache = { dir: cacheDir(env), off: envFlag(env, 'WSCTL_NO_HISTORY') };
   envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks-switch.ts; a value that is not a boolean is exit 2 here
   // Variables for tests, bounded so that none can lift a limit or upset a timer.
   const backoffMs = envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds');
@@ -124,7 +147,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const clients: Api[] = [];
   let embedded: { url: string; apiKey: string; close(): Promise<void> } | undefined;
 
-  const flags = { profile: globals.profile, baseUrl: globals.baseUrl, sandbox };
+  const flags = { profile: globals.profile, baseUrl: globals.baseUrl, sandbox, timeout: globals.timeout };
   const cwd = base.cwd ?? process.cwd();
   let pin: { found?: ReturnType<typeof findPin> } | undefined;
   const input = { flags, env, folder, config: () => config.read(), pin: () => (pin ??= { found: findPin(cwd) }).found };
@@ -219,12 +242,22 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     return client;
   }
 
+  const { io: _io, env: _env, ...rest } = base;
   return {
-    ...base,
-    globals,
+    ...rest,
+    env,
     term,
     config,
     json,
+    filtered: jq !== undefined,
+    timeoutMs: attemptMs,
+    idsCache,
+    named: () => namedTarget(flags, env),
+    forCall: (call) =>
+      createCtx(
+        { ...base, ...call, progress: undefined },
+        { ...globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false },
+      ),
     debug,
     dryRun,
     sandbox,

@@ -3,7 +3,7 @@ import type { Method } from '../http/index.js';
 import { arg, call, defineNoun, defineVerb, option, repeated, type Call, type Ctx } from '../verbs/declare.js';
 import { UsageError } from '../errors.js';
 import { clean, cleanLine } from '../terminal/index.js';
-import { readAll, readStdin } from '../terminal/prompt.js';
+import { readAll } from '../terminal/prompt.js';
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -126,7 +126,7 @@ export async function run(opts: ApiOptions, ctx: Ctx): Promise<Call> {
   else if (fields.length > 0) body = Object.fromEntries(fields);
   if (opts.input !== undefined) {
     // One cap for stdin and files (/dev/urandom included), checked while reading.
-    const text = opts.input === '-' ? await readStdin(ctx.io.stdin) : await readInputFile(opts.input);
+    const text = opts.input === '-' ? await ctx.term.readInput() : await readInputFile(opts.input);
     try {
       body = JSON.parse(text);
     } catch {

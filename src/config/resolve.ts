@@ -236,11 +236,32 @@ export function pinnedName(pin: PinFile): string {
   return body;
 }
 
+/** What flags or their variables name, before config.json is read: what another program must be told to reach the same target. */
+export interface Named {
+  profile?: string;
+  baseUrl?: string;
+  baseUrlFrom?: 'flag' | 'env';
+  /** --timeout or WSCTL_TIMEOUT as given. */
+  timeout?: string;
+  sandbox: boolean;
+}
+
+/** Flag, then environment (cli.md §1), for the profile, the base URL, the timeout and the sandbox. */
+export function namedTarget(flags: ResolveInput['flags'] & { timeout?: string }, env: Env): Named {
+  const baseUrlFrom = flags.baseUrl ? 'flag' : env.WSCTL_BASE_URL ? 'env' : undefined;
+  return {
+    profile: flags.profile || env.WSCTL_PROFILE || undefined,
+    baseUrl: baseUrlFrom === 'flag' ? flags.baseUrl : baseUrlFrom === 'env' ? env.WSCTL_BASE_URL : undefined,
+    baseUrlFrom,
+    timeout: flags.timeout ?? (env.WSCTL_TIMEOUT || undefined),
+    sandbox: !!flags.sandbox || envFlag(env, 'WSCTL_SANDBOX'),
+  };
+}
+
 /** Flag, then environment, then profile, then built-in default (cli.md §1). */
 export function resolveTarget(input: ResolveInput): Resolution {
-  const { flags, env } = input;
-  const sandbox = !!flags.sandbox || envFlag(env, 'WSCTL_SANDBOX');
-  const named = flags.profile || env.WSCTL_PROFILE || undefined;
+  const { env } = input;
+  const { sandbox, profile: named, baseUrl: given, baseUrlFrom: givenSource } = namedTarget(input.flags, env);
   const entryOf = (profile: string) => storeEntry(input.folder, profile);
   // The sandbox has its own URL and key: nothing configured is read (cli.md §6).
   if (sandbox) return { sandbox, profile: 'sandbox', profileNamed: false, key: { source: 'sandbox' }, entry: entryOf('sandbox') };
@@ -250,10 +271,6 @@ export function resolveTarget(input: ResolveInput): Resolution {
   };
   const envKey = env.WSCTL_API_KEY || undefined;
   if (envKey !== undefined) checkEnvKey(envKey);
-  const flagUrl = flags.baseUrl || undefined;
-  const envUrl = env.WSCTL_BASE_URL || undefined;
-  const given = flagUrl ?? envUrl;
-  const givenSource = flagUrl ? 'flag' : envUrl ? 'env' : undefined;
   // Both from flags or the environment: config.json is not read at all.
   if (given && envKey) {
     // config.json is read only to check a pin, if one is in effect.

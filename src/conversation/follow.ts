@@ -6,7 +6,6 @@ import type { Ctx } from '../cli/context.js';
 import { InterruptedError } from '../errors.js';
 import type { Message } from '../schemas.js';
 import { request } from '../service.js';
-import { bufferedSink } from '../terminal/pager.js';
 import { realClock, type Clock } from './clock.js';
 import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation, type HeadTexts } from './stream.js';
@@ -103,7 +102,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
   const api = await ctx.api();
   const term = ctx.term;
   // Every write goes out at once, so `| grep --line-buffered` sees each message as it completes.
-  const sink = bufferedSink(ctx.io.stdout, undefined, 0);
+  const sink = ctx.term.unbuffered();
   const renderer = ctx.json ? undefined : transcriptRenderer(styleFor(term, opts.full), opts.markdown);
   const show = {
     header: (head: Head, texts: HeadTexts) =>

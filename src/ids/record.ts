@@ -2,7 +2,7 @@
 // declaration, its options and its outcome, and written by one call after the verb settles.
 // Remembering never fails a command: a cache folder that cannot be written is a --debug line.
 import type { IdKind } from './kinds.js';
-import { cacheDir, changeIds, type IdRef, type Workspace } from './store.js';
+import { changeIds, type IdRef, type Workspace } from './store.js';
 
 /** A verb's ids, declared next to it: the kinds its options take, and what it remembers or removes. */
 export interface IdsSpec<O> {
@@ -57,14 +57,14 @@ function oneLine(text: string | undefined): string | undefined {
 
 /** Writes a change for the workspace; never throws (a read-only, missing or broken cache says so only under --debug). */
 export async function recordIds(
-  env: Record<string, string | undefined>,
+  dir: string,
   workspace: Workspace | undefined,
   change: IdChange,
   trace: (line: string) => void,
 ): Promise<void> {
   if (!workspace || (change.seen.length === 0 && change.gone.length === 0)) return;
   try {
-    await changeIds(cacheDir(env), workspace, change);
+    await changeIds(dir, workspace, change);
   } catch (error) {
     trace(`ids: not remembered (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }

@@ -111,11 +111,10 @@ function shellWord(word: string): string {
  */
 export function commandLine(tool: ToolDef, opts: Record<string, unknown>, raw: RawOptions, ctx: Ctx): string {
   const words = ['wsctl', ...tool.path];
-  const g = ctx.globals;
-  const profile = g.profile ?? ctx.env.WSCTL_PROFILE;
-  if (profile) words.push('--profile', profile);
-  if (g.baseUrl) words.push('--base-url', g.baseUrl);
-  if (g.sandbox) words.push('--sandbox');
+  const named = ctx.named();
+  if (named.profile) words.push('--profile', named.profile);
+  if (named.baseUrlFrom === 'flag') words.push('--base-url', named.baseUrl as string);
+  if (named.sandbox) words.push('--sandbox');
   for (const p of tool.params) {
     if (tool.spec.extra && p.key in tool.spec.extra) continue;
     const value = p.key === tool.spec.localFile ? opts[p.key] : raw[p.key];

@@ -17,7 +17,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../verbs/declare.js';
-import { createCtx, type BaseCtx, type Globals } from '../cli/context.js';
+import { type BaseCtx } from '../cli/context.js';
 import { UsageError, WsctlError } from '../errors.js';
 import { invoke } from '../verbs/invoke.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
@@ -134,20 +134,13 @@ export class ToolRunner {
   /** Runs one call with a context of its own; every failure becomes a result, never a crash. */
   async call(tool: ToolDef, args: unknown, extra: CallExtra): Promise<CallToolResult> {
     const { outer } = this;
-    const globals: Globals = { ...outer.globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false };
-    const base: BaseCtx = {
-      io: callIO(outer.io.stderr),
-      env: outer.env,
-      signal: AbortSignal.any([outer.signal, extra.signal]),
-      version: outer.version,
-      prompt: noPrompt,
-    };
+    const stderr = outer.term.streams.stderr;
     let ctx: Ctx | undefined;
     try {
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
         throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
       const raw = rawOptions(tool, (args ?? {}) as Record<string, unknown>);
-      ctx = await createCtx(base, globals);
+      ctx = await outer.forCall({ io: callIO(stderr), prompt: noPrompt, signal: AbortSignal.any([outer.signal, extra.signal]) });
       const callCtx = ctx;
       let size: number | undefined;
       // An upload's bytes are counted with its multipart framing: said against the file's size.
@@ -184,7 +177,7 @@ export class ToolRunner {
         const failed = errorResult(
           new WsctlError(`${known ? said : `Could not save: ${said}`} ${result.lost}`),
           outer.debug,
-          outer.io.stderr,
+          stderr,
           known ? error.exitCode : 1,
         );
         return { ...failed, content: [...failed.content, text(JSON.stringify(result.json))] };
@@ -196,7 +189,7 @@ export class ToolRunner {
         const failed = errorResult(
           new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'),
           outer.debug,
-          outer.io.stderr,
+          stderr,
           result.failure ? 1 : result.exitCode,
         );
         return { ...failed, content: [...failed.content, text(json.length > MAX_RESULT_BYTES ? '(document too large to return)' : json)] };
@@ -211,7 +204,7 @@ export class ToolRunner {
       }
       return { content: [text(shown)], structuredContent: document as Record<string, unknown> };
     } catch (error) {
-      return errorResult(error, outer.debug, outer.io.stderr);
+      return errorResult(error, outer.debug, stderr);
     } finally {
       await ctx?.close().catch(() => {});
     }
@@ -431,7 +424,7 @@ export function createServer(
 export const DRAIN_MS = 3000;
 
 function logTo(ctx: Ctx): (line: string) => void {
-  return (line) => ctx.io.stderr.write(`wsctl mcp: ${cleanErrorMessage(line).replace(/\n/g, ' ')}\n`);
+  return (line) => ctx.term.streams.stderr.write(`wsctl mcp: ${cleanErrorMessage(line).replace(/\n/g, ' ')}\n`);
 }
 
 /** Runs the server on stdin/stdout until stdin closes, SIGINT (ctx.signal) or SIGTERM; its tools are made from `verbs`, the declarations. */
@@ -447,10 +440,11 @@ export async function serve(given: McpOptions, ctx: Ctx, verbs: () => Promise<De
   const all = verbs().then(toolsOf);
   const { server, inflight, abortCalls } = createServer(options, ctx, all);
   const log = logTo(ctx);
-  const transport = new LineTransport(ctx.io.stdin, ctx.io.stdout, log);
+  const { stdin, stdout, stderr } = ctx.term.streams;
+  const transport = new LineTransport(stdin, stdout, log);
   // Nothing but protocol messages on stdout, whatever a library may print.
   const saved = { log: console.log, info: console.info, debug: console.debug };
-  console.log = console.info = console.debug = (...args: unknown[]) => ctx.io.stderr.write(`${args.map(String).join(' ')}\n`);
+  console.log = console.info = console.debug = (...args: unknown[]) => stderr.write(`${args.map(String).join(' ')}\n`);
   // One call's crash never ends the server: an error nobody caught is logged, the server goes on.
   const handlers = {
     uncaughtException: process.listeners('uncaughtException'),

@@ -10,7 +10,7 @@ import { bufferedSink, openPager, type Sink } from './pager.js';
 import { heldSink, type HeldSink } from './held-sink.js';
 import { compactJson, indentedJson, valueJson } from './json.js';
 import type { JqFilter } from './jq.js';
-import type { Choice, Prompt } from './prompt.js';
+import { readFirstLine, readStdin, type Choice, type Prompt } from './prompt.js';
 import { renderTable } from './table.js';
 import { wrapWords } from './words.js';
 
@@ -131,7 +131,7 @@ export class Terminal {
   readonly canPrompt: boolean;
 
   constructor(
-    readonly io: IO,
+    private readonly io: IO,
     /** colours for stdout */
     readonly paint: Painter,
     /** colours for stderr */
@@ -146,6 +146,41 @@ export class Terminal {
 
   write(text: string): void {
     this.io.stdout.write(text);
+  }
+
+  /** stdin is a terminal (a person types), not a pipe or a file. */
+  get stdinIsTTY(): boolean {
+    return this.io.stdinIsTTY;
+  }
+
+  /** stderr is a terminal (a person reads it). */
+  get stderrIsTTY(): boolean {
+    return this.io.stderrIsTTY;
+  }
+
+  /** All of stdin as text, bounded (api --input -). */
+  readInput(): Promise<string> {
+    return readStdin(this.io.stdin);
+  }
+
+  /** The first line of stdin: a key piped in. */
+  readInputLine(): Promise<string> {
+    return readFirstLine(this.io.stdin);
+  }
+
+  /** stdout as a sink whose every write goes out at once (--follow: `| grep --line-buffered` sees each message). */
+  unbuffered(): Sink {
+    return bufferedSink(this.io.stdout, undefined, 0);
+  }
+
+  /** A line on stderr as it is, for a log (sandbox serve): no prefix, no wrapping. */
+  log(line: string): void {
+    this.io.stderr.write(`${line}\n`);
+  }
+
+  /** The process's streams, for a door that speaks its own protocol on them (wsctl mcp). */
+  get streams(): Pick<IO, 'stdin' | 'stdout' | 'stderr'> {
+    return { stdin: this.io.stdin, stdout: this.io.stdout, stderr: this.io.stderr };
   }
 
   line(text = ''): void {

@@ -2,15 +2,14 @@
 // from a list (on a terminal) or named in a usage error; after it settles, what it showed is
 // remembered and what it removed, or was told does not exist (404), is forgotten.
 import type { Ctx, Result } from './declare.js';
-import { envFlag } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
 import { WHERE_FROM, type IdKind } from '../ids/kinds.js';
 import { idChanges, recordIds, type IdsSpec } from '../ids/record.js';
-import { cacheDir, rememberedIds, type Workspace } from '../ids/store.js';
+import { rememberedIds, type Workspace } from '../ids/store.js';
 
 /** The workspace whose ids a command sees; none with WSCTL_NO_HISTORY on or without a base URL. */
-export function workspaceOf(ctx: Pick<Ctx, 'env' | 'config' | 'resolution'>): Workspace | undefined {
-  if (envFlag(ctx.env, 'WSCTL_NO_HISTORY')) return undefined;
+export function workspaceOf(ctx: Pick<Ctx, 'idsCache' | 'config' | 'resolution'>): Workspace | undefined {
+  if (ctx.idsCache.off) return undefined;
   const r = ctx.resolution();
   if (!r.sandbox && !r.baseUrl) return undefined;
   return { configDir: ctx.config.dir, sandbox: r.sandbox, profile: r.profile, baseUrl: r.baseUrl };
@@ -18,14 +17,14 @@ export function workspaceOf(ctx: Pick<Ctx, 'env' | 'config' | 'resolution'>): Wo
 
 /** What the workspace remembers of a kind (a connection: of the app given), most recently seen first; nothing when it cannot be read. */
 export function offered(
-  ctx: Pick<Ctx, 'env' | 'config' | 'resolution'>,
+  ctx: Pick<Ctx, 'idsCache' | 'config' | 'resolution'>,
   kind: IdKind,
   app?: string,
 ): { id: string; description: string }[] {
   try {
     const workspace = workspaceOf(ctx);
     if (!workspace) return [];
-    return rememberedIds(cacheDir(ctx.env), workspace, kind)
+    return rememberedIds(ctx.idsCache.dir, workspace, kind)
       .map((r) => r.entry)
       .filter((e) => kind !== 'connection' || app === undefined || e.app === app);
   } catch {
@@ -77,12 +76,17 @@ export async function remembering<O>(
     result = await work();
   } catch (error) {
     const status = (error as { status?: number }).status;
-    if (status === 404) await recordIds(ctx.env, safeWorkspace(ctx), idChanges(spec, opts, { status }), trace);
+    if (status === 404) await recordIds(ctx.idsCache.dir, safeWorkspace(ctx), idChanges(spec, opts, { status }), trace);
     throw error;
   }
   if (result && (result.failure || result.exitCode)) return result;
   // A verb that printed as it went and returned nothing (convo show --follow) still took its ids.
-  await recordIds(ctx.env, safeWorkspace(ctx), idChanges(spec, opts, { shown: result ? (result.shown ?? result.json) : undefined }), trace);
+  await recordIds(
+    ctx.idsCache.dir,
+    safeWorkspace(ctx),
+    idChanges(spec, opts, { shown: result ? (result.shown ?? result.json) : undefined }),
+    trace,
+  );
   return result;
 }
 

@@ -5,7 +5,6 @@ import { storeKey } from '../../config/keys.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { request } from '../../service.js';
 import { mask } from '../../terminal/index.js';
-import { readFirstLine } from '../../terminal/prompt.js';
 import { checkKeyShape } from './shared.js';
 
 export interface LoginOptions {
@@ -38,7 +37,7 @@ export const login = defineVerb({
 async function readKey(opts: LoginOptions, ctx: Ctx): Promise<string> {
   // --with-key on a terminal would echo the key as it is typed: ask with input hidden instead
   // (and where prompts are off, say how to pipe it).
-  if (opts.withKey && !ctx.io.stdinIsTTY) return (await readFirstLine(ctx.io.stdin)).replace(/\r$/, '');
+  if (opts.withKey && !ctx.term.stdinIsTTY) return (await ctx.term.readInputLine()).replace(/\r$/, '');
   return ctx.term.secret(
     'Paste your API key (input hidden): ',
     'pipe the key in with --with-key, e.g. `echo "$KEY" | wsctl auth login --with-key`',
@@ -50,7 +49,7 @@ async function baseUrlFor(profile: string, ctx: Ctx): Promise<string> {
   const known = ctx.resolution().baseUrl;
   if (known) return known;
   const how = `pass --base-url <url> (or set WSCTL_BASE_URL), e.g. \`wsctl auth login --profile ${profile} --base-url https://api.example.com\``;
-  if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) throw new AuthError(`No base URL for profile '${profile}': ${how}.`);
+  if (!ctx.term.stdinIsTTY || !ctx.term.stderrIsTTY) throw new AuthError(`No base URL for profile '${profile}': ${how}.`);
   const answer = (await ctx.term.ask('Base URL of the service (e.g. https://api.example.com): ', how)).trim();
   if (!answer) throw new UsageError(`No base URL given: ${how}.`);
   return answer;

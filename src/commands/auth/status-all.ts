@@ -4,7 +4,6 @@ import type { Ctx, Result } from '../../verbs/declare.js';
 import { AuthError, ExitCode, InterruptedError, UsageError, WsctlError } from '../../errors.js';
 import { request } from '../../service.js';
 import { NO_CREDENTIAL } from '../../http/index.js';
-import { timeoutMs } from '../../config/resolve.js';
 import { cleanErrorMessage } from '../../common/sanitize.js';
 import { documentOf, rejected, showDocument, type StatusDocument } from './shared.js';
 
@@ -17,7 +16,7 @@ export async function statusAll(ctx: Ctx): Promise<Result> {
   const names = Object.keys(ctx.config.read().profiles).sort((a, b) => a.localeCompare(b));
   // Only the profile in effect says where it came from; a broken pin is reported here as everywhere.
   const inEffect = names.length > 0 ? ctx.resolution() : undefined;
-  const ms = timeoutMs(ctx.globals, ctx.env);
+  const ms = ctx.timeoutMs;
   if (ctx.dryRun) return wouldCheck(ctx, names);
   const checks = names.map((name) => check(ctx, name, ms, inEffect?.profile === name ? inEffect : undefined));
   const results = await ctx.term.spin(`Checking ${names.length} profile${names.length === 1 ? '' : 's'}`, Promise.all(checks));

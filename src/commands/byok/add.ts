@@ -5,7 +5,6 @@ import type { ByokBody, Response } from '../../schemas.js';
 import { request } from '../../service.js';
 import { isLoopback, maskUrlPassword } from '../../http/index.js';
 import { mask, relativeTime } from '../../terminal/index.js';
-import { readFirstLine } from '../../terminal/prompt.js';
 
 export interface AddOptions {
   name: string;
@@ -58,7 +57,7 @@ async function providerKey(opts: AddOptions, ctx: Ctx): Promise<string> {
   if (opts.apiKey !== undefined) return checkKey(opts.apiKey);
   // --api-key-stdin on a terminal would echo the key as it is typed: ask with input hidden
   // instead, as `auth login --with-key` does.
-  if (opts.apiKeyStdin) key = ctx.io.stdinIsTTY ? await ask() : await readFirstLine(ctx.io.stdin);
+  if (opts.apiKeyStdin) key = ctx.term.stdinIsTTY ? await ask() : await ctx.term.readInputLine();
   else if (ctx.env.WSCTL_BYOK_API_KEY) key = ctx.env.WSCTL_BYOK_API_KEY;
   else key = await ask();
   return checkKey(key);

@@ -108,7 +108,7 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
       },
     });
   }
-  if (ctx.globals.jq !== undefined) {
+  if (ctx.filtered) {
     // jq needs the whole document.
     return call({
       request: spec,

@@ -1,7 +1,7 @@
 import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { WsctlError } from '../../errors.js';
 import { ID_KINDS, type IdKind } from '../../ids/kinds.js';
-import { cacheDir, changeIds } from '../../ids/store.js';
+import { changeIds } from '../../ids/store.js';
 import { named, parseKind, workspace } from './shared.js';
 
 export const forget = defineVerb({
@@ -24,10 +24,10 @@ export async function run(opts: { kind?: IdKind; id?: string }, ctx: Ctx): Promi
       opts.id !== undefined && opts.kind
         ? { gone: [{ kind: opts.kind, id: opts.id }] }
         : { clear: opts.kind ? [opts.kind] : ('all' as const) };
-    forgotten = await changeIds(cacheDir(ctx.env), w, change);
+    forgotten = await changeIds(ctx.idsCache.dir, w, change);
   } catch (error) {
     throw new WsctlError(
-      `Cannot change the ids in ${cacheDir(ctx.env)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): make the folder writable, or set XDG_CACHE_HOME.`,
+      `Cannot change the ids in ${ctx.idsCache.dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): make the folder writable, or set XDG_CACHE_HOME.`,
     );
   }
   return {

@@ -1,7 +1,6 @@
 import { arg, defineVerb, type Ctx, type Result } from '../../verbs/declare.js';
-import { envFlag } from '../../config/resolve.js';
 import { ID_KINDS, type IdKind } from '../../ids/kinds.js';
-import { cacheDir, rememberedIds } from '../../ids/store.js';
+import { rememberedIds } from '../../ids/store.js';
 import { relativeTime, type Cell } from '../../terminal/index.js';
 import { named, parseKind, workspace } from './shared.js';
 
@@ -24,10 +23,10 @@ WSCTL_NO_HISTORY=1 turns this off.
 
 export async function run(opts: { kind?: IdKind }, ctx: Ctx): Promise<Result> {
   const w = workspace(ctx);
-  const off = envFlag(ctx.env, 'WSCTL_NO_HISTORY');
+  const off = ctx.idsCache.off;
   const ids = off
     ? []
-    : rememberedIds(cacheDir(ctx.env), w, opts.kind).map(({ kind, entry }) => ({
+    : rememberedIds(ctx.idsCache.dir, w, opts.kind).map(({ kind, entry }) => ({
         kind,
         id: entry.id,
         description: entry.description,

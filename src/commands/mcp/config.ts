@@ -19,7 +19,7 @@ export const config = defineVerb({
 
 /** The snippet; with --json, also which client and the file it usually goes in. */
 export async function run(opts: McpFlags & { client: ClientName }, ctx: Ctx): Promise<Result> {
-  check(opts, ctx.globals, 'wsctl mcp config');
+  check(opts, ctx, 'wsctl mcp config');
   const json = snippet(opts.client, serverEntry(opts, ctx));
   const file = clientFile(opts.client, ctx.env);
   return { json: { client: opts.client, file, snippet: json }, human: (out) => out.printJson(json) };

@@ -18,8 +18,8 @@ export const mcp = defineNoun({
     endpoints: [],
     sample: ['mcp', '--read-only'],
     async run(flags, ctx, here) {
-      check(flags, ctx.globals);
-      if (ctx.io.stdinIsTTY)
+      check(flags, ctx);
+      if (ctx.term.stdinIsTTY)
         ctx.term.info(
           'wsctl mcp speaks the Model Context Protocol on stdin and stdout, for an MCP client to start (see `wsctl mcp install`). Ctrl-C stops it.',
         );

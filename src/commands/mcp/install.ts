@@ -32,7 +32,7 @@ export const install = defineVerb({
 type Opts = McpFlags & { client: ClientName; config: string | undefined };
 
 export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
-  check(opts, ctx.globals, 'wsctl mcp install');
+  check(opts, ctx, 'wsctl mcp install');
   const entry = serverEntry(opts, ctx);
   const path = opts.config !== undefined ? resolve(opts.config) : clientFile(opts.client, ctx.env);
   // jsonc-parser loads with these two verbs only.

@@ -4,9 +4,8 @@ import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { flag, option, type Ctx, type Globals, type Param } from '../../verbs/declare.js';
+import { flag, option, type Ctx, type Param } from '../../verbs/declare.js';
 import { checkProfileName, configFolder, profileOf } from '../../config/index.js';
-import { timeoutMs } from '../../config/resolve.js';
 import { UsageError, WsctlError } from '../../errors.js';
 import { CLIENT_NAMES, type ClientName, type ServerEntry } from './clients.js';
 
@@ -43,12 +42,11 @@ export const clientFlag = {
 };
 
 /** The rules between the server's options and the global ones, for the server and its entry alike. */
-export function check(flags: McpFlags, globals: Globals, verb = 'wsctl mcp'): void {
+export function check(flags: McpFlags, ctx: Pick<Ctx, 'filtered' | 'dryRun'>, verb = 'wsctl mcp'): void {
   if (flags.readOnly && flags.allowDestructive) throw new UsageError('--read-only and --allow-destructive cannot be used together.');
   if (flags.uploadDir !== undefined && flags.uploadDir.trim() === '') throw new UsageError('--upload-dir needs a folder.');
-  if (globals.jq !== undefined && verb === 'wsctl mcp')
-    throw new UsageError('wsctl mcp does not take --jq: tool results are JSON documents already.');
-  if (globals.dryRun && verb !== 'wsctl mcp install') throw new UsageError(`${verb} does not take --dry-run.`);
+  if (ctx.filtered && verb === 'wsctl mcp') throw new UsageError('wsctl mcp does not take --jq: tool results are JSON documents already.');
+  if (ctx.dryRun && verb !== 'wsctl mcp install') throw new UsageError(`${verb} does not take --dry-run.`);
 }
 
 /** snake_case of an option's or argument's name, as tools name their parameters. */
@@ -85,14 +83,10 @@ export function launcherScript(): string {
  */
 // Never a key nor a base URL: the server reads the profile when it starts.
 export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()): ServerEntry {
-  const g = ctx.globals;
   const env = ctx.env;
-  const profile = g.profile || env.WSCTL_PROFILE || undefined;
-  const baseUrl = g.baseUrl || env.WSCTL_BASE_URL || undefined;
-  const timeout = g.timeout ?? (env.WSCTL_TIMEOUT || undefined);
+  const { profile, baseUrl, baseUrlFrom, timeout } = ctx.named();
   if (profile !== undefined) checkProfileName(profile);
-  if (timeout !== undefined) timeoutMs({ timeout }, env);
-  if (baseUrl !== undefined && !ctx.sandbox) checkBaseUrlKept(baseUrl, profile, ctx);
+  if (baseUrl !== undefined && baseUrlFrom !== undefined && !ctx.sandbox) checkBaseUrlKept(baseUrl, baseUrlFrom, profile, ctx);
   const args = [script, 'mcp'];
   if (ctx.sandbox) args.push('--sandbox');
   if (profile !== undefined) args.push('--profile', profile);
@@ -121,14 +115,14 @@ export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()
  * profile's: one that differs from the profile's is refused rather than silently lost (under
  * --sandbox it is ignored, as everywhere).
  */
-function checkBaseUrlKept(baseUrl: string, profile: string | undefined, ctx: Ctx): void {
+function checkBaseUrlKept(baseUrl: string, from: 'flag' | 'env', profile: string | undefined, ctx: Ctx): void {
   const name = profile ?? ctx.profileName();
   const stored = profileOf(ctx.config.read(), name)?.base_url;
   const bare = (url: string) => url.trim().replace(/\/+$/, '');
   if (stored !== undefined && bare(stored) === bare(baseUrl)) return;
-  const from = ctx.globals.baseUrl ? '--base-url' : 'WSCTL_BASE_URL';
+  const named = from === 'flag' ? '--base-url' : 'WSCTL_BASE_URL';
   throw new UsageError(
-    `The server reads its base URL from profile '${name}'${stored ? `, ${stored},` : ', which has none,'} not from ${from}. ` +
-      `Log in a profile for ${baseUrl} (\`wsctl auth login --profile <name> --base-url ${baseUrl}\`) and pass --profile <name>${ctx.globals.baseUrl ? ' instead' : ', with WSCTL_BASE_URL unset'}.`,
+    `The server reads its base URL from profile '${name}'${stored ? `, ${stored},` : ', which has none,'} not from ${named}. ` +
+      `Log in a profile for ${baseUrl} (\`wsctl auth login --profile <name> --base-url ${baseUrl}\`) and pass --profile <name>${from === 'flag' ? ' instead' : ', with WSCTL_BASE_URL unset'}.`,
   );
 }

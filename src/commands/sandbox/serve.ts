@@ -126,7 +126,7 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
     );
     return;
   }
-  const log = (line: string) => ctx.io.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const log = (line: string) => ctx.term.log(`${new Date().toISOString()} ${line}`);
   const listen = (on: number) => startSandboxServer({ store, host: opts.host, port: on, log });
   let server: Awaited<ReturnType<typeof listen>>;
   try {
