@@ -439,8 +439,8 @@ declare -gA _wsctl_args=(
   ['wsctl persona upload-avatar']='files'
   ['wsctl pub rm']='any'
   ['wsctl site create']='any'
-  ['wsctl ids']='any'
-  ['wsctl ids forget']='any'
+  ['wsctl ids']='words:conversation persona app connection account'
+  ['wsctl ids forget']='words:conversation persona app connection account'
   ['wsctl api']='any'
   ['wsctl alias set']='any'
   ['wsctl alias rm']='any'
@@ -516,6 +516,12 @@ _wsctl() {
     COMPREPLY=($(compgen -W "${_wsctl_subs[$cmdpath]}" -- "$cur"))
     # Aliases complete like commands (their names are letters, digits, '.', '_' and '-' only).
     [[ $cmdpath == wsctl ]] && COMPREPLY+=($(compgen -W "$(wsctl __complete aliases 2>/dev/null)" -- "$cur"))
+    # A noun that runs itself takes its own argument too (wsctl ids <kind>).
+    if [[ -n "${_wsctl_args[$cmdpath]+x}" ]]; then
+      local -a subs=("${COMPREPLY[@]}")
+      _wsctl_values "${_wsctl_args[$cmdpath]}" "$cur"
+      COMPREPLY=("${subs[@]}" "${COMPREPLY[@]}")
+    fi
   elif [[ -n "${_wsctl_ids[$cmdpath|$positional]+x}" ]]; then
     compopt -o nosort 2>/dev/null
     _wsctl_values "ids:${_wsctl_ids[$cmdpath|$positional]}" "$cur"

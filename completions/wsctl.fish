@@ -183,6 +183,8 @@ complete -c wsctl -n '__wsctl_in '\''wsctl mcp install'\''' -l upload-dir -x -d 
 complete -c wsctl -n '__wsctl_in '\''wsctl mcp uninstall'\''' -l client -x -a 'claude-desktop claude-code cursor vscode windsurf zed' -d 'the MCP client whose config file to change'
 complete -c wsctl -n '__wsctl_in '\''wsctl mcp uninstall'\''' -l config -x -d 'the config file to change (default: the client'\''s usual one on this platform)'
 complete -c wsctl -n '__wsctl_at '\''wsctl ids'\''' -a 'forget' -d 'Forget remembered ids: all of them, one kind, or one id'
+complete -c wsctl -n '__wsctl_at '\''wsctl ids'\''' -x -a 'conversation persona app connection account'
+complete -c wsctl -n '__wsctl_at '\''wsctl ids forget'\''' -x -a 'conversation persona app connection account'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s X -l method -x -d 'HTTP method (default GET, or POST with -f or --input)'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s f -l field -x -d 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -l input -r -F -d 'send the file as the request body (- for stdin)'

@@ -72,6 +72,9 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     expect(complete('wsctl keys create --save')).toEqual(['--save-as']);
     expect(complete('wsctl --json conv')).toEqual(['convo']);
     expect(complete('wsctl completion ')).toEqual(['bash', 'zsh', 'fish']);
+    // wsctl ids takes a kind or its verb; ids forget a kind.
+    expect(complete('wsctl ids ').sort()).toEqual(['account', 'app', 'connection', 'conversation', 'forget', 'persona']);
+    expect(complete('wsctl ids forget con')).toEqual(['conversation', 'connection']);
     // Aliases complete like commands, and only where commands do.
     expect(complete('wsctl k')).toEqual(['keys', 'kl']);
     expect(complete('wsctl --json k')).toEqual(['keys', 'kl']);
@@ -102,6 +105,11 @@ describe('zsh', () => {
       term.send('C-u', 'clear', 'Enter');
       term.send('wsctl kl', 'Tab');
       await term.waitFor(/^% wsctl kl *$/m);
+      term.send('C-u', 'clear', 'Enter');
+      term.send('wsctl ids ', 'Tab');
+      await term.waitFor(
+        /forget[\s\S]*account +app +connection +conversation +persona|account +app +connection +conversation +persona[\s\S]*forget/,
+      );
     } finally {
       term.close();
     }
@@ -120,5 +128,6 @@ describe('fish', () => {
     expect(complete('wsctl site create x --variant ').sort()).toEqual(['blank', 'blog', 'data', 'event', 'marketing', 'slides']);
     expect(complete('wsctl --profile ').sort()).toEqual(['personal', 'staging', 'work']);
     expect(complete('wsctl k').sort()).toEqual(['keys', 'kl']);
+    expect(complete('wsctl ids ').sort()).toEqual(['account', 'app', 'connection', 'conversation', 'forget', 'persona']);
   });
 });

@@ -92,6 +92,12 @@ _wsctl() {
     COMPREPLY=($(compgen -W "\${_wsctl_subs[$cmdpath]}" -- "$cur"))
     # Aliases complete like commands (their names are letters, digits, '.', '_' and '-' only).
     [[ $cmdpath == wsctl ]] && COMPREPLY+=($(compgen -W "$(wsctl __complete aliases 2>/dev/null)" -- "$cur"))
+    # A noun that runs itself takes its own argument too (wsctl ids <kind>).
+    if [[ -n "\${_wsctl_args[$cmdpath]+x}" ]]; then
+      local -a subs=("\${COMPREPLY[@]}")
+      _wsctl_values "\${_wsctl_args[$cmdpath]}" "$cur"
+      COMPREPLY=("\${subs[@]}" "\${COMPREPLY[@]}")
+    fi
   elif [[ -n "\${_wsctl_ids[$cmdpath|$positional]+x}" ]]; then
     compopt -o nosort 2>/dev/null
     _wsctl_values "ids:\${_wsctl_ids[$cmdpath|$positional]}" "$cur"

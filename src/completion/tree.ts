@@ -3,6 +3,7 @@
 // flag shows up in completion without anyone editing a script.
 import type { Command, Option } from 'commander';
 import { TOPICS } from '../help/topics.js';
+import { ID_KINDS } from '../ids/kinds.js';
 import { describedOf, visibleSubcommands } from '../common/visible.js';
 
 /** `ids`: the ids wsctl remembers of a kind (cli.md §10), asked of `wsctl __complete ids` at TAB time. */
@@ -40,6 +41,9 @@ const ARGUMENT_VALUES: Record<string, Values> = {
   'profile rm': { kind: 'profiles' },
   'profile pin': { kind: 'profiles' },
   'auth switch': { kind: 'profiles' },
+  // The kinds are parsed, not commander's choices: a wrong one names them in wsctl's own words.
+  ids: { kind: 'choices', values: [...ID_KINDS] },
+  'ids forget': { kind: 'choices', values: [...ID_KINDS] },
 };
 const OPTION_VALUES: Record<string, Values> = {
   '--profile': { kind: 'profiles' },

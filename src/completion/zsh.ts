@@ -83,6 +83,8 @@ _wsctl() {
     for name in \${=_wsctl_subs[$cmdpath]}; do entries+=("$name:\${_wsctl_desc[$cmdpath $name]}"); done
     [[ $cmdpath == wsctl ]] && for name in \${(f)"$(wsctl __complete aliases 2>/dev/null)"}; do entries+=("$name:alias"); done
     _describe -t commands 'command' entries
+    # A noun that runs itself takes its own argument too (wsctl ids <kind>).
+    [[ -n \${_wsctl_args[$cmdpath]} ]] && _wsctl_values \${_wsctl_args[$cmdpath]}
   elif [[ -n \${_wsctl_ids[$cmdpath|$positional]} ]]; then
     _wsctl_values ids:\${_wsctl_ids[$cmdpath|$positional]}
   elif (( positional == 0 )) && [[ -n \${_wsctl_args[$cmdpath]} ]]; then
