@@ -5,6 +5,7 @@
 // The splitter only finds where values begin and end (strings, nesting); each value's own syntax
 // is checked by JSON.parse of its text, by whoever takes it. Everything between values (braces,
 // colons, commas, whitespace) is checked here.
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../common/json-bytes.js';
 
 export type SplitEvent =
   /** The bytes of a key or value as the body wrote them (a key with its quotes), and the value's text. */
@@ -20,14 +21,6 @@ export class SplitError extends Error {}
 /** How deep values may nest (as for whole bodies in decode.ts). */
 export const MAX_DEPTH = 512;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 const BOM = [0xef, 0xbb, 0xbf];
 
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;

@@ -9,15 +9,8 @@
 import { isAscii } from 'node:buffer';
 import { escapeInvisible } from '../common/sanitize.js';
 import type { Sink } from './pager.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../common/json-bytes.js';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
 const REPLACEMENT = [0xef, 0xbf, 0xbd];

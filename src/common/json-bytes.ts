@@ -1,0 +1,10 @@
+// The bytes of JSON's syntax, for the readers that walk a body's bytes (the transcript's splitter,
+// the re-indenter of --json).
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_BRACE = 0x7b;
+export const CLOSE_BRACE = 0x7d;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACKET = 0x5d;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
