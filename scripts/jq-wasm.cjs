@@ -56,8 +56,8 @@ function toLeb(value) {
   return out;
 }
 
-/** The binary with its one memory's maximum raised from PACKAGE_PAGES to MAX_PAGES. */
-function raiseMemoryMaximum(wasm, path) {
+/** The binary's one memory: where its section starts and ends, and its minimum and maximum in pages. */
+function memorySection(wasm, path) {
   const fail = (why) => {
     throw new Error(`jq-wasm changed: ${why} in ${path}; re-check scripts/jq-wasm.cjs`);
   };
@@ -67,19 +67,26 @@ function raiseMemoryMaximum(wasm, path) {
     const id = wasm[at];
     const [size, body] = leb(wasm, at + 1);
     if (id === 5) {
-      const p = body;
-      const [count, a] = leb(wasm, p);
+      const [count, a] = leb(wasm, body);
       const [flags, b] = leb(wasm, a);
       const [min, c] = leb(wasm, b);
       if (count !== 1 || flags !== 1) fail('expected one 32-bit memory with a maximum');
       const [max, end] = leb(wasm, c);
-      if (max !== PACKAGE_PAGES || end !== body + size) fail(`expected a memory maximum of ${PACKAGE_PAGES} pages`);
-      const section = [...toLeb(1), ...toLeb(1), ...toLeb(min), ...toLeb(MAX_PAGES)];
-      return Buffer.concat([wasm.subarray(0, at), Buffer.from([5, ...toLeb(section.length), ...section]), wasm.subarray(body + size)]);
+      if (end !== body + size) fail('expected nothing after the memory limits');
+      return { start: at, end, min, max };
     }
     at = body + size;
   }
   return fail('no memory section');
+}
+
+/** The binary with its one memory's maximum raised from PACKAGE_PAGES to MAX_PAGES. */
+function raiseMemoryMaximum(wasm, path) {
+  const { start, end, min, max } = memorySection(wasm, path);
+  if (max !== PACKAGE_PAGES)
+    throw new Error(`jq-wasm changed: expected a memory maximum of ${PACKAGE_PAGES} pages in ${path}; re-check scripts/jq-wasm.cjs`);
+  const section = [...toLeb(1), ...toLeb(1), ...toLeb(min), ...toLeb(MAX_PAGES)];
+  return Buffer.concat([wasm.subarray(0, start), Buffer.from([5, ...toLeb(section.length), ...section]), wasm.subarray(end)]);
 }
 
 module.exports = (outdir) => ({
@@ -100,4 +107,5 @@ module.exports = (outdir) => ({
   },
 });
 
-module.exports.MAX_PAGES = MAX_PAGES;
+// For test/tricks.test.ts, which checks the pinned package against them (RELIANCES in src/tricks/registry.ts).
+Object.assign(module.exports, { MAX_PAGES, PACKAGE_PAGES, PATCHES, memorySection });

@@ -120,8 +120,6 @@ describe('start-up', () => {
     ).toBe(true);
     // undici's index, which WSCTL_NO_TRICKS=1 loads (test/tricks.test.ts), loads Node's own.
     if (tricksOn) expect(loaded.filter((m) => m.includes('deps/undici') || m.includes('crypto/webcrypto'))).toEqual([]);
-    // Nor node:tty (which loads node:net) when no stream is a terminal: only help asks for the width.
-    expect(loaded.filter((m) => m === 'NativeModule tty')).toEqual([]);
   });
 
   it('only --sandbox and the sandbox commands load the sandbox (its server, routes and seed)', async () => {

@@ -8,12 +8,22 @@ import { createServer } from 'node:http';
 import Module from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CallToolRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { createCtx } from '../src/cli/context.js';
+import { declaredVerbs } from '../src/cli/program.js';
+import { serve } from '../src/mcp/mcp-server.js';
+import { Spool } from '../src/conversation/spool.js';
+import { randomId } from '../src/sandbox/seed.js';
+import type { Sink } from '../src/terminal/index.js';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
 import { parseBoolean } from '../bin/booleans.cjs';
-import { quickCheck, RUNTIME_FLAGS, TRICKS, tricksOn } from '../src/tricks/registry.js';
+import { builtinCrypto, quickCheck, RELIANCES, RUNTIME_FLAGS, TRICKS, tricksOn } from '../src/tricks/registry.js';
 import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -671,4 +681,253 @@ describe('quickCheck: zod’s yes or no on JSON values, without zod’s copies',
     expect(quickCheck(z.object({ a: z.enum(['x', 'y']) }))).toBeUndefined();
     expect(quickCheck(z.string().check(z.minLength(2)))).toBeUndefined();
   });
+});
+
+// What a run loaded of Node's own modules, without loading any itself (the record hook requires node:v8).
+const LOADED_HOOK = join(hookDir, 'loaded.cjs');
+writeFileSync(
+  LOADED_HOOK,
+  "process.on('exit', () => require('node:fs').writeSync(2, '\\nLOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'));\n",
+);
+
+async function nodeModules(args: string[], env: Record<string, string | undefined>): Promise<string[]> {
+  const r = await runBin(args, { env: { ...env, NODE_OPTIONS: `--require ${LOADED_HOOK}` } });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(/\nLOADED (.*)\n/.exec(r.stderr)?.[1] ?? 'null');
+}
+
+describe('each trick, on and off: the builtins loaded by hand', () => {
+  trick('Liftoff only', 'node:v8 is loaded to set the flags only: not for help, nor with the switch', async () => {
+    expect(await nodeModules(['keys', 'list'], { ...sb.env, ...ON })).toContain('NativeModule v8');
+    expect(await nodeModules(['keys', 'list'], { ...sb.env, ...OFF })).not.toContain('NativeModule v8');
+    expect(await nodeModules(['keys', '--help'], ON)).not.toContain('NativeModule v8');
+  });
+
+  trick(
+    'node:crypto without its ES module facade',
+    "builtinCrypto gives node:crypto's own exports; with the switch, the ES module facade that a plain import gives",
+    async () => {
+      // The suite runs with and without the switch: each run proves its own side.
+      await import('node:crypto');
+      await new Promise((resolve) => setImmediate(resolve));
+      const crypto = builtinCrypto();
+      expect(Object.prototype.toString.call(crypto)).toBe(tricksOn ? '[object Object]' : '[object Module]');
+      expect(crypto === process.getBuiltinModule('node:crypto')).toBe(tricksOn);
+      expect(crypto.randomBytes(6)).toHaveLength(6);
+      // Its users: the spool names its file with it past 4 MiB held, the sandbox its ids.
+      const spool = new Spool(tempDir());
+      const text = `${'x'.repeat(1 << 20)}\n`;
+      for (let i = 0; i < 5; i++) spool.write(text);
+      expect((spool as unknown as { file?: unknown }).file, 'the spool went to a file').toBeDefined();
+      const parts: Buffer[] = [];
+      await spool.drainInto({ write: async (chunk: string | Uint8Array) => void parts.push(Buffer.from(chunk)) } as unknown as Sink);
+      expect(Buffer.concat(parts).toString()).toBe(text.repeat(5));
+      expect(randomId(12)).toMatch(/^[A-Za-z0-9]{12}$/);
+    },
+  );
+
+  trick('node:crypto without its ES module facade', "its users work either way, end to end: the sandbox's new key (seed.ts)", async () => {
+    for (const env of [ON, OFF]) {
+      const r = await runBin(['--sandbox', 'keys', 'create', 'crypto-check', '--json'], { env: { WSCTL_CONFIG_DIR: tempDir(), ...env } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).key).toMatch(/^wsk_[A-Za-z0-9]{40}$/);
+    }
+  });
+});
+
+// The reliances (src/tricks/registry.ts, RELIANCES): behaviour, not speed, so the switch leaves
+// them on; each is checked against the pinned library, so that an upgrade that breaks one fails here.
+const relied = new Set<string>();
+function reliance(name: string, title: string, fn: () => unknown, timeoutMs?: number) {
+  relied.add(name);
+  it(`${name}: ${title}`, fn, timeoutMs);
+}
+
+describe("reliances on a library's internals or on the process's state", () => {
+  it('each names where it is, why, and what breaks; none is a trick the switch turns off; each has tests below', () => {
+    expect(RELIANCES.length).toBeGreaterThan(0);
+    for (const r of RELIANCES) for (const field of [r.where, r.why, r.breaks]) expect(field, r.name).toMatch(/\w/);
+    expect(RELIANCES.filter((r) => TRICKS.some((t) => t.name === r.name))).toEqual([]);
+    expect(RELIANCES.map((r) => r.name).filter((n) => !relied.has(n))).toEqual([]);
+    expect([...relied].filter((n) => !RELIANCES.some((r) => r.name === n))).toEqual([]);
+  });
+
+  const jqWasm = Module.createRequire(import.meta.url)(join(ROOT, 'scripts/jq-wasm.cjs')) as {
+    PATCHES: [string, string][];
+    PACKAGE_PAGES: number;
+    MAX_PAGES: number;
+    memorySection(wasm: Buffer, path: string): { max: number };
+  };
+  const jqPackage = join(ROOT, 'node_modules/jq-wasm');
+
+  reliance(
+    'jq-wasm patched',
+    'the pinned glue has each patched line exactly once, and the package still caps jq at 256 MiB (else the patch is no longer needed)',
+    () => {
+      const pinned = JSON.parse(readFileSync(join(jqPackage, 'package.json'), 'utf8')).version;
+      expect(pinned, 'jq-wasm moved: re-check scripts/jq-wasm.cjs').toBe(pkg.devDependencies['jq-wasm']);
+      const glue = readFileSync(join(jqPackage, 'dist/index.cjs'), 'utf8');
+      for (const [from] of jqWasm.PATCHES) expect(glue.split(from).length - 1, `once in jq-wasm's glue: ${from}`).toBe(1);
+      // Still needed: the package bounds jq's heap at 256 MiB in its glue and in its binary, below cli.md's 1 GiB.
+      expect(glue).toContain('var getHeapMax = () => 268435456;');
+      const wasm = join(jqPackage, 'dist/build/jq.wasm');
+      expect(jqWasm.memorySection(readFileSync(wasm), wasm).max * 65536).toBe(256 * 2 ** 20);
+      expect(jqWasm.PACKAGE_PAGES * 65536).toBe(256 * 2 ** 20);
+      // Still needed: the glue collects output in sinks of its own, which the worker replaces.
+      expect(glue).toMatch(/function createByteSink\(/);
+    },
+  );
+
+  reliance('jq-wasm patched', 'the build applied it: a 1 GiB memory in dist/lazy/jq.wasm, and the hooks in the glue', () => {
+    const built = join(ROOT, 'dist/lazy/jq.wasm');
+    expect(jqWasm.memorySection(readFileSync(built), built).max).toBe(jqWasm.MAX_PAGES);
+    expect(jqWasm.MAX_PAGES * 65536).toBe(2 ** 30);
+    const worker = readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8');
+    expect(worker.split('__wsctlJq').length - 1).toBeGreaterThanOrEqual(jqWasm.PATCHES.length);
+  });
+
+  /** A bare Server of the pinned SDK on a linked in-memory pair, and the raw answers it sends. */
+  async function bareServer(setup: (server: Server) => void) {
+    const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+    setup(server);
+    const [client, side] = InMemoryTransport.createLinkedPair();
+    const answers = new Map<unknown, { result?: unknown; error?: { code: number; message: string } }>();
+    client.onmessage = (m) => void ('id' in m && answers.set(m.id, m as never));
+    await server.connect(side);
+    await client.start();
+    const ask = async (id: number, method: string, params: unknown) => {
+      await client.send({ jsonrpc: '2.0', id, method, params } as never);
+      for (let i = 0; i < 200 && !answers.has(id); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      return answers.get(id);
+    };
+    return { ask, close: () => server.close() };
+  }
+
+  reliance(
+    'tools/call through the fallback handler',
+    "the pinned SDK's Server wraps its own tools/call handler in a check that refuses `arguments: null` (so wsctl does not use it)",
+    async () => {
+      let called = false;
+      const s = await bareServer((server) =>
+        server.setRequestHandler(CallToolRequestSchema, async () => {
+          called = true;
+          return { content: [] };
+        }),
+      );
+      const answer = await s.ask(1, 'tools/call', { name: 'x', arguments: null });
+      await s.close();
+      // Refused before the handler (the SDK says "invalid params" or, from its schema, "internal error").
+      expect([ErrorCode.InvalidParams, ErrorCode.InternalError]).toContain(answer?.error?.code);
+      expect(called).toBe(false);
+    },
+  );
+
+  reliance(
+    'tools/call through the fallback handler',
+    "a Server with no tools/call handler gives the request to fallbackRequestHandler as sent, with the call's signal, progress token and notifications, and sends its result as it is",
+    async () => {
+      let seen: { params: unknown; signal: boolean; token: unknown; notify: boolean } | undefined;
+      const s = await bareServer((server) => {
+        server.fallbackRequestHandler = async (request, extra) => {
+          if (request.method !== 'tools/call') throw Object.assign(new Error('Method not found'), { code: ErrorCode.MethodNotFound });
+          seen = {
+            params: request.params,
+            signal: extra.signal instanceof AbortSignal,
+            token: extra._meta?.progressToken,
+            notify: typeof extra.sendNotification === 'function',
+          };
+          return { content: [{ type: 'text', text: 'ok' }], isError: true, structuredContent: { exit_code: 2 } };
+        };
+      });
+      const answer = await s.ask(1, 'tools/call', { name: 'x', arguments: null, _meta: { progressToken: 7 } });
+      const other = await s.ask(2, 'no/such/method', {});
+      await s.close();
+      expect(seen).toEqual({ params: { name: 'x', arguments: null, _meta: { progressToken: 7 } }, signal: true, token: 7, notify: true });
+      expect(answer?.result).toEqual({ content: [{ type: 'text', text: 'ok' }], isError: true, structuredContent: { exit_code: 2 } });
+      // The fallback hears every method without a handler: wsctl's answers the others as the SDK would without it.
+      expect(other?.error).toEqual({ code: ErrorCode.MethodNotFound, message: 'Method not found' });
+    },
+  );
+
+  /** `wsctl mcp`'s serve in this process, on streams of the test's, with one moment of serving given to `during`. */
+  async function serving(during: () => Promise<void>) {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.on('data', (c) => (out += c));
+    stderr.on('data', (c) => (err += c));
+    const never = () => Promise.reject(new Error('no prompts here'));
+    const ctx = await createCtx(
+      {
+        io: { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 },
+        env: { ...sb.env },
+        signal: new AbortController().signal,
+        version: '0.0.0-test',
+        prompt: { secret: never, confirm: never },
+      },
+      {},
+    );
+    const answered = async (id: number) => {
+      for (let i = 0; i < 400 && !out.includes(`"id":${id}`); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const served = serve({}, ctx, () => declaredVerbs());
+    const clientInfo = { name: 't', version: '1' };
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo } })}\n`,
+    );
+    await answered(1);
+    await during();
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}\n`);
+    await answered(2);
+    stdin.end();
+    await served;
+    await ctx.close();
+    return { out, err };
+  }
+
+  reliance(
+    'console to stderr while serving',
+    "what a library prints with console.log, info or debug goes to stderr while serving, never into stdout's protocol lines; console is as it was after",
+    async () => {
+      const before = { log: console.log, info: console.info, debug: console.debug };
+      const { out, err } = await serving(async () => {
+        console.log('printed by log');
+        console.info('printed by info');
+        console.debug('printed by debug');
+      });
+      expect({ log: console.log, info: console.info, debug: console.debug }).toEqual(before);
+      const lines = out.trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l).jsonrpc)).toEqual(['2.0', '2.0']);
+      for (const word of ['log', 'info', 'debug']) expect(err).toContain(`printed by ${word}\n`);
+    },
+  );
+
+  reliance(
+    'console to stderr while serving',
+    "the SDK's server side that wsctl bundles writes nothing to process.stdout itself (what it prints goes through console)",
+    () => {
+      const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'build/bundle-inputs.json'), 'utf8'));
+      const sdk = inputs.filter((f) => f.includes('@modelcontextprotocol/sdk/') && !f.includes('/client/'));
+      expect(sdk.some((f) => f.endsWith('server/index.js'))).toBe(true);
+      for (const file of sdk) expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/process\.stdout/);
+    },
+  );
+
+  reliance(
+    'last-resort handlers swapped while serving',
+    "an error nobody caught while serving is logged and the server goes on; the process's own handlers are back after, in order",
+    async () => {
+      const before = { exception: process.listeners('uncaughtException'), rejection: process.listeners('unhandledRejection') };
+      const { out, err } = await serving(async () => {
+        void Promise.reject(new Error('nobody caught this'));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+      expect(err).toContain('wsctl mcp: unexpected error (the server goes on): nobody caught this');
+      expect(out).toContain('"id":2');
+      expect(process.listeners('uncaughtException')).toEqual(before.exception);
+      expect(process.listeners('unhandledRejection')).toEqual(before.rejection);
+    },
+  );
 });

@@ -1,18 +1,19 @@
 // The shell: the real process around the runner, and the only module that touches `process`:
 // its streams, environment, Ctrl-C, a closed or full stdout, the last-resort handlers and the exit.
 import { writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { IO } from '../terminal/index.js';
 import type { Prompt } from '../terminal/prompt.js';
 import { debugFromEnv, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, unexpected } from './report.js';
 import { main, VERSION } from './run.js';
 import { tricksOn } from '../tricks/switch.js';
 
-/** The width help wraps at: $COLUMNS, else the terminal's (only asked when stdout is one, and only when help is written: node:tty loads node:net). */
+/** The width help wraps at: $COLUMNS, else the terminal's (only asked when stdout is one, and only when help is written). */
 function helpWidth(): number | undefined {
   const fromEnv = Number(process.env.COLUMNS);
   if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
   // Creating process.stdout costs --help a few ms: only worth it on a terminal.
-  return process.getBuiltinModule('node:tty').isatty(1) ? process.stdout.columns : undefined;
+  return isatty(1) ? process.stdout.columns : undefined;
 }
 
 const STALLED = 'wsctl stopped before the command finished: it waited for something that never came (an internal error).';

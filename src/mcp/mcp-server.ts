@@ -4,9 +4,7 @@
 // command's would be (profile, key, base URL, --sandbox, timeouts, retries, redaction), whose stdout
 // is a sink: stdout carries protocol messages only, whatever a call does.
 import { Readable, Writable } from 'node:stream';
-import * as z from 'zod/mini';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CompleteRequestSchema,
   ErrorCode,
@@ -233,9 +231,6 @@ export class ToolRunner {
   }
 }
 
-/** tools/call with its params unchecked: the handler checks them. */
-const LooseCallRequest = z.object({ method: z.literal('tools/call'), params: z.optional(z.unknown()) });
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -286,70 +281,65 @@ export function createServer(
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await made).listed }));
   const inflight = new Set<Promise<unknown>>();
-  // Installed past the Server's own tools/call wrapper, whose schema checks turn `arguments: null`
-  // into an internal error with a schema dump: the request is checked here, and wrong arguments are
-  // a result the model can correct itself from (exit code 2), not a protocol error.
-  Protocol.prototype.setRequestHandler.call(
-    server,
-    LooseCallRequest,
-    async (
-      request: z.infer<typeof LooseCallRequest>,
-      extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification(n: unknown): Promise<void> },
-    ) => {
-      const params = request.params;
-      if (!isObject(params) || typeof params.name !== 'string')
-        throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
-      const { all, served, byName } = await made;
-      const tool = byName.get(params.name);
-      if (!tool)
-        throw protocolError(
-          ErrorCode.InvalidParams,
-          notOffered(
-            all.find((t) => t.name === params.name),
-            options,
-          ) ?? `Unknown tool '${cleanLine(params.name)}'. Tools: ${served.map((t) => t.name).join(', ')}.`,
-        );
-      const token = extra._meta?.progressToken;
-      const signal = AbortSignal.any([extra.signal, calls.signal]);
-      // An empty elicitation capability means form mode (MCP 2025-11-25 keeps it for older clients).
-      const elicitation = server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
-      const canAsk = !!elicitation && (elicitation.form !== undefined || elicitation.url === undefined);
-      const call = turns.run(() =>
-        runner.call(tool, params.arguments, {
-          signal,
-          ask: canAsk
-            ? async (message) => {
-                const answer = await server.elicitInput(
-                  {
-                    mode: 'form',
-                    message,
-                    requestedSchema: {
-                      type: 'object',
-                      properties: { confirm: { type: 'boolean', title: 'Confirm', description: 'Yes, do it' } },
-                      required: ['confirm'],
-                    },
-                  },
-                  { signal },
-                );
-                return answer.action === 'accept' && answer.content?.confirm === true;
-              }
-            : undefined,
-          progress:
-            token === undefined
-              ? undefined
-              : (progress, total) =>
-                  void extra
-                    .sendNotification({
-                      method: 'notifications/progress',
-                      params: { progressToken: token, progress, ...(total === undefined ? {} : { total }) },
-                    })
-                    .catch(() => {}),
-        }),
+  // tools/call has no handler of its own: the SDK's fallback for requests without one answers it.
+  // The Server's setRequestHandler would wrap it in a schema check that turns `arguments: null`
+  // into an internal error with a schema dump; here the request is checked, and wrong arguments
+  // are a result the model can correct itself from (exit code 2), not a protocol error.
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== 'tools/call') throw protocolError(ErrorCode.MethodNotFound, 'Method not found');
+    const params = request.params;
+    if (!isObject(params) || typeof params.name !== 'string')
+      throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.');
+    const { all, served, byName } = await made;
+    const tool = byName.get(params.name);
+    if (!tool)
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        notOffered(
+          all.find((t) => t.name === params.name),
+          options,
+        ) ?? `Unknown tool '${cleanLine(params.name)}'. Tools: ${served.map((t) => t.name).join(', ')}.`,
       );
-      inflight.add(call);
-      return call.finally(() => inflight.delete(call));
-    },
-  );
+    const token = extra._meta?.progressToken;
+    const signal = AbortSignal.any([extra.signal, calls.signal]);
+    // An empty elicitation capability means form mode (MCP 2025-11-25 keeps it for older clients).
+    const elicitation = server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
+    const canAsk = !!elicitation && (elicitation.form !== undefined || elicitation.url === undefined);
+    const call = turns.run(() =>
+      runner.call(tool, params.arguments, {
+        signal,
+        ask: canAsk
+          ? async (message) => {
+              const answer = await server.elicitInput(
+                {
+                  mode: 'form',
+                  message,
+                  requestedSchema: {
+                    type: 'object',
+                    properties: { confirm: { type: 'boolean', title: 'Confirm', description: 'Yes, do it' } },
+                    required: ['confirm'],
+                  },
+                },
+                { signal },
+              );
+              return answer.action === 'accept' && answer.content?.confirm === true;
+            }
+          : undefined,
+        progress:
+          token === undefined
+            ? undefined
+            : (progress, total) =>
+                void extra
+                  .sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken: token, progress, ...(total === undefined ? {} : { total }) },
+                  })
+                  .catch(() => {}),
+      }),
+    );
+    inflight.add(call);
+    return call.finally(() => inflight.delete(call));
+  };
 
   // Resources: the documents of caps and settings, and any conversation's transcript as Markdown.
   const read = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {

@@ -7,6 +7,7 @@
 // SLICE_MS later (jq.ts then throws it before any output is written).
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
 import { CHUNK_BYTES, Tail, type CompiledWasm, type Outcome } from './jq-protocol.js';
 
 export interface LocalEngine {
@@ -89,11 +90,11 @@ export async function loadLocalEngine(file: URL, module: CompiledWasm, holdBytes
 
 const SLICE_ENDED = Symbol('the slice ended');
 const SLICE = Symbol.for('wsctl.jqSlice');
-let sliceScript: import('node:vm').Script | undefined;
+let sliceScript: Script | undefined;
 
 /** Runs `run` for at most SLICE_MS: V8 stops it there (node:vm's timeout, from a thread of its own). */
 function inSlice<T>(run: () => T): T | typeof SLICE_ENDED {
-  sliceScript ??= new (process.getBuiltinModule('node:vm').Script)('globalThis[Symbol.for("wsctl.jqSlice")]()');
+  sliceScript ??= new Script('globalThis[Symbol.for("wsctl.jqSlice")]()');
   (globalThis as Record<symbol, unknown>)[SLICE] = run;
   try {
     return sliceScript.runInThisContext({ timeout: SLICE_MS }) as T;

@@ -75,12 +75,13 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'Liftoff only',
-    where: 'src/tricks/registry.ts (setRuntimeFlags, called by src/cli/run.ts)',
-    buys: "V8's optimising tier-up of undici's and jq's WebAssembly would hold the process at exit: Node 20 55% of `keys list --json` and 59% of `--jq`; Node 24 2% and 24%; 14-37 MiB of peak memory",
+    where:
+      'src/tricks/switch.ts (setRuntimeFlags, called by src/cli/run.ts; it loads node:v8 with process.getBuiltinModule, so that help and runs with the switch do not load it)',
+    buys: "V8's optimising tier-up of undici's and jq's WebAssembly would hold the process at exit: Node 20 55% of `keys list --json` and 59% of `--jq`; Node 24 2% and 24%; 14-37 MiB of peak memory. node:v8 alone took 3.7 ms (Node 20) and 4.2 ms (Node 24) in a fresh process, medians of 21 (within the noise of `keys --help`: +1.0 and +6.6 ms preloaded, medians of 21 alternating runs)",
   },
   {
     name: 'steady young generation',
-    where: 'src/tricks/registry.ts (setRuntimeFlags, called by src/cli/run.ts)',
+    where: 'src/tricks/switch.ts (setRuntimeFlags, called by src/cli/run.ts)',
     buys: 'V8 doubles the young generation at each busy scavenge (to 3 × 16 MB on Node 24 and 26); held at its start size, a large transcript peaks lower: `convo show` of 55,000 messages peaks at 78 instead of 107 MiB (Node 20) and 93 instead of 119 MiB (Node 24); its time within the noise (Node 20 25% faster, Node 24 12% slower)',
   },
   {
@@ -91,12 +92,60 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'node:crypto without its ES module facade',
     where: 'src/tricks/registry.ts (builtinCrypto, used by src/conversation/spool.ts and src/sandbox/seed.ts)',
-    buys: "the facade's webcrypto getter loads WebCrypto, and the spool is part of every command's module: within the noise on the product (Node 20 -11%, Node 24 -5% of `keys list --json`); alone, the facade took 10 ms (Node 20) and 21 ms (Node 24) more than getBuiltinModule, minimum of 20 runs",
+    buys: "the facade's webcrypto getter loads WebCrypto, and the spool is part of every command's module: within the noise on the product (Node 20 -11%, Node 24 -5% of `keys list --json`); alone, the facade took 10 ms (Node 20) and 21 ms (Node 24) more than getBuiltinModule, minimum of 20 runs (re-measured 2026-11-26, medians of 21: 0.8 ms and 1.6 ms more)",
   },
   {
     name: 'quickCheck',
     where: 'src/tricks/registry.ts (quickCheck, used by src/http/decode.ts)',
     buys: "zod's verdict from a predicate compiled from the schema, without zod's copy of every object: `convo show --json` of 55,000 messages, Node 20 36%, Node 24 10% of its time",
+  },
+];
+
+/**
+ * Not speed tricks: code that leans on a library's internals or on the process's shared state for
+ * behaviour, which the switch must not change (it stays on with WSCTL_NO_TRICKS=1). Each is checked
+ * against the pinned library by test/tricks.test.ts, named after it, so that an upgrade that
+ * breaks one fails there.
+ */
+export interface Reliance {
+  name: string;
+  /** Where the code is. */
+  where: string;
+  /** Why it is there. */
+  why: string;
+  /** What breaks if the library changes, and how the build or the test says so. */
+  breaks: string;
+}
+
+export const RELIANCES: readonly Reliance[] = [
+  {
+    name: 'jq-wasm patched',
+    where:
+      'scripts/jq-wasm.cjs (an esbuild plugin of scripts/build.mjs: the glue in dist/lazy/jq-worker.cjs, the binary in dist/lazy/jq.wasm); the hooks are set by src/terminal/jq-worker.ts and jq-local.ts (globalThis.__wsctlJq)',
+    why: "jq-wasm 3.0.0-jq-1.8.2 (pinned) bounds jq's heap at 256 MiB twice (its binary's memory maximum of 4096 pages and its glue's getHeapMax) and collects output in sinks that double without bound; --jq needs a 1 GiB bound (cli.md §3), output as it comes, the document as bytes, and on the main thread a smaller bound, a silent abort and a way to stop at the output bound. It is a fix, not a speed trick",
+    breaks:
+      "the build fails when a patched line is not in the glue exactly once, or the binary's memory is not the expected one; the test fails when the pinned version moves, when a line is gone, or when the package no longer bounds jq at 256 MiB (the patch is then not needed)",
+  },
+  {
+    name: 'tools/call through the fallback handler',
+    where: 'src/mcp/mcp-server.ts (createServer: server.fallbackRequestHandler)',
+    why: "the SDK's Server wraps a tools/call handler given to setRequestHandler in its own check of the request, which turns `arguments: null` into a protocol error with a schema dump; wsctl answers wrong arguments with a result the model can correct itself from (exit code 2). tools/call is given no handler, and the SDK's public fallback for requests without one answers it",
+    breaks:
+      "if the Server came to register a tools/call handler of its own, or to hand the fallback other requests or other extras, calls would fail or lose progress and cancellation: the test checks on a bare Server of the pinned SDK that the fallback hears tools/call as sent, with its signal, progress token and notifications, and that the Server's own wrapper still refuses `arguments: null` (if it stops, the fallback may go)",
+  },
+  {
+    name: 'console to stderr while serving',
+    where: 'src/mcp/mcp-server.ts (serve)',
+    why: "`wsctl mcp`'s stdout carries protocol messages only: a line printed there by a library (the SDK's, undici's, zod's) would break the client's stream. While serving, console.log, info and debug write to stderr (console.warn and error already do); they are restored when serving ends",
+    breaks:
+      "a library that writes to process.stdout itself would get past it: the test checks that the SDK's server side wsctl bundles never names process.stdout, and in this process that console's lines go to stderr while serving and console is as it was after",
+  },
+  {
+    name: 'last-resort handlers swapped while serving',
+    where: 'src/mcp/mcp-server.ts (serve), over those of src/cli/process.ts (cli)',
+    why: "the shell ends the process on any error nobody caught (one line, exit 1); a server must outlive one call's crash. While serving, the process's uncaughtException and unhandledRejection listeners are set aside for one that logs on stderr and goes on, and put back, in order, when serving ends",
+    breaks:
+      "it takes every listener of the two events for the time of serving, a library's too: the test checks in this process that an unhandled rejection while serving is logged and the server answers the next request, and that the listeners after are those before",
   },
 ];
 
@@ -121,11 +170,19 @@ export async function builtinHttp(): Promise<typeof import('node:http')> {
   return tricksOn ? process.getBuiltinModule('node:http') : await import('node:http');
 }
 
+// Off: the facade, loaded with the commands as `import ... from 'node:crypto'` in the spool would.
+let cryptoFacade: typeof import('node:crypto') | undefined;
+if (!tricksOn) void import('node:crypto').then((facade) => (cryptoFacade = facade));
+
+/**
+ * Synchronous, as its users are (the spool, the sandbox's ids). Off, the facade; a call before its
+ * import settles (in the ticks right after this module loads: nothing calls it so early) gets the
+ * same functions from the module itself.
+ */
 export function builtinCrypto(): typeof import('node:crypto') {
-  return process.getBuiltinModule('node:crypto');
+  if (tricksOn) return process.getBuiltinModule('node:crypto');
+  return cryptoFacade ?? process.getBuiltinModule('node:crypto');
 }
-// Off: what `import ... from 'node:crypto'` in the spool would load with the commands.
-if (!tricksOn) void import('node:crypto');
 
 export interface UndiciParts {
   Agent: new (options?: { allowH2?: boolean }) => Dispatcher;
