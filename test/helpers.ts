@@ -3,7 +3,7 @@
 import { cleanLine } from '../src/common/sanitize.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -155,7 +155,9 @@ export function runBin(
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr, prompts: [] });
+      // Ended by a signal: 128 + its number, as a shell says, and its name on stderr.
+      const signalled = signal ? 128 + (osConstants.signals[signal] ?? 0) : -1;
+      resolve({ code: code ?? signalled, stdout, stderr: signal ? `${stderr}[ended by ${signal}]` : stderr, prompts: [] });
     });
     child.stdin.end(options.stdin ?? '');
   });
