@@ -154,7 +154,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   let resolved: Resolution | undefined;
   const resolution = () => (resolved ??= resolveTarget(input));
   const profileName = () => resolveProfile(input);
-  // One reading of the store per profile and process, however many requests and profiles ask.
+  // One reading of the store per profile and context (a command, or one MCP call), however many requests ask.
   const storeReads = new Map<string, Credential>();
 
   async function target(options: { profile?: string } = {}): Promise<Target> {

@@ -40,3 +40,38 @@ describe('a stored key is read when the request is sent', () => {
     expect(sb.requests.length).toBe(before);
   });
 });
+
+describe('commands that show the key', () => {
+  let sb: TestSandbox;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sb = await startSandbox();
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    const config = {
+      current_profile: 'work',
+      profiles: { work: { base_url: sb.url, key_storage: 'keyring' }, bare: { api_key: 'wsk_bare_0123456789abcd' } },
+    };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+    env = { WSCTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/wsctl-tests' };
+  });
+
+  it('auth status --dry-run plans the check and reads no key; auth token --dry-run is exit 2, reading none', async () => {
+    const status = await run(['auth', 'status', '--dry-run', '--json'], { env });
+    expect([status.code, status.stderr]).toEqual([0, '']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ method: 'GET', headers: { authorization: 'Bearer [redacted]' } });
+    const token = await run(['auth', 'token', '--dry-run'], { env });
+    expect([token.code, token.stdout]).toEqual([2, '']);
+    expect(token.stderr).toContain('run it without --dry-run');
+    expect(token.stderr).not.toContain('credential store');
+  });
+
+  it('auth status --all shows the masked key of a profile that has no base URL', async () => {
+    const r = await run(['auth', 'status', '--all', '--json'], { env });
+    const bare = (JSON.parse(r.stdout) as { profiles: { profile: string; key: string | null; error?: string }[] }).profiles.find(
+      (p) => p.profile === 'bare',
+    );
+    expect(bare).toMatchObject({ key: 'wsk_…abcd' });
+    expect(bare?.error).toMatch(/No base URL/);
+  });
+});

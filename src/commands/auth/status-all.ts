@@ -50,8 +50,8 @@ async function check(ctx: Ctx, name: string, ms: number, r: Parameters<typeof do
   try {
     t = await ctx.target({ profile: name });
     const problem = ctx.missing(t);
-    if (problem) return { doc: { ...documentOf(ctx, t, undefined, false, r), error: problem }, outcome: 'auth' };
     key = await t.credential.read();
+    if (problem) return { doc: { ...documentOf(ctx, t, key, false, r), error: problem }, outcome: 'auth' };
     const api = await ctx.api({ credential: t.credential, baseUrl: t.baseUrl, signal: AbortSignal.any([ctx.signal, deadline.signal]) });
     await api.request(request('listKeys'));
     return { doc: documentOf(ctx, t, key, true, r), outcome: 'valid' };

@@ -19,8 +19,8 @@ export const status = defineVerb({
 export async function run(ctx: Ctx): Promise<Result | Call> {
   const t = await ctx.target();
   const problem = ctx.missing(t);
-  // The status shows the key, masked: read here, as a request would read it.
-  const key = await t.credential.read();
+  // The status shows the key, masked: read here, as a request would read it; --dry-run reads none.
+  const key = ctx.dryRun ? undefined : await t.credential.read();
   if (problem) return statusOf(ctx, t, key, false, problem);
   return call({
     request: request('listKeys'),

@@ -1,6 +1,6 @@
 import { defineVerb, type Ctx } from '../../verbs/declare.js';
 import { noKey } from '../../config/resolve.js';
-import { AuthError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
 
 export const token = defineVerb({
   name: 'token',
@@ -13,6 +13,7 @@ export const token = defineVerb({
 
 /** The key alone on stdout: no JSON document, no decoration, whatever --json says. */
 export async function run(ctx: Ctx): Promise<void> {
+  if (ctx.dryRun) throw new UsageError('auth token reads the key to print it, and --dry-run reads none: run it without --dry-run.');
   const t = await ctx.target();
   const key = await t.credential.read();
   if (!key) throw new AuthError(noKey(t.profile, t));
