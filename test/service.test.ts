@@ -2,6 +2,8 @@
 // endpoint is reached by the samples of the verbs that declare it (with the method and path of the
 // table), each verb calls exactly the endpoints it declares, the command tree is the declarations,
 // and the sandbox serves every endpoint.
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, loadCommands } from '../src/cli/program.js';
@@ -10,7 +12,7 @@ import { compileTemplate, endpointNames, endpoints, fillPath, matchTemplate, req
 import { verbPaths } from '../src/common/visible.js';
 import type { App } from '../src/verbs/declare.js';
 import { endpointOf, LOCAL_COMMANDS, samplesOf, serviceCalls, VERBS } from './endpoints.js';
-import { run, runBin, startSandbox } from './helpers.js';
+import { ROOT, run, runBin, startSandbox, tempDir } from './helpers.js';
 
 /** service-interface.md §4, row by row. */
 const INTERFACE = [
@@ -89,6 +91,11 @@ describe('the endpoint table', () => {
   it('each verb calls exactly the endpoints it declares: its samples, run for real by bin/wsctl, reach them and no other', async () => {
     const sb = await startSandbox();
     const env = { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-test-0123456789' };
+    // A folder of their own: profile pin writes .wsctl-profile where it runs, which would pin every
+    // other test's wsctl started in the repository meanwhile. The samples' files are found there.
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'test'));
+    symlinkSync(join(ROOT, 'test', 'fixtures'), join(cwd, 'test', 'fixtures'));
     // The samples run in declared order (sandbox serve --detach before sandbox stop, auth login
     // before profile use): whatever fails on the way, no detached server outlives the test.
     try {
@@ -97,7 +104,7 @@ describe('the endpoint table', () => {
         for (const args of samplesOf(v)) {
           const before = sb.requests.length;
           // auth login reads the key from stdin; mcp serves until stdin ends.
-          const r = await runBin(args, { env, stdin: `${sb.key}\n`, timeoutMs: 30_000 });
+          const r = await runBin(args, { env, stdin: `${sb.key}\n`, timeoutMs: 30_000, cwd });
           expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
           for (const request of sb.requests.slice(before))
             seen.add(endpointOf(request.method, request.path.split('?')[0] as string) ?? `${request.method} ${request.path}`);
@@ -108,7 +115,7 @@ describe('the endpoint table', () => {
         else expect([...seen].sort(), `${name} declares ${declared.join(', ') || 'no endpoint'}`).toEqual([...declared].sort());
       }
     } finally {
-      await runBin(['sandbox', 'stop'], { env, timeoutMs: 30_000 });
+      await runBin(['sandbox', 'stop'], { env, timeoutMs: 30_000, cwd });
     }
   }, 180_000);
 
