@@ -1,7 +1,7 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // runner.ts builds the real one; tests build the same thing around their own streams.
 import { detectAgent } from '../common/agent.js';
-import { Api, givenKey, NO_CREDENTIAL, readOnce, type Credential } from '../http/index.js';
+import { Api, Connections, givenKey, NO_CREDENTIAL, readOnce, type Credential } from '../http/index.js';
 import { ConfigStore, configFolder } from '../config/index.js';
 import { findPin } from '../config/pin.js';
 import { readKeyring, type KeyStorage } from '../config/keys.js';
@@ -112,7 +112,11 @@ export function authHint(t: Target): string {
   return `Run \`wsctl auth login --profile ${t.profile}\`.`;
 }
 
-export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
+/**
+ * `connections`: the door's, for a call's context (forCall): its requests reuse the door's open
+ * connections, which the call's close() leaves open. Otherwise the context's own, closed with it.
+ */
+export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connections): Promise<Ctx> {
   const { env } = base;
   const json = !!globals.json || globals.jq !== undefined;
   // Every boolean variable is parsed one way, and a bad one is exit 2 before anything is sent.
@@ -145,6 +149,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
   const attemptMs = timeoutMs(globals, env);
   const dryRun = !!globals.dryRun;
   const clients: Api[] = [];
+  const connections = shared ?? new Connections();
   let embedded: { url: string; apiKey: string; close(): Promise<void> } | undefined;
 
   const flags = { profile: globals.profile, baseUrl: globals.baseUrl, sandbox, timeout: globals.timeout };
@@ -237,6 +242,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
       },
       backoffMs,
       maxBodyBytes: maxResponseMb === undefined ? undefined : maxResponseMb * 1024 * 1024,
+      connections,
     });
     clients.push(client);
     return client;
@@ -257,6 +263,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
       createCtx(
         { ...base, ...call, progress: undefined },
         { ...globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false },
+        connections,
       ),
     debug,
     dryRun,
@@ -272,6 +279,7 @@ export async function createCtx(base: BaseCtx, globals: Globals): Promise<Ctx> {
     async close() {
       jq?.close();
       await Promise.all(clients.map((c) => c.close()));
+      if (!shared) await connections.close();
       await embedded?.close();
     },
   };

@@ -20,13 +20,13 @@ import { mask, maskSecrets, rememberSecret } from '../common/secrets.js';
 import type { Credential } from './auth.js';
 import { maskedChunks } from './masked-chunks.js';
 import { maskUrlPassword, redact, REDACTED, secretValues } from './redact.js';
-import { errorCode, Transport, type Attempt, type Upload } from './transport.js';
+import { errorCode, Transport, type Attempt, type Connections, type Upload } from './transport.js';
 import { checkBaseUrl, joinUrl } from './url.js';
 
 export { givenKey, NO_CREDENTIAL, readOnce, type Credential } from './auth.js';
 export { filePart } from './multipart.js';
 export { maskUrlPassword, redactText } from './redact.js';
-export type { Upload } from './transport.js';
+export { Connections, type Upload } from './transport.js';
 export { checkBaseUrl, isLoopback, path } from './url.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -92,6 +92,8 @@ export interface ApiSettings {
   maxBodyBytes?: number;
   /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY as the environment gives them. */
   proxy?: { http?: string; https?: string; noProxy?: string };
+  /** Connections shared with other clients (an MCP server's calls), kept open when this one closes. */
+  connections?: Connections;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -125,6 +127,7 @@ export class Api {
       // A response body, a header or a redirect may echo the key: the trace masks what was sent.
       trace: settings.debug ? (line) => settings.trace(maskSecrets(line)) : undefined,
       proxy: settings.proxy,
+      connections: settings.connections,
     });
   }
 

@@ -31,6 +31,8 @@ export interface TransportSettings {
   /** A --debug trace line, or undefined without --debug. */
   trace?: (line: string) => void;
   proxy?: { http?: string; https?: string; noProxy?: string };
+  /** Where the connections come from; closing the transport leaves them open. */
+  connections?: Connections;
 }
 
 interface Client {
@@ -64,6 +66,31 @@ async function createClient(proxy: NonNullable<TransportSettings['proxy']>, time
   // HTTP/1.1 on purpose: the build replaces node:http2 (see scripts/no-http2.cjs).
   const dispatcher = new Agent({ allowH2: false, ...timeouts(timeoutMs) });
   return { dispatcher, request: (options) => request.call(dispatcher, options) };
+}
+
+/**
+ * Connections kept open between the requests of many contexts: a door that runs call after call
+ * in one process (an MCP server) reuses them rather than connecting for each call. One client per
+ * proxy setting and timeout, closed with the door.
+ */
+export class Connections {
+  private readonly clients = new Map<string, Promise<Client>>();
+
+  client(proxy: NonNullable<TransportSettings['proxy']>, timeoutMs: number): Promise<Client> {
+    const key = JSON.stringify([proxy.http, proxy.https, proxy.noProxy, timeoutMs]);
+    let client = this.clients.get(key);
+    if (!client) {
+      client = createClient(proxy, timeoutMs);
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  async close(): Promise<void> {
+    const clients = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(clients.map(async (c) => (await c).dispatcher.close().catch(() => {})));
+  }
 }
 
 /** The first error code in an error's cause chain. */
@@ -188,7 +215,7 @@ export class Transport {
     stream = false,
   ): Promise<Attempt> {
     const s = this.settings;
-    this.client ??= await createClient(s.proxy ?? {}, s.timeoutMs);
+    this.client ??= await (s.connections ? s.connections.client(s.proxy ?? {}, s.timeoutMs) : createClient(s.proxy ?? {}, s.timeoutMs));
     // --timeout is the longest wait without progress: for the answer to start, then between two pieces of the body.
     const timer = new IdleTimer(s.timeoutMs);
     const signal = AbortSignal.any([s.signal, timer.signal]);
@@ -325,6 +352,6 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    await this.client?.dispatcher.close().catch(() => {});
+    if (!this.settings.connections) await this.client?.dispatcher.close().catch(() => {});
   }
 }

@@ -270,7 +270,9 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
       else res.destroy();
     });
   });
-  server.keepAliveTimeout = 1000;
+  // Node's default (5 s) keeps a client's connection between requests, as a service would: at 1 s, undici
+  // (which subtracts a 2 s margin from the service's Keep-Alive timeout) closed it after every answer.
+  server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

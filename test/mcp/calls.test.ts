@@ -29,7 +29,7 @@ async function server(options: Parameters<typeof connect>[0], env: Record<string
 
 /** A service whose persona versions answer after `delayMs` (or never), counting the requests under way. */
 async function slowService(delayMs: number | 'never') {
-  const seen = { running: 0, most: 0, arrived: [] as string[], closed: [] as string[] };
+  const seen = { running: 0, most: 0, arrived: [] as string[], closed: [] as string[], connections: 0 };
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
     seen.running++;
@@ -48,6 +48,7 @@ async function slowService(delayMs: number | 'never') {
     if (url === '/api-keys/') return answer();
     if (delayMs !== 'never') setTimeout(answer, delayMs);
   });
+  http.on('connection', () => seen.connections++);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   servers.push(http);
   const env = {
@@ -68,9 +69,22 @@ describe('calls', () => {
     for (const r of results) expect(r.isError, texts(r).join()).toBeFalsy();
     expect(seen.arrived).toHaveLength(20);
     expect(seen.most).toBe(4);
-    // Those that waited started in the order they came.
-    const waited = seen.arrived.slice(4).map((u) => Number(/p(\d+)/.exec(u)![1]));
-    expect(waited).toEqual([...waited].sort((a, b) => a - b));
+    // Those that waited started in the order they came: four at a time, as four ended together.
+    // Within four, the order the service reads them in is the kernel's (the calls share kept-alive connections).
+    const fours = seen.arrived.slice(4).map((u) => Math.floor(Number(/p(\d+)/.exec(u)![1]) / 4));
+    expect(fours).toEqual([...fours].sort((a, b) => a - b));
+  });
+
+  it('calls one after another reuse kept-alive connections to the service', async () => {
+    const { seen, env } = await slowService(0);
+    const { client } = await server({}, env);
+    for (let i = 0; i < 10; i++) {
+      const r = await client.callTool({ name: 'persona_versions', arguments: { persona_id: `p${i}` } });
+      expect(r.isError, texts(r).join()).toBeFalsy();
+    }
+    expect(seen.arrived).toHaveLength(10);
+    // In this process the next call can start before undici has freed the last one's connection: two at most.
+    expect(seen.connections).toBeLessThanOrEqual(2);
   });
 
   it('a cancelled call aborts its request, gets no result, and the server goes on', { timeout: 30_000 }, async () => {
