@@ -111,6 +111,16 @@ const complete = await build({
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
 });
+// wsctl mcp's answer to `initialize` before the program loads (a speed trick: src/tricks/registry.ts lists
+// them all): a small CommonJS file of its own, which bin/wsctl runs first for `wsctl mcp`.
+const early = await build({
+  ...common,
+  metafile: true,
+  entryPoints: { 'mcp-early': 'src/mcp/early.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+});
 // Node 20's code cache (a speed trick: src/tricks/registry.ts lists them all): everything in one CommonJS
 // file, which vm.Script can keep V8's code of (Node 20 has no cache for ES modules). Dynamic
 // imports of our own modules become lazily run parts of the file; import.meta.url is this file's
@@ -176,12 +186,15 @@ mkdirSync(join(root, 'build'), { recursive: true });
 // What a TAB loads, for the test that keeps it light.
 writeFileSync(join(root, 'build/complete-inputs.json'), JSON.stringify(Object.keys(complete.metafile.inputs), null, 2));
 writeFileSync(join(root, 'build/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
+// What the launcher loads before `wsctl mcp`'s program, for the test that keeps it to node:fs.
+writeFileSync(join(root, 'build/mcp-early-inputs.json'), JSON.stringify(Object.keys(early.metafile.inputs), null, 2));
 // What the parts bundle, for the test that every bundled package has its licence in the notices.
 const inputs = [
   ...Object.keys(entry.metafile.inputs),
   ...Object.keys(lazy.metafile.inputs),
   ...Object.keys(worker.metafile.inputs),
   ...Object.keys(complete.metafile.inputs),
+  ...Object.keys(early.metafile.inputs),
   ...Object.keys(all.metafile.inputs),
 ];
 writeFileSync(join(root, 'build/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));

@@ -68,8 +68,8 @@ interface Recorded {
   files: string[];
 }
 
-async function recorded(args: string[], env: Record<string, string | undefined>): Promise<Recorded> {
-  const r = await runBin(args, { env: { ...env, NODE_OPTIONS: `--require ${HOOK}` } });
+async function recorded(args: string[], env: Record<string, string | undefined>, stdin?: string): Promise<Recorded> {
+  const r = await runBin(args, { env: { ...env, NODE_OPTIONS: `--require ${HOOK}` }, stdin });
   const at = r.stderr.lastIndexOf('\nRECORD ');
   expect(at, r.stderr).toBeGreaterThanOrEqual(0);
   const record = JSON.parse(r.stderr.slice(at + 8));
@@ -278,6 +278,26 @@ describe('each trick, on and off', () => {
       expect(off.stdout).toBe(on.stdout);
       expect(on.files.filter((f) => f.endsWith('wsctl.cjs'))).toEqual([]);
       expect(off.files.filter((f) => f.endsWith('wsctl.cjs'))).toHaveLength(1);
+    },
+  );
+
+  trick(
+    'initialize in the launcher',
+    "`wsctl mcp` answers a plain `initialize` from the launcher's small file, and the program's server leaves out its own answer; with the switch the SDK's Server alone answers, the same",
+    async () => {
+      const input = `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`;
+      // runBin's test variable is one the launcher leaves to the program (a start it cannot vouch for).
+      const plain = { WSCTL_RETRY_BASE_MS: undefined, WSCTL_BASE_URL: 'http://127.0.0.1:9' };
+      const on = await recorded(['mcp'], { ...ON, ...plain }, input);
+      const off = await recorded(['mcp'], { ...OFF, ...plain }, input);
+      expect([on.code, off.code]).toEqual([0, 0]);
+      expect(on.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(JSON.parse(on.stdout)).toEqual(JSON.parse(off.stdout));
+      expect(on.files.filter((f) => f.endsWith('mcp-early.cjs'))).toHaveLength(1);
+      expect(off.files.filter((f) => f.endsWith('mcp-early.cjs'))).toEqual([]);
+      // What it loads before answering: node:fs and node:tty, which Node has loaded at start.
+      const inputs = JSON.parse(readFileSync(join(ROOT, 'build', 'mcp-early-inputs.json'), 'utf8'));
+      expect(inputs).toEqual(['src/mcp/initialize.ts', 'src/mcp/early.ts']);
     },
   );
 

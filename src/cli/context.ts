@@ -24,6 +24,7 @@ import type { Clock } from '../conversation/clock.js';
 import type { Globals } from '../common/globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from '../terminal/index.js';
 import type { Prompt } from '../terminal/prompt.js';
+import type { Answered } from '../mcp/early.js';
 
 export type { Globals } from '../common/globals.js';
 
@@ -42,6 +43,8 @@ export interface BaseCtx {
   progress?(done: number, total?: number): void;
   /** The working folder, where a pin file (.wsctl-profile) is looked for; the process's when absent. */
   cwd?: string;
+  /** The `initialize` request the launcher already answered (`wsctl mcp`: src/mcp/early.ts). */
+  initializeAnswered?: Answered;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';

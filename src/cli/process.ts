@@ -7,6 +7,7 @@ import type { Prompt } from '../terminal/prompt.js';
 import { debugFromEnv, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, unexpected } from './report.js';
 import { main, VERSION } from './run.js';
 import { tricksOn } from '../tricks/switch.js';
+import type { EarlyStart } from '../mcp/early.js';
 
 /** The width help wraps at: $COLUMNS, else the terminal's (only asked when stdout is one, and only when help is written). */
 function helpWidth(): number | undefined {
@@ -18,8 +19,11 @@ function helpWidth(): number | undefined {
 
 const STALLED = 'wsctl stopped before the command finished: it waited for something that never came (an internal error).';
 
-/** The real process: its streams, environment, Ctrl-C, a closed stdout pipe, and a last resort. */
-export async function cli(argv: string[]): Promise<void> {
+/**
+ * The real process: its streams, environment, Ctrl-C, a closed stdout pipe, and a last resort.
+ * `early`: what the launcher read of stdin and answered before loading this (`wsctl mcp`: src/mcp/early.ts).
+ */
+export async function cli(argv: string[], early?: EarlyStart): Promise<void> {
   const debug = argv.includes('--debug') || debugFromEnv(process.env);
   const json = argv.includes('--json') || argv.includes('--jq');
   // Nothing may end in Node's crash output: anything unexpected is one line and exit 1.
@@ -120,7 +124,18 @@ export async function cli(argv: string[]): Promise<void> {
     choose: async (question, items, width) =>
       (await import('./loaded.js')).terminalPrompt(process.stdin, madeStderr(), controller.signal).choose?.(question, items, width) ?? '',
   };
-  let code = await main(argv, { io, env: process.env, signal: controller.signal, version: VERSION, prompt, helpWidth, cwd: process.cwd() });
+  // The launcher's reading comes first: the program reads stdin from where it stopped.
+  if (early) process.stdin.unshift(early.read);
+  let code = await main(argv, {
+    io,
+    env: process.env,
+    signal: controller.signal,
+    version: VERSION,
+    prompt,
+    helpWidth,
+    cwd: process.cwd(),
+    initializeAnswered: early?.answered,
+  });
   if (pager) await pager;
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
   await Promise.all([written(stdout), written(stderr)]);

@@ -15,7 +15,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../verbs/declare.js';
-import { type BaseCtx } from '../cli/context.js';
+import type { BaseCtx } from '../cli/context.js';
 import { UsageError, WsctlError } from '../errors.js';
 import { invoke } from '../verbs/invoke.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
@@ -27,6 +27,7 @@ import type { AgentPolicy } from '../common/agent.js';
 import { AuthError } from '../errors.js';
 import { offered, toolsOf, type DeclaredVerb, type ToolDef } from './tools.js';
 import { LineTransport, MAX_MESSAGE_BYTES } from './transport.js';
+import { CAPABILITIES, INSTRUCTIONS, serverInfo } from './initialize.js';
 
 export { MAX_MESSAGE_BYTES };
 
@@ -271,14 +272,7 @@ export function createServer(
   const runner = new ToolRunner(ctx, options);
   const turns = new Turns();
 
-  const server = new Server(
-    { name: 'wsctl', title: 'wsctl', version: ctx.version },
-    {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, completions: {} },
-      instructions:
-        'Administers a personal AI-assistant workspace through wsctl: API keys, conversations, capabilities, settings, connections, models, devices, personas, publications and sites.',
-    },
-  );
+  const server = new Server(serverInfo(ctx.version), { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await made).listed }));
   const inflight = new Set<Promise<unknown>>();
   // tools/call has no handler of its own: the SDK's fallback for requests without one answers it.
@@ -431,7 +425,7 @@ export async function serve(given: McpOptions, ctx: Ctx, verbs: () => Promise<De
   const { server, inflight, abortCalls } = createServer(options, ctx, all);
   const log = logTo(ctx);
   const { stdin, stdout, stderr } = ctx.term.streams;
-  const transport = new LineTransport(stdin, stdout, log);
+  const transport = new LineTransport(stdin, stdout, log, ctx.initializeAnswered?.id);
   // Nothing but protocol messages on stdout, whatever a library may print.
   const saved = { log: console.log, info: console.info, debug: console.debug };
   console.log = console.info = console.debug = (...args: unknown[]) => stderr.write(`${args.map(String).join(' ')}\n`);
@@ -450,6 +444,7 @@ export async function serve(given: McpOptions, ctx: Ctx, verbs: () => Promise<De
   const onTerm = () => stop();
   process.once('SIGTERM', onTerm);
   ctx.signal.addEventListener('abort', () => stop(), { once: true });
+  ctx.initializeAnswered?.handover();
   // A client that sends its requests and closes stdin still gets its answers, for a few seconds:
   // then the calls still under way (a service that does not answer, retries) are stopped, and
   // answered as interrupted.

@@ -31,10 +31,15 @@ export class LineTransport implements Transport {
   onend?: () => void;
   private closed = false;
 
+  /**
+   * `answered`: the id of the `initialize` the launcher answered before the program loaded
+   * (./early.ts): the server's own answer to it is left out, once.
+   */
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly log: (line: string) => void,
+    private answered?: string | number,
   ) {}
 
   async start(): Promise<void> {
@@ -97,6 +102,10 @@ export class LineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    if (this.answered !== undefined && 'id' in message && message.id === this.answered && !('method' in message)) {
+      this.answered = undefined;
+      return;
+    }
     this.write(message);
   }
 

@@ -59,6 +59,18 @@ export async function initializeAnswered(argv, env) {
   return took;
 }
 
+/** Milliseconds from spawning `wsctl mcp` (argv) to its answer to `tools/list`, sent after `initialize` is answered: what a client waits for before its first call. */
+export async function toolsListed(argv, env) {
+  const started = process.hrtime.bigint();
+  const s = server(argv, env);
+  await s.send(INITIALIZE);
+  await s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await s.send({ jsonrpc: '2.0', id: 'tools', method: 'tools/list' });
+  const took = ms(started);
+  await s.close();
+  return took;
+}
+
 /** Milliseconds from spawning argv to its exit (the reference `node -e 0`, timed the same way). */
 export function spawnToExit(argv, env) {
   const started = process.hrtime.bigint();

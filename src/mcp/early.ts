@@ -1,0 +1,106 @@
+// A speed trick (src/tricks/registry.ts lists them all): `wsctl mcp`'s answer to `initialize`
+// before the program loads. An MCP client's first message is `initialize`, whose answer depends on
+// nothing the program loads (./initialize.ts); the launcher reads that first line from stdin,
+// answers it, and hands the bytes it read to the program, whose server takes the request again
+// (the SDK's Server keeps the client's capabilities) and whose transport leaves out the second
+// answer. Built as dist/mcp-early.cjs: it loads nothing but node:fs.
+import { readSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
+import { initializeAnswer } from './initialize.js';
+
+/** What the launcher read of stdin, for the program to take first, and what it answered. */
+export interface EarlyStart {
+  read: Buffer;
+  answered?: Answered;
+}
+
+export interface Answered {
+  /** The id of the `initialize` answered. */
+  id: string | number;
+  /**
+   * Called once the server handles SIGINT and SIGTERM itself. Till then a client that has its
+   * answer may already stop the server: either signal ends it, cleanly (exit 0), as it would then.
+   */
+  handover(): void;
+}
+
+/** `wsctl mcp` flags that cannot make the server refuse to start (mcp/shared.ts check()); anything else goes the plain way. */
+const SWITCHES = new Set(['--read-only', '--allow-destructive', '--show-secrets', '--no-confirm', '--sandbox']);
+const WITH_VALUE = new Set(['--profile', '--upload-dir']);
+/**
+ * Variables the server's start reads without checking (the others are checked, and may be exit 2);
+ * WSCTL_NO_TRICKS is checked already: the launcher comes here only with the tricks on.
+ */
+const PLAIN_VARIABLES = new Set(['WSCTL_PROFILE', 'WSCTL_BASE_URL', 'WSCTL_API_KEY', 'WSCTL_CONFIG_DIR', 'WSCTL_NO_TRICKS']);
+/** The most read while looking for the first line: an `initialize` is far smaller. */
+const MOST = 256 * 1024;
+
+/** Whether `wsctl mcp <args>` will serve, as far as the launcher can tell without the program. */
+export function plainStart(args: string[], env: Record<string, string | undefined>): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (SWITCHES.has(arg)) continue;
+    if (!WITH_VALUE.has(arg)) return false;
+    const value = args[++i];
+    if (value === undefined || value.trim() === '' || value.startsWith('-')) return false;
+  }
+  if (args.includes('--read-only') && args.includes('--allow-destructive')) return false;
+  return Object.keys(env).every((name) => !name.startsWith('WSCTL_') || PLAIN_VARIABLES.has(name));
+}
+
+/**
+ * Reads stdin up to its first line and answers it when it is a plain `initialize`; undefined when
+ * nothing was read (stdin a terminal or non-blocking, or the start is not plain). Every byte read is returned.
+ */
+export function answerEarly(
+  args: string[],
+  env: Record<string, string | undefined>,
+  version: string,
+  write: (text: string) => void = (text) => writeAll(text),
+): EarlyStart | undefined {
+  if (!plainStart(args, env) || isatty(0)) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let newline = -1;
+  while (newline < 0 && size < MOST) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch {
+      break; // EAGAIN (a non-blocking stdin) or closed: the program reads it the usual way
+    }
+    if (n === 0) break;
+    const at = chunk.subarray(0, n).indexOf(10);
+    if (at >= 0) newline = size + at;
+    chunks.push(chunk.subarray(0, n));
+    size += n;
+  }
+  if (size === 0) return undefined;
+  const read = Buffer.concat(chunks, size);
+  if (newline < 0) return { read };
+  let message: unknown;
+  try {
+    message = JSON.parse(read.toString('utf8', 0, newline));
+  } catch {
+    return { read };
+  }
+  const answer = initializeAnswer(message, version);
+  if (!answer) return { read };
+  // Before the answer: a client that has it may stop the server at once.
+  const stop = () => process.exit(0);
+  const handover = () => process.off('SIGINT', stop).off('SIGTERM', stop);
+  process.on('SIGINT', stop).on('SIGTERM', stop);
+  try {
+    write(answer.line);
+  } catch {
+    handover();
+    return { read }; // stdout closed or full: the program meets it too, and says so
+  }
+  return { read, answered: { id: answer.id, handover } };
+}
+
+function writeAll(text: string): void {
+  const bytes = Buffer.from(text);
+  for (let done = 0; done < bytes.length; ) done += writeSync(1, bytes, done, bytes.length - done);
+}

@@ -1,0 +1,121 @@
+// `wsctl mcp`'s answer to `initialize` from the launcher, before the program loads (a speed trick,
+// src/mcp/early.ts): the same answer the SDK's Server gives, once, with the server then serving as
+// usual; anything not plainly an `initialize` of a server that will start goes the plain way.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { plainStart } from '../../src/mcp/early.js';
+import { PROTOCOL_VERSIONS } from '../../src/mcp/initialize.js';
+import { BIN, ROOT, tempDir } from '../helpers.js';
+
+const initialize = (id: unknown, protocolVersion: unknown, extra: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'early-test', version: '1' }, ...extra },
+});
+
+/** Runs `wsctl mcp` with `input` written at once and stdin then closed; its stdout lines, parsed, and its exit code. */
+function serve(input: unknown[], env: Record<string, string> = {}, bin = BIN, args: string[] = []) {
+  const child = spawn(process.execPath, [bin, 'mcp', ...args], {
+    env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: 'http://127.0.0.1:9', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  child.stdin.end(input.map((m) => `${JSON.stringify(m)}\n`).join(''));
+  return new Promise<{ lines: Record<string, unknown>[]; code: number | null; stderr: string }>((resolve) =>
+    child.on('close', (code) =>
+      resolve({
+        lines: out
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+        code,
+        stderr: err,
+      }),
+    ),
+  );
+}
+
+const NO_TRICKS = { WSCTL_NO_TRICKS: '1' };
+
+describe('initialize answered by the launcher', () => {
+  it('names the protocol versions of the pinned SDK, newest first', () => {
+    expect(PROTOCOL_VERSIONS).toEqual(SUPPORTED_PROTOCOL_VERSIONS);
+    expect(PROTOCOL_VERSIONS[0]).toBe(LATEST_PROTOCOL_VERSION);
+  });
+
+  it('answers as the SDK does, once, for every version asked and either kind of id; the server then serves', async () => {
+    const requests = [initialize(0, '2025-11-25'), initialize('first', '2024-11-05'), initialize(7, '1999-01-01')];
+    for (const request of requests) {
+      const input = [
+        request,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 'list', method: 'tools/list' },
+      ];
+      const [early, plain] = await Promise.all([serve(input), serve(input, NO_TRICKS)]);
+      expect(early.code, early.stderr).toBe(0);
+      expect(early.lines.filter((l) => l.id === request.id)).toHaveLength(1);
+      expect(early.lines[0]).toEqual(plain.lines[0]);
+      expect(early.lines[0]).toMatchObject({ id: request.id, result: { serverInfo: { name: 'wsctl' } } });
+      const list = early.lines.find((l) => l.id === 'list') as { result: { tools: unknown[] } };
+      expect(list.result.tools.length).toBeGreaterThan(10);
+      expect(early.lines).toHaveLength(2);
+    }
+  });
+
+  it('leaves a request that is not plainly an initialize to the SDK, which answers it', async () => {
+    const odd = [
+      initialize(1, '2025-11-25', { clientInfo: { name: 'no version' } }),
+      initialize(2, 20251125),
+      initialize(3.5, '2025-11-25'),
+      { jsonrpc: '2.0', id: 4, method: 'ping' },
+    ];
+    for (const request of odd) {
+      const [early, plain] = await Promise.all([serve([request]), serve([request], NO_TRICKS)]);
+      expect(early.lines, JSON.stringify(request)).toEqual(plain.lines);
+      expect(early.lines).toHaveLength(1);
+    }
+  });
+
+  it('is the launcher: with the program missing, initialize is still answered before the error', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'dist'));
+    cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
+    cpSync(join(ROOT, 'dist', 'mcp-early.cjs'), join(root, 'dist', 'mcp-early.cjs'));
+    cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+    const { lines, code, stderr } = await serve([initialize(0, '2025-11-25')], {}, join(root, 'bin', 'wsctl'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ id: 0, result: { protocolVersion: '2025-11-25' } });
+    expect(code).toBe(1);
+    expect(stderr).toContain('wsctl is not built');
+    // The plain way, and a start the launcher cannot vouch for, answer nothing without the program.
+    for (const [env, args] of [
+      [NO_TRICKS, []],
+      [{}, ['--debug']],
+      [{ WSCTL_DEBUG: '1' }, []],
+    ] as const) {
+      const plain = await serve([initialize(0, '2025-11-25')], env, join(root, 'bin', 'wsctl'), [...args]);
+      expect(plain.lines, JSON.stringify({ env, args })).toEqual([]);
+    }
+  });
+
+  it('only for a start that cannot be refused', () => {
+    expect(plainStart([], {})).toBe(true);
+    expect(plainStart([], { WSCTL_NO_TRICKS: '0', WSCTL_PROFILE: 'work', WSCTL_CONFIG_DIR: '/tmp/c' })).toBe(true);
+    expect(plainStart(['--read-only', '--profile', 'work', '--upload-dir', '/tmp/x', '--sandbox'], { WSCTL_API_KEY: 'k' })).toBe(true);
+    expect(plainStart(['--read-only', '--allow-destructive'], {})).toBe(false);
+    expect(plainStart(['--profile'], {})).toBe(false);
+    expect(plainStart(['--upload-dir', ' '], {})).toBe(false);
+    expect(plainStart(['--jq', '.'], {})).toBe(false);
+    expect(plainStart(['--help'], {})).toBe(false);
+    expect(plainStart(['config'], {})).toBe(false);
+    expect(plainStart([], { WSCTL_TIMEOUT: 'soon' })).toBe(false);
+    expect(plainStart([], { WSCTL_DEBUG: '1' })).toBe(false);
+  });
+});
