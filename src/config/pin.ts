@@ -28,7 +28,9 @@ export function findPin(cwd: string): PinFile | undefined {
 function readPin(path: string): PinFile | undefined {
   let size: number;
   try {
-    const stat = statSync(path);
+    // Most folders have no pin: no error is made for them (the walk runs on every command, and every MCP call).
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return undefined;
     if (!stat.isFile())
       throw new UsageError(
         `The pin file ${path} is not a file: remove it, or run \`wsctl profile pin <name>\` in its folder. Nothing was sent.`,

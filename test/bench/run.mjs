@@ -242,7 +242,7 @@ async function measure(_label, major, node) {
     const want = (id) => !only || only.includes(id);
 
     if (want('P1')) goal('P1', '`wsctl --version` / `node -e 0`', 1.3, compare([...w, '--version'], nodeE0, env, runs * 2));
-    if (want('P1')) goal('P1', '`wsctl --help` / `node -e 0`', 1.3, compare([...w, '--help'], nodeE0, env, runs * 2));
+    if (want('P1')) goal('P1', '`wsctl --help` / `node -e 0`', 1.15, compare([...w, '--help'], nodeE0, env, runs * 2));
     const p2 = want('P2') && compare([...w, 'keys', 'list', '--json'], [node, join(root, 'test/bench/http-get.cjs')], env, runs * 2);
     if (want('P2')) goal('P2', '`wsctl keys list --json` / CommonJS `node:http` GET', major === 20 ? 2.3 : 1.6, p2);
     if (want('jq'))
@@ -331,7 +331,7 @@ async function measure(_label, major, node) {
       goal(
         'P3',
         `\`convo show\` of ${MESSAGES} messages (${mb} MB, a static file), piped / download and JSON.parse`,
-        1.8,
+        1.0,
         compare([...w, 'convo', 'show', 'conv_big'], floor, staticEnv, n3),
         { peak: textPeak, memoryLimit: 120 },
       );
@@ -339,7 +339,7 @@ async function measure(_label, major, node) {
       goal(
         'P3',
         '`convo show --json` of the same / download and JSON.parse',
-        1.5,
+        1.15,
         compare([...w, 'convo', 'show', 'conv_big', '--json'], floor, staticEnv, n3),
         { peak: jsonPeak, memoryLimit: 120 },
       );
@@ -382,7 +382,7 @@ async function measure(_label, major, node) {
         Infinity,
         peak([...w, 'convo', 'show', 'conv_follow', '--follow', '--interval', '0.5'], staticEnv, 2),
         e0Peak,
-        { memoryLimit: 120 },
+        { memoryLimit: 90 },
       );
     if (want('keys'))
       memory(
