@@ -11,6 +11,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import { largeConversation } from './conversation.mjs';
 import { initializeAnswered, keptAliveGet, mcpSession, spawnToExit, toolsListed } from './mcp.mjs';
 
@@ -31,6 +32,21 @@ if (!existsSync(TIME)) {
 
 // A clean environment: no NODE_EXTRA_CA_CERTS (which costs every Node start ~30-60 ms on some
 // hosts), no CI, no WSCTL_NO_TRICKS.
+// P2's floor with undici, bundled as wsctl's build bundles undici (node:http2 stood in).
+const undiciFloor = join(tmp, 'undici-floor.cjs');
+buildSync({
+  entryPoints: [join(root, 'test/bench/undici-floor.cjs')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  alias: { 'node:http2': './scripts/no-http2.cjs' },
+  absWorkingDir: root,
+  outfile: undiciFloor,
+  logLevel: 'warning',
+});
 const baseEnv = { PATH: process.env.PATH, HOME: join(tmp, 'home'), LANG: 'C.UTF-8' };
 mkdirSync(baseEnv.HOME);
 
@@ -245,6 +261,14 @@ async function measure(_label, major, node) {
     if (want('P1')) goal('P1', '`wsctl --help` / `node -e 0`', 1.15, compare([...w, '--help'], nodeE0, env, runs * 2));
     const p2 = want('P2') && compare([...w, 'keys', 'list', '--json'], [node, join(root, 'test/bench/http-get.cjs')], env, runs * 2);
     if (want('P2')) goal('P2', '`wsctl keys list --json` / CommonJS `node:http` GET', major === 20 ? 2.3 : 1.6, p2);
+    // No goal: how far P2 is from the least a Node script with undici takes for the same GET.
+    if (want('P2'))
+      goal(
+        'P2',
+        '`wsctl keys list --json` / the same GET with undici (test/bench/undici-floor.cjs, bundled as wsctl bundles it)',
+        Infinity,
+        compare([...w, 'keys', 'list', '--json'], [node, undiciFloor], env, runs * 2),
+      );
     if (want('jq'))
       goal(
         'jq',
@@ -317,6 +341,23 @@ async function measure(_label, major, node) {
             runs * 4,
           ),
         );
+        // No goal: how far the call is from the least a stdio server in Node can do for it.
+        const floorSession = await mcpSession([node, join(root, 'test/bench/mcp-floor.cjs')], env);
+        try {
+          for (let i = 0; i < 3; i++) await floorSession.call('keys_list');
+          goal(
+            'mcp',
+            '`wsctl mcp`: one `tools/call keys_list` / the same call to the floor (test/bench/mcp-floor.cjs: JSON lines on stdio, no SDK, the GET on a kept-alive `node:http` connection)',
+            Infinity,
+            await compareAsync(
+              () => session.call('keys_list'),
+              () => floorSession.call('keys_list'),
+              runs * 4,
+            ),
+          );
+        } finally {
+          await floorSession.close();
+        }
       } finally {
         await session.close();
         reference.close();

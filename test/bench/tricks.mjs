@@ -141,7 +141,7 @@ try {
         small,
       ],
       [
-        'code cache on Node 20',
+        'code cache of the whole program',
         '`keys list --json`',
         run(bin, ['keys', 'list', '--json']),
         { ...run(bin, ['keys', 'list', '--json']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } },
@@ -217,7 +217,6 @@ try {
     console.log(`\n${version}\n| trick | measured on | with it | without | saves | peak with / without |\n|---|---|---|---|---|---|`);
     for (const [name, what, on, off, n] of rows) {
       if (name === 'compile cache' && !version.match(/^v(2[2-9]|[3-9]\d)/)) continue;
-      if (name === 'code cache on Node 20' && !version.startsWith('v20.')) continue;
       const r = compare(on, off, n);
       console.log(
         `| ${name} | ${what} | ${r.on.toFixed(0)} ms | ${r.off.toFixed(0)} ms | ${(r.off - r.on).toFixed(0)} ms (${((1 - r.on / r.off) * 100).toFixed(0)}%) | ${r.peakOn.toFixed(0)} / ${r.peakOff.toFixed(0)} MiB |`,
