@@ -3,8 +3,6 @@
 // and then a secret) is not sent as an avatar; readImage opens a file once and gives the bytes
 // it checked, which are the bytes sent.
 import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
-import { crc32 } from 'node:zlib';
 import { UsageError } from '../errors.js';
 
 export const IMAGE_EXTENSIONS: Record<string, string> = {
@@ -29,10 +27,10 @@ export function sniffImageType(head: Buffer): string | undefined {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Why bytes are not a whole image of the type their first bytes claim, or undefined when they are one. */
-export function imageProblem(bytes: Buffer, type: string): string | undefined {
+export function imageProblem(bytes: Buffer, type: string, crc32: (data: Uint8Array) => number): string | undefined {
   switch (type) {
     case 'image/png':
-      return pngProblem(bytes);
+      return pngProblem(bytes, crc32);
     case 'image/jpeg':
       return jpegProblem(bytes);
     case 'image/gif':
@@ -45,7 +43,7 @@ export function imageProblem(bytes: Buffer, type: string): string | undefined {
 }
 
 /** Signature, then chunks (length, type, data, CRC) from IHDR to IEND, nothing after it. */
-function pngProblem(b: Buffer): string | undefined {
+function pngProblem(b: Buffer, crc32: (data: Uint8Array) => number): string | undefined {
   let at = 8;
   let chunks = 0;
   let sawData = false;
@@ -195,6 +193,9 @@ export interface Image {
  */
 export async function readImage(path: string, maxBytes = MAX_IMAGE_BYTES): Promise<Image> {
   const shown = path;
+  // Loaded here, not with the module: every command holds this module (through upload-avatar), and
+  // node:fs/promises brings readline and the file watchers with it.
+  const [{ open, realpath }, { crc32 }] = await Promise.all([import('node:fs/promises'), import('node:zlib')]);
   let handle;
   try {
     // Non-blocking: a FIFO in the file's place is refused below instead of waiting for a writer.
@@ -225,9 +226,9 @@ export async function readImage(path: string, maxBytes = MAX_IMAGE_BYTES): Promi
     const read = Buffer.concat(pieces, size);
     const type = sniffImageType(read);
     if (!type) throw new UsageError(`${shown} is not a PNG, JPEG, GIF or WebP image.`);
-    const problem = imageProblem(read, type);
+    const problem = imageProblem(read, type, crc32);
     if (problem) throw new UsageError(`${shown} is not a whole ${IMAGE_EXTENSIONS[type]?.toUpperCase()} image: ${problem}.`);
-    return { bytes: read, type, realPath: await openedPath(handle.fd, path), size };
+    return { bytes: read, type, realPath: await openedPath(handle.fd, path, realpath), size };
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read ${shown}: ${(error as Error).message}.`);
@@ -237,7 +238,7 @@ export async function readImage(path: string, maxBytes = MAX_IMAGE_BYTES): Promi
 }
 
 /** The real path of the file behind an open descriptor (Linux names it), else of the path. */
-async function openedPath(fd: number, path: string): Promise<string> {
+async function openedPath(fd: number, path: string, realpath: (path: string) => Promise<string>): Promise<string> {
   try {
     return await realpath(`/proc/self/fd/${fd}`);
   } catch {
