@@ -13,7 +13,8 @@
 // - The document as bytes, transferred from the main thread, not a string copied into the worker.
 // - On the main thread: a smaller memory bound (the hooks' heapMax; past it the filter moves to
 //   the worker), the glue's error printer replaced, so that an engine that aborts prints nothing
-//   of its own, and a value that the stdout sink throws to stop jq let through.
+//   of its own, a value that the stdout sink throws to stop jq let through, and jq's random bytes
+//   from the hooks (a speed trick: src/tricks/registry.ts).
 const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -26,6 +27,11 @@ const PATCHES = [
   ['const stderrSink = createByteSink(256);', 'const stderrSink = globalThis.__wsctlJq?.stderr ?? createByteSink(256);'],
   ['stdinBuffer = toByteArray(jsonString);', 'stdinBuffer = globalThis.__wsctlJq?.input ?? toByteArray(jsonString);'],
   ['console.error(message);', '(globalThis.__wsctlJq?.printErr ?? console.error)(message);'],
+  // jq asks for random bytes as it starts; WebCrypto, which the glue fills them from, takes ~15 ms to load.
+  [
+    'var initRandomFill = () => (view) => (crypto.getRandomValues(view), 0);',
+    'var initRandomFill = () => globalThis.__wsctlJq?.random ?? ((view) => (crypto.getRandomValues(view), 0));',
+  ],
   // The device turns any error of the sink into EIO, which jq would go on past.
   [
     'output(buffer[offset + i]);\n              } catch (e) {\n                throw new FS.ErrnoError(29);',

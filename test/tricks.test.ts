@@ -483,6 +483,22 @@ describe('each trick, on and off', () => {
   );
 
   trick(
+    'jq random bytes without WebCrypto',
+    "jq on the main thread takes the random bytes it asks for as it starts from Math.random, and this thread loads no WebCrypto for them; the result is the switch's",
+    async () => {
+      const args = ['keys', 'list', '--jq', '[.keys[] | select(.last_used_at != null) | .id]'];
+      const on = await recorded(args, { ...sb.env, ...ON });
+      const off = await runBin(args, { env: { ...sb.env, ...OFF } });
+      expect([on.code, on.stdout]).toEqual([off.code, off.stdout]);
+      expect(on.stdout).toMatch(/^\[/);
+      expect(builtin(on, 'internal/crypto/webcrypto')).toBe(false);
+      // The hook is the glue's only source: without it the glue's own (WebCrypto) fills them.
+      const glue = readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8');
+      expect(glue).toContain('globalThis.__wsctlJq?.random??');
+    },
+  );
+
+  trick(
     ['Liftoff only', 'steady young generation'],
     'the V8 flags are set once, in one place, before any WebAssembly: a request, --jq, a proxied request, a transcript; none with the switch',
     async () => {

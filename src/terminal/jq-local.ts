@@ -53,6 +53,15 @@ const hooks = {
   heapMax: LOCAL_HEAP,
   printErr(_message: string) {},
   stop: MOVE,
+  /**
+   * jq's random bytes as it starts, from Math.random rather than WebCrypto, which this thread would
+   * load for them (a speed trick: src/tricks/registry.ts). They seed nothing a filter's result
+   * depends on, and V8 seeds Math.random from the system's random source.
+   */
+  random(view: Uint8Array): number {
+    for (let i = 0; i < view.length; i++) view[i] = (Math.random() * 256) | 0;
+    return 0;
+  },
 };
 
 interface Glue {
