@@ -116,8 +116,8 @@ export function authHint(t: Target): string {
 }
 
 /**
- * `connections`: the door's, for a call's context (forCall): its requests reuse the door's open
- * connections, which the call's close() leaves open. Otherwise the context's own, closed with it.
+ * `shared`: the door's connections, for a call's context (forCall): its requests reuse them, and
+ * the call's close() leaves them open. Otherwise the context has connections of its own, closed with it.
  */
 export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connections): Promise<Ctx> {
   const { env } = base;

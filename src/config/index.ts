@@ -37,7 +37,7 @@ function realPath(path: string): string {
   const rest: string[] = [];
   for (let at = path; ; at = dirname(at)) {
     try {
-      return join(realpathSync.native(at), ...rest);
+      return join(realpathSync(at), ...rest);
     } catch {
       if (dirname(at) === at) return path;
       rest.unshift(basename(at));

@@ -231,7 +231,14 @@ export class Api {
       const tryNo = ++count.tries;
       let attempt: Attempt;
       try {
-        attempt = await this.transport.send(hop.method, hop.target, hop.headers, hop.body as string | Upload | undefined, stream);
+        attempt = await this.transport.send(
+          hop.method,
+          hop.target,
+          hop.headers,
+          hop.body as string | Upload | undefined,
+          stream,
+          repeatable,
+        );
       } catch (error) {
         if (s.signal.aborted) throw new InterruptedError();
         if (error instanceof NetworkError) throw error;

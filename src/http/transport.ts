@@ -71,7 +71,9 @@ async function createClient(proxy: NonNullable<TransportSettings['proxy']>, time
 /**
  * Connections kept open between the requests of many contexts: a door that runs call after call
  * in one process (an MCP server) reuses them rather than connecting for each call. One client per
- * proxy setting and timeout, closed with the door.
+ * proxy setting and timeout, closed with the door. Only requests safe to repeat take them: a
+ * connection the service closed while it idled fails the request that meets it, and those are
+ * repeated; any other request connects anew, as in a command.
  */
 export class Connections {
   private readonly clients = new Map<string, Promise<Client>>();
@@ -82,6 +84,8 @@ export class Connections {
     if (!client) {
       client = createClient(proxy, timeoutMs);
       this.clients.set(key, client);
+      // A client that could not be made is made again next time.
+      client.catch(() => this.clients.delete(key));
     }
     return client;
   }
@@ -89,7 +93,7 @@ export class Connections {
   async close(): Promise<void> {
     const clients = [...this.clients.values()];
     this.clients.clear();
-    await Promise.all(clients.map(async (c) => (await c).dispatcher.close().catch(() => {})));
+    await Promise.all(clients.map(async (c) => (await c.catch(() => undefined))?.dispatcher.close().catch(() => {})));
   }
 }
 
@@ -183,7 +187,9 @@ function timedOut(timer: IdleTimer, interrupt: AbortSignal): Error | undefined {
 }
 
 export class Transport {
-  private client?: Client;
+  /** This transport's own client, for every request when there are no shared connections, and for those not safe to repeat. */
+  private own?: Client;
+  private shared?: Client;
 
   constructor(private readonly settings: TransportSettings) {}
 
@@ -206,16 +212,23 @@ export class Transport {
     }
   }
 
-  /** One attempt: status, headers and the whole body as text (bounded), or a 2xx body as it arrives when `stream`. */
+  /**
+   * One attempt: status, headers and the whole body as text (bounded), or a 2xx body as it arrives
+   * when `stream`. `repeatable`: the request is safe to repeat, and may go on a shared connection.
+   */
   async send(
     method: string,
     target: Target,
     headers: Record<string, string>,
     body: string | Upload | undefined,
     stream = false,
+    repeatable = false,
   ): Promise<Attempt> {
     const s = this.settings;
-    this.client ??= await (s.connections ? s.connections.client(s.proxy ?? {}, s.timeoutMs) : createClient(s.proxy ?? {}, s.timeoutMs));
+    const client =
+      repeatable && s.connections
+        ? (this.shared ??= await s.connections.client(s.proxy ?? {}, s.timeoutMs))
+        : (this.own ??= await createClient(s.proxy ?? {}, s.timeoutMs));
     // --timeout is the longest wait without progress: for the answer to start, then between two pieces of the body.
     const timer = new IdleTimer(s.timeoutMs);
     const signal = AbortSignal.any([s.signal, timer.signal]);
@@ -236,7 +249,7 @@ export class Transport {
     let headersSeen = false;
     timer.arm();
     try {
-      const response = await this.client.request({
+      const response = await client.request({
         origin: target.origin,
         path: target.path,
         method: method as Dispatcher.HttpMethod,
@@ -352,6 +365,6 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    if (!this.settings.connections) await this.client?.dispatcher.close().catch(() => {});
+    await this.own?.dispatcher.close().catch(() => {});
   }
 }

@@ -3,7 +3,8 @@
 // nothing the program loads (./initialize.ts); the launcher reads that first line from stdin,
 // answers it, and hands the bytes it read to the program, whose server takes the request again
 // (the SDK's Server keeps the client's capabilities) and whose transport leaves out the second
-// answer. Built as dist/mcp-early.cjs: it loads nothing but node:fs.
+// answer. Built as dist/mcp-early.cjs: it loads nothing but node:fs and node:tty, which Node has
+// loaded at start.
 import { readSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { initializeAnswer } from './initialize.js';
@@ -45,6 +46,8 @@ export function plainStart(args: string[], env: Record<string, string | undefine
     if (value === undefined || value.trim() === '' || value.startsWith('-')) return false;
   }
   if (args.includes('--read-only') && args.includes('--allow-destructive')) return false;
+  // The one check of these the program makes at start (config/resolve.ts typedConfigDir).
+  if (env.WSCTL_CONFIG_DIR?.startsWith('~')) return false;
   return Object.keys(env).every((name) => !name.startsWith('WSCTL_') || PLAIN_VARIABLES.has(name));
 }
 
@@ -56,9 +59,10 @@ export function answerEarly(
   args: string[],
   env: Record<string, string | undefined>,
   version: string,
-  write: (text: string) => void = (text) => writeAll(text),
+  write: (text: string) => boolean = writeAll,
 ): EarlyStart | undefined {
-  if (!plainStart(args, env) || isatty(0)) return undefined;
+  // Windows: variables' names are not case-sensitive there, which the check above does not see.
+  if (process.platform === 'win32' || !plainStart(args, env) || isatty(0)) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   let newline = -1;
@@ -91,16 +95,27 @@ export function answerEarly(
   const stop = () => process.exit(0);
   const handover = () => process.off('SIGINT', stop).off('SIGTERM', stop);
   process.on('SIGINT', stop).on('SIGTERM', stop);
-  try {
-    write(answer.line);
-  } catch {
+  if (!write(answer.line)) {
     handover();
-    return { read }; // stdout closed or full: the program meets it too, and says so
+    return { read }; // nothing written (stdout closed): the program meets it too, and says so
   }
   return { read, answered: { id: answer.id, handover } };
 }
 
-function writeAll(text: string): void {
+/**
+ * Writes the answer to stdout; false when none of it could be written. A non-blocking pipe that
+ * is full takes the rest through the stream, which waits for the reader (as bin/wsctl's answers).
+ */
+function writeAll(text: string): boolean {
   const bytes = Buffer.from(text);
-  for (let done = 0; done < bytes.length; ) done += writeSync(1, bytes, done, bytes.length - done);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
+  } catch (error) {
+    if (done === 0 && (error as NodeJS.ErrnoException).code !== 'EAGAIN') return false;
+    // Part of the line is out: the rest must follow it, or the client reads a broken line.
+    process.stdout.on('error', () => {});
+    process.stdout.write(bytes.subarray(done));
+  }
+  return true;
 }

@@ -29,12 +29,20 @@ async function server(options: Parameters<typeof connect>[0], env: Record<string
 
 /** A service whose persona versions answer after `delayMs` (or never), counting the requests under way. */
 async function slowService(delayMs: number | 'never') {
-  const seen = { running: 0, most: 0, arrived: [] as string[], closed: [] as string[], connections: 0 };
+  const seen = {
+    running: 0,
+    most: 0,
+    arrived: [] as string[],
+    closed: [] as string[],
+    connections: 0,
+    ports: [] as { method: string; port: number }[],
+  };
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
     seen.running++;
     seen.most = Math.max(seen.most, seen.running);
     seen.arrived.push(url);
+    seen.ports.push({ method: req.method ?? '', port: req.socket.remotePort ?? 0 });
     let done = false;
     req.on('close', () => {
       if (!done) seen.closed.push(url);
@@ -85,6 +93,18 @@ describe('calls', () => {
     expect(seen.arrived).toHaveLength(10);
     // In this process the next call can start before undici has freed the last one's connection: two at most.
     expect(seen.connections).toBeLessThanOrEqual(2);
+  });
+
+  it('a request not safe to repeat never goes on a kept-alive connection: it connects anew', async () => {
+    const { seen, env } = await slowService(0);
+    const { client } = await server({ noConfirm: true }, env);
+    for (const name of ['keys_list', 'keys_create', 'keys_list', 'keys_create', 'keys_list'])
+      await client.callTool({ name, arguments: name === 'keys_create' ? { name: 'k' } : {} });
+    const posts = seen.ports.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(2);
+    // A connection idle in the pool may have been closed by the service: a POST sent on it would
+    // fail after it may have arrived, and is not repeated. Each POST had a connection of its own.
+    for (const post of posts) expect(seen.ports.filter((r) => r.port === post.port)).toHaveLength(1);
   });
 
   it('a cancelled call aborts its request, gets no result, and the server goes on', { timeout: 30_000 }, async () => {

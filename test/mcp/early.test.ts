@@ -2,12 +2,19 @@
 // src/mcp/early.ts): the same answer the SDK's Server gives, once, with the server then serving as
 // usual; anything not plainly an `initialize` of a server that will start goes the plain way.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { createInterface } from 'node:readline';
+import {
+  InitializeRequestSchema,
+  JSONRPCRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { plainStart } from '../../src/mcp/early.js';
-import { PROTOCOL_VERSIONS } from '../../src/mcp/initialize.js';
+import { initializeAnswer, PROTOCOL_VERSIONS } from '../../src/mcp/initialize.js';
 import { BIN, ROOT, tempDir } from '../helpers.js';
 
 const initialize = (id: unknown, protocolVersion: unknown, extra: Record<string, unknown> = {}) => ({
@@ -69,12 +76,85 @@ describe('initialize answered by the launcher', () => {
     }
   });
 
-  it('leaves a request that is not plainly an initialize to the SDK, which answers it', async () => {
+  it("answers only what the SDK takes: whenever it answers, the SDK's schemas accept the request", () => {
+    // Mostly what clients send, with odd values and keys mixed in at every level.
+    const odd = fc.oneof(
+      fc.constant({}),
+      fc.boolean(),
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.constant([]),
+      fc.constant({ a: 1 }),
+    );
+    const often = <T>(usual: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: usual }, { weight: 1, arbitrary: odd });
+    const rare = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+    const object = <T extends Record<string, fc.Arbitrary<unknown>>>(parts: T) =>
+      fc.record(parts).map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
+    const flag = often(fc.boolean());
+    const capabilities = often(
+      object({
+        roots: rare(often(object({ listChanged: rare(flag), other: rare(odd) }))),
+        sampling: rare(often(object({ context: rare(often(fc.constant({}))), tools: rare(odd) }))),
+        elicitation: rare(often(object({ form: rare(often(fc.constant({}))), url: rare(often(fc.constant({}))) }))),
+        experimental: rare(often(fc.dictionary(fc.string(), often(fc.constant({ x: 1 }))))),
+        tasks: rare(odd),
+      }),
+    );
+    const clientInfo = often(
+      object({
+        name: often(fc.string()),
+        version: often(fc.string()),
+        title: rare(often(fc.string())),
+        icons: rare(odd),
+        websiteUrl: rare(odd),
+      }),
+    );
+    const params = often(
+      object({
+        protocolVersion: often(fc.constantFrom(...PROTOCOL_VERSIONS, 'old')),
+        capabilities,
+        clientInfo,
+        _meta: rare(often(fc.constant({}))),
+        other: rare(odd),
+      }),
+    );
+    const message = object({
+      jsonrpc: often(fc.constant('2.0')),
+      id: often(fc.oneof(fc.integer(), fc.string(), fc.double())),
+      method: fc.constant('initialize'),
+      params,
+      x: rare(odd),
+    });
+    let answered = 0;
+    fc.assert(
+      fc.property(message, (m) => {
+        if (!initializeAnswer(m, '1.0.0')) return;
+        answered++;
+        expect(JSONRPCRequestSchema.safeParse(m).success, JSON.stringify(m)).toBe(true);
+        expect(InitializeRequestSchema.safeParse(m).success, JSON.stringify(m)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    // The property saw answers, not only refusals.
+    expect(answered).toBeGreaterThan(10);
+  });
+
+  it('leaves a request that is not plainly an initialize to the SDK, which answers it, once', async () => {
+    const base = initialize(0, '2025-11-25');
     const odd = [
       initialize(1, '2025-11-25', { clientInfo: { name: 'no version' } }),
       initialize(2, 20251125),
       initialize(3.5, '2025-11-25'),
       { jsonrpc: '2.0', id: 4, method: 'ping' },
+      // Each is a valid JSON-RPC request the SDK's schemas refuse, or might.
+      { ...base, id: 5, x: 1 },
+      initialize(6, '2025-11-25', { clientInfo: { name: 'c', version: '1', title: 5 } }),
+      initialize(7, '2025-11-25', { capabilities: { roots: { listChanged: 'y' } } }),
+      initialize(8, '2025-11-25', { _meta: { progressToken: true } }),
+      initialize(9, '2025-11-25', { capabilities: { experimental: { a: 1 } } }),
+      initialize(10, '2025-11-25', { capabilities: { elicitation: { form: 1 } } }),
+      initialize(11, '2025-11-25', { clientInfo: { name: 'c', version: '1', icons: 'x' } }),
     ];
     for (const request of odd) {
       const [early, plain] = await Promise.all([serve([request]), serve([request], NO_TRICKS)]);
@@ -105,6 +185,49 @@ describe('initialize answered by the launcher', () => {
     }
   });
 
+  it('a client that waits for the answer before it goes on, and stdin a file, are each answered once', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: 'http://127.0.0.1:9' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const lines: Record<string, unknown>[] = [];
+    const waiting = new Map<unknown, () => void>();
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line);
+      lines.push(message);
+      waiting.get(message.id)?.();
+    });
+    const answered = (id: unknown) => new Promise<void>((resolve) => waiting.set(id, resolve));
+    const first = answered(0);
+    child.stdin.write(`${JSON.stringify(initialize(0, '2025-11-25'))}\n`);
+    await first;
+    const list = answered('list');
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list' })}\n`);
+    await list;
+    child.stdin.end();
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(lines.map((l) => l.id)).toEqual([0, 'list']);
+
+    const file = join(tempDir(), 'input.jsonl');
+    const input = [initialize(0, '2025-11-25'), { jsonrpc: '2.0', id: 'list', method: 'tools/list' }];
+    writeFileSync(file, input.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    const fromFile = spawn(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: 'http://127.0.0.1:9' },
+      stdio: [openSync(file, 'r'), 'pipe', 'pipe'],
+    });
+    let out = '';
+    fromFile.stdout?.on('data', (c) => (out += c));
+    const code = await new Promise((resolve) => fromFile.on('close', resolve));
+    expect(code).toBe(0);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([0, 'list']);
+  });
+
   it('only for a start that cannot be refused', () => {
     expect(plainStart([], {})).toBe(true);
     expect(plainStart([], { WSCTL_NO_TRICKS: '0', WSCTL_PROFILE: 'work', WSCTL_CONFIG_DIR: '/tmp/c' })).toBe(true);
@@ -117,5 +240,7 @@ describe('initialize answered by the launcher', () => {
     expect(plainStart(['config'], {})).toBe(false);
     expect(plainStart([], { WSCTL_TIMEOUT: 'soon' })).toBe(false);
     expect(plainStart([], { WSCTL_DEBUG: '1' })).toBe(false);
+    // The one variable of the list the program checks at start.
+    expect(plainStart([], { WSCTL_CONFIG_DIR: '~/wsctl' })).toBe(false);
   });
 });
