@@ -7,7 +7,7 @@ import { existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSyn
 import { createServer } from 'node:http';
 import Module from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -215,7 +215,7 @@ describe('each trick, on and off', () => {
       };
       const first = await on();
       expect(cacheFiles(cache)).toHaveLength(1);
-      expect(cacheFiles(cache)[0]).toMatch(new RegExp(`^code-cache-${process.version.replace(/\./g, '\\.')}-[0-9a-f]{8}$`));
+      expect(cacheFiles(cache)[0]).toMatch(new RegExp(`^code-cache-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{8}$`));
       const file = join(cache, 'wsctl', cacheFiles(cache)[0] as string);
       // No dynamic import() is left in it: vm's callback for one is experimental on Node 20 and
       // prints a warning on stderr (the keyring module, Node's own modules are required instead).
@@ -244,6 +244,16 @@ describe('each trick, on and off', () => {
         expect(readFileSync(file).subarray(0, key.length).toString()).toBe(key);
         expect(readFileSync(file).length).toBeGreaterThan(key.length + 100_000);
       }
+      // Writing a cache forgets old ones (other Node versions or installs) past the newest four, and
+      // the first name this cache had.
+      const folder = join(cache, 'wsctl');
+      for (let i = 0; i < 5; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-0000000${i}`), 'old');
+      writeFileSync(join(folder, 'node20-code-cache'), 'old');
+      writeFileSync(file, Buffer.concat([Buffer.from(key), Buffer.alloc(5000, 7)]));
+      await on();
+      expect(cacheFiles(cache)).toHaveLength(4);
+      expect(cacheFiles(cache)).toContain(basename(file));
+      expect(existsSync(join(folder, 'node20-code-cache'))).toBe(false);
       // A cache folder that cannot be made: slower, not broken, and nothing said.
       const notAFolder = join(tempDir(), 'file');
       writeFileSync(notAFolder, 'x');

@@ -116,8 +116,9 @@ export function authHint(t: Target): string {
 }
 
 /**
- * `shared`: the door's connections, for a call's context (forCall): its requests reuse them, and
- * the call's close() leaves them open. Otherwise the context has connections of its own, closed with it.
+ * `shared`: the door's connections, for a call's context (forCall): its requests safe to repeat
+ * reuse them, and the call's close() leaves them open. A command's context has none: its client
+ * keeps its own connection for the command's few requests.
  */
 export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connections): Promise<Ctx> {
   const { env } = base;
@@ -152,7 +153,8 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connec
   const attemptMs = timeoutMs(globals, env);
   const dryRun = !!globals.dryRun;
   const clients: Api[] = [];
-  const connections = shared ?? new Connections();
+  /** The connections the calls of a door on this context share (forCall): made on the first call, closed with this context. */
+  let callConnections: Connections | undefined;
   let embedded: { url: string; apiKey: string; close(): Promise<void> } | undefined;
 
   const flags = { profile: globals.profile, baseUrl: globals.baseUrl, sandbox, timeout: globals.timeout };
@@ -245,7 +247,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connec
       },
       backoffMs,
       maxBodyBytes: maxResponseMb === undefined ? undefined : maxResponseMb * 1024 * 1024,
-      connections,
+      connections: shared,
     });
     clients.push(client);
     return client;
@@ -266,7 +268,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connec
       createCtx(
         { ...base, ...call, progress: undefined },
         { ...globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false },
-        connections,
+        (callConnections ??= new Connections()),
       ),
     debug,
     dryRun,
@@ -282,7 +284,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connec
     async close() {
       jq?.close();
       await Promise.all(clients.map((c) => c.close()));
-      if (!shared) await connections.close();
+      await callConnections?.close();
       await embedded?.close();
     },
   };

@@ -82,10 +82,11 @@ export class Connections {
     const key = JSON.stringify([proxy.http, proxy.https, proxy.noProxy, timeoutMs]);
     let client = this.clients.get(key);
     if (!client) {
-      client = createClient(proxy, timeoutMs);
-      this.clients.set(key, client);
+      const made = createClient(proxy, timeoutMs);
+      this.clients.set(key, made);
       // A client that could not be made is made again next time.
-      client.catch(() => this.clients.delete(key));
+      made.catch(() => this.clients.get(key) === made && this.clients.delete(key));
+      client = made;
     }
     return client;
   }
@@ -188,8 +189,8 @@ function timedOut(timer: IdleTimer, interrupt: AbortSignal): Error | undefined {
 
 export class Transport {
   /** This transport's own client, for every request when there are no shared connections, and for those not safe to repeat. */
-  private own?: Client;
-  private shared?: Client;
+  private own?: Promise<Client>;
+  private shared?: Promise<Client>;
 
   constructor(private readonly settings: TransportSettings) {}
 
@@ -225,10 +226,9 @@ export class Transport {
     repeatable = false,
   ): Promise<Attempt> {
     const s = this.settings;
-    const client =
-      repeatable && s.connections
-        ? (this.shared ??= await s.connections.client(s.proxy ?? {}, s.timeoutMs))
-        : (this.own ??= await createClient(s.proxy ?? {}, s.timeoutMs));
+    const client = await (repeatable && s.connections
+      ? (this.shared ??= s.connections.client(s.proxy ?? {}, s.timeoutMs))
+      : (this.own ??= createClient(s.proxy ?? {}, s.timeoutMs)));
     // --timeout is the longest wait without progress: for the answer to start, then between two pieces of the body.
     const timer = new IdleTimer(s.timeoutMs);
     const signal = AbortSignal.any([s.signal, timer.signal]);
@@ -365,6 +365,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    await this.own?.dispatcher.close().catch(() => {});
+    const own = await this.own?.catch(() => undefined);
+    await own?.dispatcher.close().catch(() => {});
   }
 }

@@ -15,25 +15,46 @@ export function serverInfo(version: string): { name: string; title: string; vers
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isEmpty = (value: unknown): boolean => isObject(value) && Object.keys(value).length === 0;
+/** No _meta, or one with a progress token alone (a string or an integer). */
+const plainMeta = (meta: unknown): boolean =>
+  meta === undefined ||
+  (isObject(meta) &&
+    only(meta, ['progressToken']) &&
+    (meta.progressToken === undefined || typeof meta.progressToken === 'string' || Number.isSafeInteger(meta.progressToken)));
 const only = (value: Record<string, unknown>, keys: readonly string[]): boolean => Object.keys(value).every((k) => keys.includes(k));
+
+/** An object whose values are objects, all the way down: what every object-typed capability takes. */
+const objectsAllTheWay = (value: unknown): boolean => isObject(value) && Object.values(value).every(objectsAllTheWay);
 
 /** Capabilities as clients send them, each in the shape the SDK's schema takes; anything else is left to the SDK. */
 function plainCapabilities(value: unknown): boolean {
   if (!isObject(value)) return false;
-  const { roots, sampling, elicitation, experimental } = value;
-  if (!only(value, ['roots', 'sampling', 'elicitation', 'experimental'])) return false;
+  const { roots, sampling, elicitation, ...rest } = value;
   if (
     roots !== undefined &&
     !(isObject(roots) && only(roots, ['listChanged']) && [undefined, true, false].includes(roots.listChanged as never))
   )
     return false;
-  for (const [part, keys] of [
-    [sampling, ['context', 'tools']],
-    [elicitation, ['form', 'url']],
-  ] as const)
-    if (part !== undefined && !(isObject(part) && only(part, keys) && Object.values(part).every(isEmpty))) return false;
-  return experimental === undefined || (isObject(experimental) && Object.values(experimental).every(isObject));
+  if (sampling !== undefined && !(isObject(sampling) && only(sampling, ['context', 'tools']) && Object.values(sampling).every(isObject)))
+    return false;
+  if (elicitation !== undefined) {
+    if (!isObject(elicitation) || !only(elicitation, ['form', 'url'])) return false;
+    const { form, url } = elicitation;
+    if (form !== undefined && !(isObject(form) && [undefined, true, false].includes(form.applyDefaults as never))) return false;
+    if (url !== undefined && !isObject(url)) return false;
+  }
+  // experimental, tasks, extensions and any capability the SDK does not know: objects of objects.
+  return Object.values(rest).every(objectsAllTheWay);
+}
+
+/** Client info: name and version, and the optional fields the SDK knows, in their types. */
+function plainClientInfo(value: unknown): boolean {
+  if (!isObject(value) || !only(value, ['name', 'version', 'title', 'description', 'websiteUrl', 'icons'])) return false;
+  const { name, version, icons, ...texts } = value;
+  if (typeof name !== 'string' || typeof version !== 'string' || !Object.values(texts).every((t) => typeof t === 'string')) return false;
+  const icon = (i: unknown) =>
+    isObject(i) && only(i, ['src', 'mimeType']) && Object.values(i).every((v) => typeof v === 'string') && 'src' in i;
+  return icons === undefined || (Array.isArray(icons) && icons.every(icon));
 }
 
 /**
@@ -47,12 +68,8 @@ export function initializeAnswer(message: unknown, version: string): { id: strin
   const { id, params } = message;
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
   if (!isObject(params) || !only(params, ['protocolVersion', 'capabilities', 'clientInfo', '_meta'])) return undefined;
-  if (typeof params.protocolVersion !== 'string' || (params._meta !== undefined && !isEmpty(params._meta))) return undefined;
-  if (!plainCapabilities(params.capabilities)) return undefined;
-  const { clientInfo } = params;
-  if (!isObject(clientInfo) || !only(clientInfo, ['name', 'version', 'title'])) return undefined;
-  if (typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') return undefined;
-  if (clientInfo.title !== undefined && typeof clientInfo.title !== 'string') return undefined;
+  if (typeof params.protocolVersion !== 'string' || !plainMeta(params._meta)) return undefined;
+  if (!plainCapabilities(params.capabilities) || !plainClientInfo(params.clientInfo)) return undefined;
   const protocolVersion = PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : PROTOCOL_VERSIONS[0];
   const result = { protocolVersion, capabilities: CAPABILITIES, serverInfo: serverInfo(version), instructions: INSTRUCTIONS };
   return { id, line: `${JSON.stringify({ result, jsonrpc: '2.0', id })}\n` };

@@ -96,19 +96,19 @@ export class LineTransport implements Transport {
     this.write({ jsonrpc: '2.0', id, error: { code, message } });
   }
 
-  private write(message: JSONRPCMessage | { jsonrpc: '2.0'; id: Id; error: { code: number; message: string } }): void {
+  private write(message: unknown): void {
     if (this.closed) return;
+    this.output.write(`${JSON.stringify(message)}\n`);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
     if (this.answered !== undefined && !('method' in message) && 'id' in message && message.id === this.answered) {
-      // The launcher's answer went out: this one would be a second answer to the same request.
+      // The launcher's answer went out: the server's would be a second answer to the same request.
       this.answered = undefined;
       if (!('result' in message))
         this.log(`the launcher answered initialize, which the server refused: ${JSON.stringify(message).slice(0, 300)}`);
       return;
     }
-    this.output.write(`${JSON.stringify(message)}\n`);
-  }
-
-  async send(message: JSONRPCMessage): Promise<void> {
     this.write(message);
   }
 

@@ -140,7 +140,8 @@ function completionStartsNoNode() {
   const marker = join(tmp, 'node-started');
   for (const name of ['node', 'wsctl']) writeFileSync(join(stubs, name), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
   const script = join(root, 'completions', 'wsctl.bash');
-  const lines = ['wsctl ke', 'wsctl keys ', 'wsctl site create x --variant ', 'wsctl keys create --'];
+  // Not the first word: aliases complete like commands (cli.md), which the completer reads from the config.
+  const lines = ['wsctl keys ', 'wsctl keys cr', 'wsctl site create x --variant ', 'wsctl keys create --'];
   for (const line of lines) {
     const words = line
       .split(' ')
@@ -450,7 +451,11 @@ async function measure(_label, major, node) {
         e0Peak,
       );
     if (want('P4'))
-      results.push({ id: 'P4', what: 'completing commands and flags starts no Node process', pass: completionStartsNoNode() });
+      results.push({
+        id: 'P4',
+        what: "completing a noun's verbs, flags and their values starts no Node process (the first word starts the completer for aliases)",
+        pass: completionStartsNoNode(),
+      });
     if (want('P5')) {
       const others = [
         ['--version', ['--version']],
@@ -522,7 +527,9 @@ try {
     load.push(os.loadavg()[0]);
     for (const r of results.filter((x) => verdict(x) === 'FAIL'))
       missed.push(
-        `- ${label}: ${r.id}, ${r.what}: ${r.ratio.toFixed(2)}×${r.peak !== undefined ? `, peak ${r.peak.toFixed(0)} MiB` : ''} (${targetText(r)})`,
+        r.pass !== undefined
+          ? `- ${label}: ${r.id}, ${r.what}: not so`
+          : `- ${label}: ${r.id}, ${r.what}: ${r.ratio.toFixed(2)}×${r.peak !== undefined ? `, peak ${r.peak.toFixed(0)} MiB` : ''} (${targetText(r)})`,
       );
     const table = [
       '| goal | measure | wsctl (median) | reference (median) | ratio | pair ratios, quartiles | target | verdict |',

@@ -98,7 +98,10 @@ describe('initialize answered by the launcher', () => {
         sampling: rare(often(object({ context: rare(often(fc.constant({}))), tools: rare(odd) }))),
         elicitation: rare(often(object({ form: rare(often(fc.constant({}))), url: rare(often(fc.constant({}))) }))),
         experimental: rare(often(fc.dictionary(fc.string(), often(fc.constant({ x: 1 }))))),
-        tasks: rare(odd),
+        tasks: rare(
+          often(object({ list: rare(often(fc.constant({}))), requests: rare(often(fc.constant({ sampling: { createMessage: {} } }))) })),
+        ),
+        extensions: rare(often(fc.dictionary(fc.string(), often(fc.constant({}))))),
       }),
     );
     const clientInfo = often(
@@ -106,8 +109,9 @@ describe('initialize answered by the launcher', () => {
         name: often(fc.string()),
         version: often(fc.string()),
         title: rare(often(fc.string())),
-        icons: rare(odd),
-        websiteUrl: rare(odd),
+        description: rare(often(fc.string())),
+        websiteUrl: rare(often(fc.webUrl())),
+        icons: rare(often(fc.array(often(object({ src: often(fc.webUrl()), mimeType: rare(often(fc.constant('image/png'))) }))))),
       }),
     );
     const params = often(
@@ -115,7 +119,7 @@ describe('initialize answered by the launcher', () => {
         protocolVersion: often(fc.constantFrom(...PROTOCOL_VERSIONS, 'old')),
         capabilities,
         clientInfo,
-        _meta: rare(often(fc.constant({}))),
+        _meta: rare(often(object({ progressToken: rare(often(fc.oneof(fc.string(), fc.integer()))) }))),
         other: rare(odd),
       }),
     );
@@ -137,7 +141,39 @@ describe('initialize answered by the launcher', () => {
       { numRuns: 3000 },
     );
     // The property saw answers, not only refusals.
-    expect(answered).toBeGreaterThan(10);
+    expect(answered).toBeGreaterThan(300);
+  });
+
+  it("answers what real clients send: the Inspector's, Claude Code's, a client with tasks, extensions, icons and a progress token", () => {
+    const client = (capabilities: unknown, clientInfo: unknown = { name: 'c', version: '1' }, extra: Record<string, unknown> = {}) => ({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities, clientInfo, ...extra },
+    });
+    const requests = [
+      client({ sampling: {}, elicitation: {}, roots: { listChanged: true } }, { name: 'inspector-client', version: '0.17.0' }),
+      client({ roots: {}, elicitation: {} }, { name: 'claude-code', version: '2.0.0' }),
+      client({
+        elicitation: { form: { applyDefaults: true }, url: {} },
+        tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } },
+      }),
+      client(
+        { extensions: { 'io.modelcontextprotocol/ui': {} } },
+        {
+          name: 'c',
+          version: '1',
+          title: 'C',
+          websiteUrl: 'https://c.example',
+          icons: [{ src: 'https://c.example/i.png', mimeType: 'image/png' }],
+        },
+      ),
+      client({}, { name: 'c', version: '1', description: 'A client' }, { _meta: { progressToken: 'p1' } }),
+    ];
+    for (const request of requests) {
+      expect(initializeAnswer(request, '1.0.0'), JSON.stringify(request)).toBeDefined();
+      expect(InitializeRequestSchema.safeParse(request).success).toBe(true);
+    }
   });
 
   it('leaves a request that is not plainly an initialize to the SDK, which answers it, once', async () => {
@@ -155,6 +191,8 @@ describe('initialize answered by the launcher', () => {
       initialize(9, '2025-11-25', { capabilities: { experimental: { a: 1 } } }),
       initialize(10, '2025-11-25', { capabilities: { elicitation: { form: 1 } } }),
       initialize(11, '2025-11-25', { clientInfo: { name: 'c', version: '1', icons: 'x' } }),
+      initialize(12, '2025-11-25', { capabilities: { tasks: { list: 5 } } }),
+      initialize(13, '2025-11-25', { _meta: { progressToken: 1.5 } }),
     ];
     for (const request of odd) {
       const [early, plain] = await Promise.all([serve([request]), serve([request], NO_TRICKS)]);
