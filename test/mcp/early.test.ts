@@ -27,7 +27,7 @@ const initialize = (id: unknown, protocolVersion: unknown, extra: Record<string,
 /** Runs `wsctl mcp` with `input` written at once and stdin then closed; its stdout lines, parsed, and its exit code. */
 function serve(input: unknown[], env: Record<string, string> = {}, bin = BIN, args: string[] = []) {
   const child = spawn(process.execPath, [bin, 'mcp', ...args], {
-    env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: 'http://127.0.0.1:9', ...env },
+    env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: 'http://127.0.0.1:9', ...ON, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
@@ -49,6 +49,8 @@ function serve(input: unknown[], env: Record<string, string> = {}, bin = BIN, ar
   );
 }
 
+// Every run here sets the switch itself, so the file means the same in the suite's run with the tricks off.
+const ON = { WSCTL_NO_TRICKS: '0' };
 const NO_TRICKS = { WSCTL_NO_TRICKS: '1' };
 
 describe('initialize answered by the launcher', () => {
@@ -225,7 +227,7 @@ describe('initialize answered by the launcher', () => {
 
   it('a client that waits for the answer before it goes on, and stdin a file, are each answered once', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp'], {
-      env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: 'http://127.0.0.1:9' },
+      env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: 'http://127.0.0.1:9', ...ON },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const lines: Record<string, unknown>[] = [];
@@ -251,7 +253,7 @@ describe('initialize answered by the launcher', () => {
     const input = [initialize(0, '2025-11-25'), { jsonrpc: '2.0', id: 'list', method: 'tools/list' }];
     writeFileSync(file, input.map((m) => `${JSON.stringify(m)}\n`).join(''));
     const fromFile = spawn(process.execPath, [BIN, 'mcp'], {
-      env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: 'http://127.0.0.1:9' },
+      env: { PATH: process.env.PATH, HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), WSCTL_BASE_URL: 'http://127.0.0.1:9', ...ON },
       stdio: [openSync(file, 'r'), 'pipe', 'pipe'],
     });
     let out = '';
