@@ -760,7 +760,7 @@ describe('each trick, on and off: the builtins loaded by hand', () => {
       expect(Object.prototype.toString.call(crypto)).toBe(tricksOn ? '[object Object]' : '[object Module]');
       expect(crypto === process.getBuiltinModule('node:crypto')).toBe(tricksOn);
       expect(crypto.randomBytes(6)).toHaveLength(6);
-      // Its users: the spool names its file with it past 4 MiB held, the sandbox its ids.
+      // Its users: the spool names its file with it past 256 KiB held, the sandbox its ids.
       const spool = new Spool(tempDir());
       const text = `${'x'.repeat(1 << 20)}\n`;
       for (let i = 0; i < 5; i++) spool.write(text);

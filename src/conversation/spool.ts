@@ -5,13 +5,15 @@ import { join } from 'node:path';
 import { builtinCrypto } from '../tricks/registry.js';
 import type { Sink } from '../terminal/index.js';
 
-const IN_MEMORY = 4 << 20;
+const IN_MEMORY = 256 << 10;
 const BLOCK = 256 << 10;
 
 /**
- * Text kept back in order until it can be printed: in memory up to 4 MiB, then in a temporary
+ * Text kept back in order until it can be printed: in memory up to 256 KiB, then in a temporary
  * file that is unlinked at once (mode 0600), so a 50 MB transcript waiting for its header costs
- * disk, not memory. A file that cannot be written keeps the rest in memory.
+ * disk, not memory. A file that cannot be written keeps the rest in memory. (At 4 MiB held, the
+ * held text outlived young-generation collections and raised the old generation's next limit:
+ * `convo show` of 55,000 messages peaked 20 MiB higher.)
  */
 export class Spool {
   private held: string[] = [];

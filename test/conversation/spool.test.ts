@@ -41,7 +41,7 @@ describe('Spool', () => {
     expect(out.text()).toBe(Array.from({ length: 1000 }, (_, i) => `line ${i} é😀\n`).join(''));
   });
 
-  it('past 4 MiB moves to a file that is unlinked at once, and reads back byte for byte', async () => {
+  it('past 256 KiB moves to a file that is unlinked at once, and reads back byte for byte', async () => {
     const dir = tempDir();
     const spool = new Spool(dir);
     const lines = Array.from({ length: 60_000 }, (_, i) => `message ${i} ${'ü✓😀'.repeat(i % 40)}\n`);
