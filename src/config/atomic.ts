@@ -46,14 +46,19 @@ export function makeFolder(dir: string): void {
   mkdirSync(dir, { mode: 0o700 });
 }
 
-/** Writes text to path by rename: readers see the old file or the new one, never half of one. */
-export function writeFileAtomic(path: string, text: string): void {
+/**
+ * Writes text to path by rename: readers see the old file or the new one, never half of one.
+ * `cache` skips the fsync: a file wsctl can do without (the ids it remembers) is not worth
+ * waiting for the disk, which can take tens of milliseconds on a busy machine, where the
+ * journal commit also flushes other files' data.
+ */
+export function writeFileAtomic(path: string, text: string, { cache = false } = {}): void {
   makeFolder(dirname(path));
   const temp = join(dirname(path), `${tempPrefix(path)}${process.pid}-${Math.random().toString(36).slice(2)}`);
   const fd = openSync(temp, 'wx', 0o600);
   try {
     writeSync(fd, text);
-    fsyncSync(fd);
+    if (!cache) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });
