@@ -57,6 +57,27 @@ describe('what is remembered', () => {
     expect(pairs(await ids(env))).toEqual(expect.arrayContaining(['conversation conv_demo', 'persona persona_demo', 'app gmail']));
   });
 
+  it('convo show: each persona once, the one of the latest message first, named as that message names it', async () => {
+    const own = await startSandbox();
+    const messages = own.state.conversations.conv_demo?.messages ?? [];
+    expect(messages.length).toBeGreaterThanOrEqual(3);
+    const named = (i: number, persona_id: string, persona_name: string) =>
+      Object.assign(messages[i] as object, { persona_id, persona_name });
+    for (let i = 0; i < messages.length; i++) named(i, 'persona_old', `Old ${i}`);
+    named(0, 'persona_a', 'Ada (renamed since)');
+    named(1, 'persona_b', 'Bea');
+    named(messages.length - 1, 'persona_a', 'Ada');
+    for (const args of [['--no-pager'], ['--json']]) {
+      const env = workspace(own);
+      expect((await run(['convo', 'show', 'conv_demo', ...args], { env })).code).toBe(0);
+      expect((await ids(env, 'persona')).map((i) => [i.id, i.description])).toEqual([
+        ['persona_a', 'Ada'],
+        ['persona_old', `Old ${messages.length - 2}`],
+        ['persona_b', 'Bea'],
+      ]);
+    }
+  });
+
   it('conn set-permission remembers the connection with its app; conn rm forgets it; a 404 forgets the id', async () => {
     // its own server: the connection is removed from it
     const own = await startSandbox();

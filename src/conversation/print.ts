@@ -42,10 +42,11 @@ export async function printConversation(
           ? jsonPrinter(out, tail)
           : transcriptPrinter(out, transcriptRenderer(styleFor(ctx.term, opts.full), opts.markdown), tail, spool);
         shown.conversation = {};
-        shown.messages = [];
+        const personas = new Map<string, string | null | undefined>();
         try {
-          await readConversation(body, noting(printer, shown));
+          await readConversation(body, noting(printer, shown, personas));
           await printer.done();
+          shown.messages = [...personas].map(([persona_id, persona_name]) => ({ persona_id, persona_name }));
         } finally {
           spool.close();
         }
@@ -60,8 +61,12 @@ export async function printConversation(
   return shown;
 }
 
-/** The printer, with the title and personas noted on the way. */
-function noting<V extends ConversationVisitor>(printer: V, shown: ConversationShown): V {
+/**
+ * The printer, with the title and personas noted on the way: each persona once, by its name in its
+ * latest message, in the order of those messages (what conversationIds keeps of a list of every
+ * message's persona, in memory that does not grow with the transcript).
+ */
+function noting<V extends ConversationVisitor>(printer: V, shown: ConversationShown, personas: Map<string, string | null | undefined>): V {
   return {
     ...printer,
     field(key, value, ...rest) {
@@ -70,7 +75,10 @@ function noting<V extends ConversationVisitor>(printer: V, shown: ConversationSh
       return printer.field(key, value, ...rest);
     },
     message(index, message, ...rest) {
-      if (message?.persona_id) shown.messages.push({ persona_id: message.persona_id, persona_name: message.persona_name });
+      if (message?.persona_id) {
+        personas.delete(message.persona_id);
+        personas.set(message.persona_id, message.persona_name);
+      }
       return printer.message(index, message, ...rest);
     },
   };
