@@ -304,7 +304,8 @@ describe('each trick, on and off', () => {
       expect(JSON.parse(on.stdout)).toEqual(JSON.parse(off.stdout));
       expect(on.files.filter((f) => f.endsWith('mcp-early.cjs'))).toHaveLength(1);
       expect(off.files.filter((f) => f.endsWith('mcp-early.cjs'))).toEqual([]);
-      // What it loads before answering: node:fs and node:tty, which Node has loaded at start.
+      // What it loads before answering: node:fs, which Node has loaded at start; not node:tty.
+      expect(readFileSync(join(ROOT, 'dist', 'mcp-early.cjs'), 'utf8')).not.toMatch(/require\("(node:)?tty"\)/);
       const inputs = JSON.parse(readFileSync(join(ROOT, 'build', 'mcp-early-inputs.json'), 'utf8'));
       expect(inputs).toEqual(['src/mcp/initialize.ts', 'src/mcp/early.ts']);
     },
@@ -327,6 +328,8 @@ describe('each trick, on and off', () => {
           expect(on.stdout, args.join(' ')).toBe(commander.stdout);
           expect(on.files.filter((f) => f.endsWith('wsctl.cjs'))).toEqual([]);
           expect(on.stdoutMade).toBe(false);
+          // A pipe is no terminal by fstat: node:tty (5 ms to load) is not asked.
+          expect(builtin(on, 'tty'), args.join(' ')).toBe(false);
         }
       }
       // Another width (or a terminal's) is commander's to render.

@@ -3,11 +3,19 @@
 // nothing the program loads (./initialize.ts); the launcher reads that first line from stdin,
 // answers it, and hands the bytes it read to the program, whose server takes the request again
 // (the SDK's Server keeps the client's capabilities) and whose transport leaves out the second
-// answer. Built as dist/mcp-early.cjs: it loads nothing but node:fs and node:tty, which Node has
-// loaded at start.
-import { readSync, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+// answer. Built as dist/mcp-early.cjs: it loads nothing but node:fs, which Node has loaded at
+// start (not node:tty, which takes 5 ms to load: a terminal is known by fstat).
+import { fstatSync, readSync, writeSync } from 'node:fs';
 import { initializeAnswer } from './initialize.js';
+
+/** Whether fd is a terminal, or another character device (/dev/null), or cannot be asked: not read here. */
+function onCharacterDevice(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return true;
+  }
+}
 
 /** What the launcher read of stdin, for the program to take first, and what it answered. */
 export interface EarlyStart {
@@ -62,7 +70,7 @@ export function answerEarly(
   write: (text: string) => boolean = writeAll,
 ): EarlyStart | undefined {
   // Windows: variables' names are not case-sensitive there, which the check above does not see.
-  if (process.platform === 'win32' || !plainStart(args, env) || isatty(0)) return undefined;
+  if (process.platform === 'win32' || !plainStart(args, env) || onCharacterDevice(0)) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   let newline = -1;

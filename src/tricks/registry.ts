@@ -41,12 +41,12 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'initialize in the launcher',
     where: 'bin/wsctl and src/mcp/early.ts (dist/mcp-early.cjs; the answer: src/mcp/initialize.ts, which the server gives the SDK too)',
-    buys: "`wsctl mcp`'s answer to `initialize` before the program loads: spawn to the answer, Node 20 0.22× (273 → 45 ms) and Node 24 0.20× (239 → 49 ms) of its time, 1.13× and 1.03× `node -e 0` (medians of 15 alternating runs, load average ~1.5). The next request (tools/list) still waits for the program",
+    buys: "`wsctl mcp`'s answer to `initialize` before the program loads: spawn to the answer, Node 20 0.22× (273 → 45 ms) and Node 24 0.20× (239 → 49 ms) of its time, 1.13× and 1.03× `node -e 0` (medians of 15 alternating runs, load average ~1.5); stdin known to be no terminal by fstat, not node:tty (5 ms to load). The next request (tools/list) still waits for the program",
   },
   {
     name: 'root help in the launcher',
     where: 'bin/wsctl (the text: dist/help-80.txt, rendered by commander in scripts/build.mjs)',
-    buys: '`wsctl --help` piped (or COLUMNS=80) is answered without loading the bundle or commander: Node 20 26%, Node 24 17% of `--help` (1.53× → 1.13× and 1.46× → 1.14× `node -e 0`, medians of 21 pairs under a load average of ~26); 0 ms on a terminal, which commander still renders',
+    buys: '`wsctl --help` piped (or COLUMNS=80) is answered without loading the bundle or commander: Node 20 26%, Node 24 17% of `--help` (1.53× → 1.13× and 1.46× → 1.14× `node -e 0`, medians of 21 pairs under a load average of ~26); a pipe known by fstat, not by the isatty of node:tty (5 ms to load): 1.17× → 1.05× (Node 20), 1.15× → 1.02× (Node 24), medians of 40 alternating runs; 0 ms on a terminal, which commander still renders',
   },
   {
     name: 'help written synchronously',

@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { plainStart } from '../../src/mcp/early.js';
 import { initializeAnswer, PROTOCOL_VERSIONS } from '../../src/mcp/initialize.js';
 import { BIN, ROOT, tempDir } from '../helpers.js';
+import { Terminal } from '../terminal.js';
 
 const initialize = (id: unknown, protocolVersion: unknown, extra: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0',
@@ -222,6 +223,16 @@ describe('initialize answered by the launcher', () => {
     ] as const) {
       const plain = await serve([initialize(0, '2025-11-25')], env, join(root, 'bin', 'wsctl'), [...args]);
       expect(plain.lines, JSON.stringify({ env, args })).toEqual([]);
+    }
+    // Stdin a terminal is not read by the launcher (it would wait for a line): the program says at once that it is missing.
+    const term = new Terminal({ PATH: process.env.PATH ?? '', HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), ...ON, TERM: 'xterm' });
+    try {
+      term.send(`${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin', 'wsctl'))} mcp; echo "exit=$?"`, 'Enter');
+      const screen = await term.waitFor(/exit=\d/, false, 15_000);
+      expect(screen).toContain('wsctl is not built');
+      expect(screen).toContain('exit=1');
+    } finally {
+      term.close();
     }
   });
 
