@@ -1,6 +1,6 @@
 // Start-up stays small: `wsctl --version` and `--help` load commander and the command tree,
 // nothing else (see BENCHMARKS.md for the timings this protects).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -120,6 +120,19 @@ describe('start-up', () => {
     ).toBe(true);
     // undici's index, which WSCTL_NO_TRICKS=1 loads (test/tricks.test.ts), loads Node's own.
     if (tricksOn) expect(loaded.filter((m) => m.includes('deps/undici') || m.includes('crypto/webcrypto'))).toEqual([]);
+    // Stdin /dev/null (as a scheduler or `< /dev/null` gives it), never read: asking whether it is a
+    // terminal makes no stream of it, which would load fs streams, fs/promises and readline.
+    // (spawned, not spawnSync: the sandbox answers from this process)
+    const child = spawn(process.execPath, [BIN, 'keys', 'list', '--json'], {
+      env: { PATH: process.env.PATH, HOME: dir, ...sb.env, NODE_OPTIONS: `--require ${hook}` },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = { status: await new Promise((resolve) => child.on('close', resolve)), stderr };
+    expect(closed.status, closed.stderr).toBe(0);
+    const withNull: string[] = JSON.parse(/LOADED (.*)/.exec(closed.stderr)?.[1] ?? 'null');
+    expect(withNull.filter((m) => /internal\/fs\/streams|readline|internal\/fs\/promises/.test(m))).toEqual([]);
   });
 
   it('only --sandbox and the sandbox commands load the sandbox (its server, routes and seed)', async () => {
