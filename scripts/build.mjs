@@ -34,6 +34,25 @@ const noHttpServers = {
   },
 };
 
+// undici's node:assert: the stand-in (scripts/undici-assert.cjs), which is assert(value) alone; an
+// undici that uses more of the module fails the build here rather than at run time.
+const undiciAssert = {
+  name: 'undici-assert',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?assert$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer)) return undefined;
+      const used = readFileSync(args.importer, 'utf8').match(/\bassert\.\w+/);
+      if (used)
+        return {
+          errors: [
+            { text: `${relative(root, args.importer)} uses ${used[0]}: scripts/undici-assert.cjs stands in for assert(value) only` },
+          ],
+        };
+      return { path: join(root, 'scripts/undici-assert.cjs') };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -59,7 +78,7 @@ const lazy = await build({
   alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
-  plugins: [noHttpServers],
+  plugins: [noHttpServers, undiciAssert],
   // CommonJS dependencies (undici, form-data) call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
 });
@@ -158,7 +177,7 @@ const all = await build({
   format: 'cjs',
   alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   external: ['@napi-rs/keyring'],
-  plugins: [noHttpServers, commanderChildProcess, requireNotImport],
+  plugins: [noHttpServers, undiciAssert, commanderChildProcess, requireNotImport],
   define: { __WSCTL_VERSION__: JSON.stringify(version), 'import.meta.url': '__wsctlUrl' },
   banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

@@ -404,6 +404,36 @@ describe('each trick, on and off', () => {
     expect(builtin(off, 'http2')).toBe(true);
   });
 
+  trick(
+    'node:assert stand-in',
+    'a request loads no node:assert; with the switch undici gets the real module; the stand-in throws as assert does',
+    async () => {
+      const on = await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON });
+      const off = await recorded(['keys', 'list', '--json'], { ...sb.env, ...OFF });
+      expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
+      expect(off.stdout).toBe(on.stdout);
+      expect([builtin(on, 'assert'), builtin(off, 'assert')]).toEqual([false, true]);
+      const standIn = Module.createRequire(import.meta.url)('../scripts/undici-assert.cjs');
+      expect(standIn === process.getBuiltinModule('node:assert')).toBe(!tricksOn);
+      expect(() => standIn(1)).not.toThrow();
+      for (const [value, message] of [
+        [0, undefined],
+        [false, 'broken'],
+        [null, undefined],
+      ] as const) {
+        let thrown: unknown;
+        try {
+          standIn(value, message);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).toMatchObject({ name: 'AssertionError', code: 'ERR_ASSERTION', ...(message ? { message } : {}) });
+      }
+      const own = new RangeError('own');
+      expect(() => standIn(false, own)).toThrow(own);
+    },
+  );
+
   trick('node:http2 stand-in', 'a proxied request works: the path that loads all of undici with the stand-in', async () => {
     const proxy = await startConnectProxy();
     for (const env of [ON, OFF]) {
