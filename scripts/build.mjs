@@ -34,21 +34,31 @@ const noHttpServers = {
   },
 };
 
-// undici's node:assert: the stand-in (scripts/undici-assert.cjs), which is assert(value) alone; an
-// undici that uses more of the module fails the build here rather than at run time.
-const undiciAssert = {
-  name: 'undici-assert',
+// undici's node:assert and node:http: stand-ins (scripts/undici-assert.cjs, scripts/undici-http.cjs),
+// which hold only what undici uses of them; an undici that uses more fails the build here rather
+// than at run time.
+const HTTP_USES = [
+  /^const \{ IncomingMessage \} = require\('node:http'\)$/m,
+  /^const \{ STATUS_CODES \} = require\('node:http'\)$/m,
+  /^const http = require\('node:http'\)$/m,
+];
+const undiciBuiltins = {
+  name: 'undici-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?assert$/ }, (args) => {
+    b.onResolve({ filter: /^(node:)?(assert|http)$/ }, (args) => {
       if (!/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer)) return undefined;
-      const used = readFileSync(args.importer, 'utf8').match(/\bassert\.\w+/);
-      if (used)
-        return {
-          errors: [
-            { text: `${relative(root, args.importer)} uses ${used[0]}: scripts/undici-assert.cjs stands in for assert(value) only` },
-          ],
-        };
-      return { path: join(root, 'scripts/undici-assert.cjs') };
+      const source = readFileSync(args.importer, 'utf8');
+      const file = relative(root, args.importer);
+      const fail = (text) => ({ errors: [{ text: `${file} ${text}` }] });
+      if (args.path.endsWith('assert')) {
+        const used = source.match(/\bassert\.\w+/);
+        if (used) return fail(`uses ${used[0]}: scripts/undici-assert.cjs stands in for assert(value) only`);
+        return { path: join(root, 'scripts/undici-assert.cjs') };
+      }
+      const other = [...source.matchAll(/\bhttp\.(\w+)/g)].map((m) => m[1]).find((name) => name !== 'maxHeaderSize');
+      if (!HTTP_USES.some((use) => use.test(source)) || other)
+        return fail(`uses node:http other than scripts/undici-http.cjs knows${other ? ` (http.${other})` : ''}`);
+      return { path: join(root, 'scripts/undici-http.cjs') };
     });
   },
 };
@@ -78,7 +88,7 @@ const lazy = await build({
   alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
-  plugins: [noHttpServers, undiciAssert],
+  plugins: [noHttpServers, undiciBuiltins],
   // CommonJS dependencies (undici, form-data) call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __wsctlRequire } from 'node:module'; const require = __wsctlRequire(import.meta.url);" },
 });
@@ -177,7 +187,7 @@ const all = await build({
   format: 'cjs',
   alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   external: ['@napi-rs/keyring'],
-  plugins: [noHttpServers, undiciAssert, commanderChildProcess, requireNotImport],
+  plugins: [noHttpServers, undiciBuiltins, commanderChildProcess, requireNotImport],
   define: { __WSCTL_VERSION__: JSON.stringify(version), 'import.meta.url': '__wsctlUrl' },
   banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

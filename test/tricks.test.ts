@@ -434,6 +434,27 @@ describe('each trick, on and off', () => {
     },
   );
 
+  trick(
+    'node:http stand-in',
+    'a request loads no node:http; with the switch undici gets the real module; --max-http-header-size still holds',
+    async () => {
+      const on = await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON });
+      const off = await recorded(['keys', 'list', '--json'], { ...sb.env, ...OFF });
+      expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
+      expect(off.stdout).toBe(on.stdout);
+      expect([builtin(on, 'http'), builtin(off, 'http')]).toEqual([false, true]);
+      // A header limit given to Node is undici's too: the sandbox's answer does not fit in 100 bytes.
+      for (const env of [ON, OFF]) {
+        const r = await runBin(['keys', 'list', '--json'], { env: { ...sb.env, ...env, NODE_OPTIONS: '--max-http-header-size=100' } });
+        expect([r.code, JSON.parse(r.stderr).error.message]).toEqual([3, expect.stringContaining('Headers Overflow')]);
+      }
+      const standIn = Module.createRequire(import.meta.url)('../scripts/undici-http.cjs');
+      const http = process.getBuiltinModule('node:http');
+      expect(standIn === http).toBe(!tricksOn);
+      expect([standIn.maxHeaderSize, standIn.STATUS_CODES]).toEqual([http.maxHeaderSize, http.STATUS_CODES]);
+    },
+  );
+
   trick('node:http2 stand-in', 'a proxied request works: the path that loads all of undici with the stand-in', async () => {
     const proxy = await startConnectProxy();
     for (const env of [ON, OFF]) {
