@@ -347,6 +347,16 @@ describe('each trick, on and off', () => {
         stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
       });
       expect([full.status, full.stderr]).toEqual([1, 'Error: Cannot write the output: ENOSPC.\n']);
+      // /dev/null, a character device as a terminal is, is known for no terminal without node:tty.
+      const devNull = spawnSync(process.execPath, [BIN, '--help'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, ...ON, NODE_OPTIONS: `--require ${HOOK}` },
+        stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
+      });
+      const record = JSON.parse(devNull.stderr.slice(devNull.stderr.lastIndexOf('\nRECORD ') + 8));
+      expect(devNull.status).toBe(0);
+      expect(record.files.filter((f: string) => f.endsWith('wsctl.cjs'))).toEqual([]);
+      expect(record.builtins).not.toContain('NativeModule tty');
     },
   );
 
