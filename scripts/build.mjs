@@ -6,6 +6,7 @@
 //   dist/lazy/all.cjs  the whole program in one CommonJS file, for Node 20 (no compile cache for
 //                    ES modules there): the launcher loads it with a V8 code cache (a speed trick,
 //                    src/tricks/registry.ts), and dist/lazy/flags.cjs sets the run-time V8 flags before that.
+import { isAscii } from 'node:buffer';
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -191,6 +192,10 @@ const all = await build({
   define: { __WSCTL_VERSION__: JSON.stringify(version), 'import.meta.url': '__wsctlUrl' },
   banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// The launcher reads all.cjs as Latin-1, which is quicker than UTF-8 and the same text while the file
+// is ASCII, as esbuild writes it (non-ASCII characters escaped).
+if (!isAscii(readFileSync(join(root, 'dist/lazy/all.cjs'))))
+  throw new Error('dist/lazy/all.cjs is not ASCII: bin/wsctl reads it as Latin-1');
 // The run-time V8 flags, for the launcher to set before it compiles all.cjs: V8 accepts a code
 // cache only under the flags it was made with, and the program sets them as a command runs.
 await build({
