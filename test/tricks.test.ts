@@ -556,6 +556,15 @@ describe('each trick, on and off', () => {
         expect(on.stderr, name).toContain(off.stderr.trim());
         expect(workerStarted(on.stderr), name).toBe(moves);
       }
+      // A filter answered here loads none of the thread's modules, nor fs/promises for the glue.
+      const here = await recorded(['keys', 'list', '--jq', '.keys | map(.id)'], { ...sb.env, ...ON });
+      expect(here.code).toBe(0);
+      expect(['worker_threads', 'fs/promises', 'internal/readline/interface'].filter((m) => builtin(here, m))).toEqual([]);
+      // jq reads the document from a file named as the device was: its messages say the same.
+      for (const env of [ON, OFF]) {
+        const failed = await runBin(['keys', 'list', '--jq', '.keys[0].nothing | error'], { env: { ...sb.env, ...env } });
+        expect([failed.code, failed.stderr]).toEqual([2, expect.stringContaining('jq: error (at /dev/stdin:0) (not a string): null')]);
+      }
     },
     120_000,
   );

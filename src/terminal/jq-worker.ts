@@ -4,15 +4,18 @@
 // thread in chunks as it comes, at most MAX_IN_FLIGHT chunks ahead of what has been written (a
 // filter such as `range(1e9)` never piles up in memory). The main thread also loads this file
 // with require() for a filter's first try there (jq-local.ts), having set its own hooks first.
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import type { FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
 import { asArgument, CHUNK_BYTES, MAX_IN_FLIGHT, MEMORY_FAILURE, Tail } from './jq-protocol.js';
 
 export { loadJq };
 
-if (!(globalThis as { __wsctlJq?: unknown }).__wsctlJq && parentPort)
-  serve(parentPort, new Int32Array((workerData as WorkerData).inFlight));
+// The main thread's hooks say it is not the worker: node:worker_threads (2-3 ms) is then not loaded.
+if (!(globalThis as { __wsctlJq?: unknown }).__wsctlJq) {
+  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+  if (parentPort) serve(parentPort, new Int32Array((workerData as WorkerData).inFlight));
+}
 
 function serve(port: MessagePort, inFlight: Int32Array): void {
   const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);

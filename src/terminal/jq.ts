@@ -7,7 +7,6 @@
 // strings raw, every other value as compact JSON; on a terminal, strings are cleaned as in human
 // output (cli.md §3).
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { InterruptedError, UsageError } from '../errors.js';
 import { liftoffOnly, tricksOn } from '../tricks/registry.js';
 import { loadLocalEngine, type LocalEngine } from './jq-local.js';
@@ -140,6 +139,8 @@ export function startJq(): Promise<Engine> {
       WebAssembly: { Module: new (bytes: Uint8Array) => CompiledWasm; compile(bytes: Uint8Array): Promise<CompiledWasm> };
     };
     if (!tricksOn) {
+      // node:fs/promises only here: it loads fs streams and readline (1-2 ms), which the tricks' path does without.
+      const { readFile } = await import('node:fs/promises');
       const module = readFile(new URL('jq.wasm', file)).then((bytes) => WebAssembly.compile(bytes));
       return { file, module, thread: startThread(file, module) };
     }
