@@ -67,7 +67,7 @@ describe('what is remembered', () => {
     named(0, 'persona_a', 'Ada (renamed since)');
     named(1, 'persona_b', 'Bea');
     named(messages.length - 1, 'persona_a', 'Ada');
-    for (const args of [['--no-pager'], ['--json']]) {
+    for (const args of [['--no-pager'], ['--json'], ['--jq', '.conversation.id']]) {
       const env = workspace(own);
       expect((await run(['convo', 'show', 'conv_demo', ...args], { env })).code).toBe(0);
       expect((await ids(env, 'persona')).map((i) => [i.id, i.description])).toEqual([

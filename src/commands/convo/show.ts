@@ -76,8 +76,9 @@ export function conversationIds(id: string, shown: Shown | undefined): IdRef[] {
     .filter((m) => m?.persona_id)
     .map((m): IdRef => ({ kind: 'persona', id: m.persona_id as string, description: m.persona_name ?? undefined }));
   // The latest message names a persona best; each is remembered once.
-  const once = [...new Map(personas.reverse().map((p) => [p.id, p])).values()];
-  return [{ kind: 'conversation', id, description: shown?.conversation?.title ?? undefined }, ...once];
+  const once = new Map<string, IdRef>();
+  for (const p of personas.reverse()) if (!once.has(p.id)) once.set(p.id, p);
+  return [{ kind: 'conversation', id, description: shown?.conversation?.title ?? undefined }, ...once.values()];
 }
 
 export function parseTail(raw: string, name = '--tail'): number {
