@@ -1,5 +1,5 @@
 // Text held back in order while a transcript waits for its header.
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtinCrypto } from '../tricks/registry.js';
@@ -11,14 +11,13 @@ const BLOCK = 256 << 10;
 /**
  * Text kept back in order until it can be printed: in memory up to 256 KiB, then in a temporary
  * file that is unlinked at once (mode 0600), so a 50 MB transcript waiting for its header costs
- * disk, not memory. A file that cannot be written keeps the rest in memory. (At 4 MiB held, the
- * held text outlived young-generation collections and raised the old generation's next limit:
- * `convo show` of 55,000 messages peaked 20 MiB higher.)
+ * disk, not memory. A file that cannot be written keeps the rest in memory. Kept small: text held
+ * longer outlives young-generation collections and raises the peak of a large transcript.
  */
 export class Spool {
   private held: string[] = [];
   private heldChars = 0;
-  private file?: { fd: number; block: Buffer; used: number; bytes: number; failed: boolean };
+  private file?: { fd: number; path?: string; block: Buffer; used: number; bytes: number; failed: boolean };
   private noFile = false;
 
   constructor(private readonly dir: string = tmpdir()) {}
@@ -51,7 +50,11 @@ export class Spool {
   }
 
   close(): void {
-    if (this.file) closeSync(this.file.fd);
+    if (this.file) {
+      closeSync(this.file.fd);
+      // Windows cannot unlink an open file: it goes now.
+      if (this.file.path) rmSync(this.file.path, { force: true });
+    }
     this.file = undefined;
   }
 
@@ -61,8 +64,9 @@ export class Spool {
       const path = join(this.dir, `wsctl-${process.pid}-${builtinCrypto().randomBytes(6).toString('hex')}.spool`);
       const fd = openSync(path, 'wx+', 0o600);
       // Unlinked while open: nothing is left behind, whatever ends the process.
-      if (process.platform !== 'win32') unlinkSync(path);
-      this.file = { fd, block: Buffer.allocUnsafe(BLOCK), used: 0, bytes: 0, failed: false };
+      const unlinkedNow = process.platform !== 'win32';
+      if (unlinkedNow) unlinkSync(path);
+      this.file = { fd, path: unlinkedNow ? undefined : path, block: Buffer.allocUnsafe(BLOCK), used: 0, bytes: 0, failed: false };
     } catch {
       this.noFile = true;
       return;

@@ -54,6 +54,20 @@ describe('Spool', () => {
     expect(openSpools().filter((l) => l.startsWith(dir))).toEqual([]);
   });
 
+  it('keeps up to 256 KiB in memory and moves to a file past it', async () => {
+    const dir = tempDir();
+    const spool = new Spool(dir);
+    const line = `${'x'.repeat(1023)}\n`;
+    for (let i = 0; i < 250; i++) spool.write(line);
+    expect(openSpools().filter((l) => l.startsWith(dir))).toEqual([]);
+    for (let i = 0; i < 10; i++) spool.write(line);
+    if (existsSync('/proc/self/fd')) expect(openSpools().filter((l) => l.startsWith(dir))).toHaveLength(1);
+    const out = collector();
+    await spool.drainInto(out);
+    expect(out.text()).toBe(line.repeat(260));
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('a folder that cannot be written keeps everything in memory, in order', async () => {
     const spool = new Spool('/nonexistent/wsctl-spool');
     const lines = Array.from({ length: 60_000 }, (_, i) => `message ${i} ${'x'.repeat(100)}\n`);
