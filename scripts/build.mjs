@@ -38,28 +38,32 @@ const noHttpServers = {
 // undici's node:assert and node:http: stand-ins (scripts/undici-assert.cjs, scripts/undici-http.cjs),
 // which hold only what undici uses of them; an undici that uses more fails the build here rather
 // than at run time.
-const HTTP_USES = [
-  /^const \{ IncomingMessage \} = require\('node:http'\)$/m,
-  /^const \{ STATUS_CODES \} = require\('node:http'\)$/m,
-  /^const http = require\('node:http'\)$/m,
-];
+// Every require of each module in an undici file must be one of these lines.
+const KNOWN_REQUIRES = {
+  assert: [`const assert = require('node:assert')`],
+  http: [
+    `const { IncomingMessage } = require('node:http')`,
+    `const { STATUS_CODES } = require('node:http')`,
+    `const http = require('node:http')`,
+  ],
+};
 const undiciBuiltins = {
   name: 'undici-builtins',
   setup(b) {
     b.onResolve({ filter: /^(node:)?(assert|http)$/ }, (args) => {
       if (!/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer)) return undefined;
+      const name = args.path.replace('node:', '');
       const source = readFileSync(args.importer, 'utf8');
-      const file = relative(root, args.importer);
-      const fail = (text) => ({ errors: [{ text: `${file} ${text}` }] });
-      if (args.path.endsWith('assert')) {
-        const used = source.match(/\bassert\.\w+/);
-        if (used) return fail(`uses ${used[0]}: scripts/undici-assert.cjs stands in for assert(value) only`);
-        return { path: join(root, 'scripts/undici-assert.cjs') };
-      }
-      const other = [...source.matchAll(/\bhttp\.(\w+)/g)].map((m) => m[1]).find((name) => name !== 'maxHeaderSize');
-      if (!HTTP_USES.some((use) => use.test(source)) || other)
-        return fail(`uses node:http other than scripts/undici-http.cjs knows${other ? ` (http.${other})` : ''}`);
-      return { path: join(root, 'scripts/undici-http.cjs') };
+      const fail = (text) => ({
+        errors: [{ text: `${relative(root, args.importer)} ${text}: scripts/undici-${name}.cjs does not stand in for that` }],
+      });
+      const lines = source.split('\n').filter((line) => new RegExp(`require\\('(node:)?${name}'\\)`).test(line));
+      const unknown = lines.find((line) => !KNOWN_REQUIRES[name].includes(line.trim()));
+      if (unknown !== undefined) return fail(`has \`${unknown.trim()}\``);
+      // assert is only called; of a whole node:http, only maxHeaderSize is read.
+      const member = name === 'assert' ? source.match(/\bassert\.\w+/)?.[0] : source.match(/\bhttp\.(?!maxHeaderSize\b)\w+/)?.[0];
+      if (member) return fail(`uses ${member}`);
+      return { path: join(root, `scripts/undici-${name}.cjs`) };
     });
   },
 };

@@ -38,7 +38,7 @@ const PATCHES = [
   // device's name (jq's messages name it), and goes once jq is done.
   [
     '          const args = [...flags, query, STDIN_PATH];\n          try {\n            return executeJq(args);\n          } finally {\n',
-    '          if (globalThis.__wsctlJq) {\n            FS.unlink(STDIN_PATH);\n            FS.writeFile(STDIN_PATH, stdinBuffer, { canOwn: true });\n          }\n          const args = [...flags, query, STDIN_PATH];\n          try {\n            return executeJq(args);\n          } finally {\n            if (globalThis.__wsctlJq) {\n              FS.unlink(STDIN_PATH);\n              FS.writeFile(STDIN_PATH, new Uint8Array(0));\n            }\n',
+    '          if (globalThis.__wsctlJq) {\n            FS.unlink(STDIN_PATH);\n            FS.writeFile(STDIN_PATH, stdinBuffer, { canOwn: true });\n          }\n          const args = [...flags, query, STDIN_PATH];\n          try {\n            return executeJq(args);\n          } finally {\n            if (globalThis.__wsctlJq) {\n              try {\n                FS.unlink(STDIN_PATH);\n                FS.writeFile(STDIN_PATH, new Uint8Array(0));\n              } catch {}\n            }\n',
   ],
   // node:fs/promises reads the binary when none is given, which wsctl always gives: loaded then, not
   // with the glue (it loads fs streams and readline, 1-2 ms, on the main thread's first try too).

@@ -121,14 +121,20 @@ describe('start-up', () => {
     // Stdin /dev/null (as a scheduler or `< /dev/null` gives it), never read: asking whether it is a
     // terminal makes no stream of it, which would load fs streams, fs/promises and readline.
     // (spawned, not spawnSync: the sandbox answers from this process)
+    const stdinHook = join(dir, 'stdin.cjs');
+    writeFileSync(
+      stdinHook,
+      "const d = Object.getOwnPropertyDescriptor(process, 'stdin'); Object.defineProperty(process, 'stdin', { ...d, get() { process.stderr.write('\\nSTDIN MADE\\n'); return d.get.call(process); } });",
+    );
     const child = spawn(process.execPath, [BIN, 'keys', 'list', '--json'], {
-      env: { PATH: process.env.PATH, HOME: dir, ...sb.env, NODE_OPTIONS: `--require ${hook}` },
+      env: { PATH: process.env.PATH, HOME: dir, ...sb.env, NODE_OPTIONS: `--require ${hook} --require ${stdinHook}` },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const closed = { status: await new Promise((resolve) => child.on('close', resolve)), stderr };
     expect(closed.status, closed.stderr).toBe(0);
+    expect(closed.stderr).not.toContain('STDIN MADE');
     const withNull: string[] = JSON.parse(/LOADED (.*)/.exec(closed.stderr)?.[1] ?? 'null');
     // (With the switch, undici's whole index loads them: its mocks read files.)
     if (tricksOn) expect(withNull.filter((m) => /internal\/fs\/streams|readline|internal\/fs\/promises/.test(m))).toEqual([]);

@@ -48,17 +48,17 @@ export function makeFolder(dir: string): void {
 
 /**
  * Writes text to path by rename: readers see the old file or the new one, never half of one.
- * `cache` skips the fsync: a file wsctl can do without (the ids it remembers) is not worth
- * waiting for the disk, which can take tens of milliseconds on a busy machine, where the
- * journal commit also flushes other files' data.
+ * `durable: false` skips the fsync, for a file wsctl can do without (the ids it remembers): not
+ * worth waiting for the disk, where a journal commit also flushes other files' data. After a
+ * crash such a file may be empty, which its reader takes for none.
  */
-export function writeFileAtomic(path: string, text: string, { cache = false } = {}): void {
+export function writeFileAtomic(path: string, text: string, { durable = true } = {}): void {
   makeFolder(dirname(path));
   const temp = join(dirname(path), `${tempPrefix(path)}${process.pid}-${Math.random().toString(36).slice(2)}`);
   const fd = openSync(temp, 'wx', 0o600);
   try {
     writeSync(fd, text);
-    if (!cache) fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });

@@ -154,7 +154,7 @@ export async function changeIds(
       file.ids[ref.kind] = [entry, ...list.filter((e) => e !== before)].slice(0, MAX_PER_KIND);
       changed++;
     }
-    if (changed > 0) writeFileAtomic(path, `${JSON.stringify(file)}\n`, { cache: true });
+    if (changed > 0) writeFileAtomic(path, `${JSON.stringify(file)}\n`, { durable: false });
     return changed;
   });
 }

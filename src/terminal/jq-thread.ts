@@ -20,8 +20,8 @@ export function startThread(file: URL, module: Promise<CompiledWasm>): EngineThr
   const data: WorkerData = { inFlight: inFlight.buffer as SharedArrayBuffer };
   // stdout and stderr: true keeps whatever the engine's glue prints (an "Aborted()") off the terminal.
   // Loaded here, not with the module: a filter that the main thread answers never starts a thread (2-4 ms to load).
-  const { Worker } = process.getBuiltinModule('node:worker_threads');
-  const worker: Worker = new Worker(file, { workerData: data, stdout: true, stderr: true });
+  const { Worker: WorkerThread } = process.getBuiltinModule('node:worker_threads');
+  const worker: Worker = new WorkerThread(file, { workerData: data, stdout: true, stderr: true });
   worker.stdout.resume();
   worker.stderr.resume();
   worker.unref();
