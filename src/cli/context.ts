@@ -2,7 +2,7 @@
 // runner.ts builds the real one; tests build the same thing around their own streams.
 import { detectAgent } from '../common/agent.js';
 import { Api, Connections, givenKey, NO_CREDENTIAL, readOnce, type Credential } from '../http/index.js';
-import { ConfigStore, configFolder } from '../config/index.js';
+import { ConfigStore, configFolder, type ConfigFolder } from '../config/index.js';
 import { findPin } from '../config/pin.js';
 import { readKeyring, type KeyStorage } from '../config/keys.js';
 import {
@@ -115,12 +115,19 @@ export function authHint(t: Target): string {
   return `Run \`wsctl auth login --profile ${t.profile}\`.`;
 }
 
-/**
- * `shared`: the door's connections, for a call's context (forCall): its requests safe to repeat
- * reuse them, and the call's close() leaves them open. A command's context has none: its client
- * keeps its own connection for the command's few requests.
- */
-export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connections): Promise<Ctx> {
+/** What the calls of a door (forCall) share: made on the first call, closed with the door's context. */
+interface DoorShared {
+  /**
+   * The connections: a call's requests safe to repeat reuse them, and the call's close() leaves
+   * them open. A command's context has none: its client keeps its own connection for the
+   * command's few requests.
+   */
+  connections: Connections;
+  /** The config folder: a call has the door's environment and working folder, so the same folder (its real path costs a few lstat calls). */
+  folder: ConfigFolder;
+}
+
+export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorShared): Promise<Ctx> {
   const { env } = base;
   const json = !!globals.json || globals.jq !== undefined;
   // Every boolean variable is parsed one way, and a bad one is exit 2 before anything is sent.
@@ -147,14 +154,13 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connec
     jq,
   });
   if (debug && told.variable) term.trace(agent === undefined ? `agent: none (${told.variable} says so)` : `agent: ${agentSaid}`);
-  const folder = configFolder(env);
+  const folder = shared?.folder ?? configFolder(env);
   const config = new ConfigStore(folder.path, (m) => term.warn(m));
   // Usage before configuration: a bad --timeout is exit 2 whatever else is missing.
   const attemptMs = timeoutMs(globals, env);
   const dryRun = !!globals.dryRun;
   const clients: Api[] = [];
-  /** The connections the calls of a door on this context share (forCall): made on the first call, closed with this context. */
-  let callConnections: Connections | undefined;
+  let door: DoorShared | undefined;
   let embedded: { url: string; apiKey: string; close(): Promise<void> } | undefined;
 
   const flags = { profile: globals.profile, baseUrl: globals.baseUrl, sandbox, timeout: globals.timeout };
@@ -247,7 +253,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connec
       },
       backoffMs,
       maxBodyBytes: maxResponseMb === undefined ? undefined : maxResponseMb * 1024 * 1024,
-      connections: shared,
+      connections: shared?.connections,
     });
     clients.push(client);
     return client;
@@ -268,7 +274,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connec
       createCtx(
         { ...base, ...call, progress: undefined },
         { ...globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false },
-        (callConnections ??= new Connections()),
+        (door ??= { connections: new Connections(), folder }),
       ),
     debug,
     dryRun,
@@ -284,7 +290,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: Connec
     async close() {
       jq?.close();
       await Promise.all(clients.map((c) => c.close()));
-      await callConnections?.close();
+      await door?.connections.close();
       await embedded?.close();
     },
   };
