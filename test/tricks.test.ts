@@ -76,6 +76,15 @@ async function recorded(args: string[], env: Record<string, string | undefined>,
   return { code: r.code, stdout: r.stdout, stderr: r.stderr.slice(0, at), ...record };
 }
 
+/** The same command against the sandbox with the tricks on and off: both succeed with the same output. */
+async function onAndOff(args: string[]): Promise<{ on: Recorded; off: Recorded }> {
+  const on = await recorded(args, { ...sb.env, ...ON });
+  const off = await recorded(args, { ...sb.env, ...OFF });
+  expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
+  expect(off.stdout).toBe(on.stdout);
+  return { on, off };
+}
+
 /** Whether a run (NODE_DEBUG=worker) started a worker thread: the jq engine's is the only one. */
 const workerStarted = (stderr: string) => /WORKER \d+: .*instantiating Worker/i.test(stderr);
 
@@ -406,10 +415,7 @@ describe('each trick, on and off', () => {
   });
 
   trick('node:http2 stand-in', 'a request loads neither node:http2 nor tls; with the switch undici gets the real module', async () => {
-    const on = await recorded(['keys', 'list'], { ...sb.env, ...ON });
-    const off = await recorded(['keys', 'list'], { ...sb.env, ...OFF });
-    expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
-    expect(off.stdout).toBe(on.stdout);
+    const { on, off } = await onAndOff(['keys', 'list']);
     expect([builtin(on, 'http2'), builtin(on, 'tls')]).toEqual([false, false]);
     expect(builtin(off, 'http2')).toBe(true);
   });
@@ -418,10 +424,7 @@ describe('each trick, on and off', () => {
     'node:assert stand-in',
     'a request loads no node:assert; with the switch undici gets the real module; the stand-in throws as assert does',
     async () => {
-      const on = await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON });
-      const off = await recorded(['keys', 'list', '--json'], { ...sb.env, ...OFF });
-      expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
-      expect(off.stdout).toBe(on.stdout);
+      const { on, off } = await onAndOff(['keys', 'list', '--json']);
       expect([builtin(on, 'assert'), builtin(off, 'assert')]).toEqual([false, true]);
       const standIn = Module.createRequire(import.meta.url)('../scripts/undici-assert.cjs');
       expect(standIn === process.getBuiltinModule('node:assert')).toBe(!tricksOn);
@@ -448,10 +451,7 @@ describe('each trick, on and off', () => {
     'node:http stand-in',
     'a request loads no node:http; with the switch undici gets the real module; --max-http-header-size still holds',
     async () => {
-      const on = await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON });
-      const off = await recorded(['keys', 'list', '--json'], { ...sb.env, ...OFF });
-      expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
-      expect(off.stdout).toBe(on.stdout);
+      const { on, off } = await onAndOff(['keys', 'list', '--json']);
       expect([builtin(on, 'http'), builtin(off, 'http')]).toEqual([false, true]);
       // A header limit given to Node is undici's too: the sandbox's answer does not fit in 100 bytes.
       for (const env of [ON, OFF]) {
@@ -665,9 +665,7 @@ describe('each trick, on and off', () => {
   });
 
   trick('node:crypto without its ES module facade', 'a request does not load WebCrypto; with the switch, the facade loads it', async () => {
-    const on = await recorded(['keys', 'list'], { ...sb.env, ...ON });
-    const off = await recorded(['keys', 'list'], { ...sb.env, ...OFF });
-    expect(off.stdout).toBe(on.stdout);
+    const { on, off } = await onAndOff(['keys', 'list']);
     expect(builtin(on, 'internal/crypto/webcrypto')).toBe(false);
     expect(builtin(off, 'internal/crypto/webcrypto')).toBe(true);
   });

@@ -64,9 +64,9 @@ describe('config and sandbox state on disk', () => {
         expect(() => JSON.parse(text), `${file} after round ${round}`).not.toThrow();
       }
     }
-    const started = Date.now();
+    // A lock whose holder was killed is taken over at once. One that blocked would hold the run for
+    // the whole lock wait (60 s), and runBin kills a run long before that (20 s): it fails here.
     const after = await runBin(['--sandbox', 'keys', 'list'], { env: { WSCTL_CONFIG_DIR: dir } });
-    expect(after.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(after.code, after.stderr).toBe(0);
   }, 60_000);
 });
