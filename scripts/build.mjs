@@ -36,9 +36,8 @@ const noHttpServers = {
 };
 
 // undici's node:assert and node:http: stand-ins (scripts/undici-assert.cjs, scripts/undici-http.cjs),
-// which hold only what undici uses of them; an undici that uses more fails the build here rather
-// than at run time.
-// Every require of each module in an undici file must be one of these lines.
+// which hold only what undici uses of them. Every require of either module in an undici file must
+// be one of these lines: an undici that uses more fails the build here rather than at run time.
 const KNOWN_REQUIRES = {
   assert: [`const assert = require('node:assert')`],
   http: [

@@ -4,7 +4,8 @@
 // V8 flags are held back by a preload; the compile cache (Node 22+) and the code cache (Node 20)
 // by NODE_DISABLE_COMPILE_CACHE. Runs
 // alternate (A B A B …) after a warm-up; medians. Usage: node test/bench/tricks.mjs [node …]
-// (the Node binaries to measure on; default this one). Prints a table; writes nothing.
+// (the Node binaries to measure on; default this one); TRICKS_ONLY=<regular expression> measures
+// only the tricks it matches. Prints a table; writes nothing.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import { largeConversation } from './conversation.mjs';
 const ENGINE_FILTER = '[.keys[] | select(.last_used_at != null) | .id]';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 15);
+const only = process.env.TRICKS_ONLY ? new RegExp(process.env.TRICKS_ONLY) : undefined;
 const tmp = mkdtempSync(join(os.tmpdir(), 'wsctl-tricks-'));
 const baseEnv = { PATH: process.env.PATH, HOME: join(tmp, 'home'), LANG: 'C.UTF-8', WSCTL_NO_TRICKS: '0' };
 mkdirSync(baseEnv.HOME);
@@ -91,20 +93,22 @@ const variants = {
     '  return undefined;\n  let check',
   ),
   undici: variant('undici', 'src/tricks/registry.ts', '  if (!tricksOn) {\n    const loaded', '  if (true) {\n    const loaded'),
-  http2: variant('http2', 'scripts/no-http2.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
-  child: variant('child', 'scripts/lazy-child-process.cjs', "process.env.WSCTL_NO_TRICKS === '1'", 'true'),
+  http2: variant('http2', 'scripts/no-http2.cjs', 'module.exports = tricksOn()', 'module.exports = false'),
+  child: variant('child', 'scripts/lazy-child-process.cjs', 'module.exports = tricksOn()', 'module.exports = false'),
+  assert: variant('assert', 'scripts/undici-assert.cjs', 'module.exports = tricksOn()', 'module.exports = false'),
+  http: variant('http', 'scripts/undici-http.cjs', 'module.exports = tricksOn()', 'module.exports = false'),
   writeSync: variant('write', 'src/cli/process.ts', '  if (!tricksOn) delete io.writeHelp;', '  delete io.writeHelp;'),
   paths: variant('paths', 'src/terminal/jq.ts', 'const steps = tricksOn ? plainPath(expression) : undefined;', 'const steps = undefined;'),
   local: variant(
     'local',
     'src/terminal/jq.ts',
-    '    if (!tricksOn) {\n      const { readFile }',
-    '    if (true) {\n      const { readFile }',
+    '    if (!tricksOn) {\n      // node:fs/promises only here',
+    '    if (true) {\n      // node:fs/promises only here',
   ),
   crypto: variant(
     'crypto',
     'src/conversation/spool.ts',
-    "import { builtinCrypto } from '../tricks.js';",
+    "import { builtinCrypto } from '../tricks/registry.js';",
     "import * as crypto from 'node:crypto';\nconst builtinCrypto = () => crypto;",
   ),
 };
@@ -122,7 +126,11 @@ try {
     const env = { ...baseEnv, WSCTL_CONFIG_DIR: config, ...Object.fromEntries(sandbox.lines.map((l) => l.split('='))) };
     const big = { ...env, WSCTL_BASE_URL: statics.lines[0] };
     const run = (wsctl, args, e = env) => ({ argv: [node, wsctl, ...args], env: e });
-    const hold = (flags, args, e = env) => ({ argv: [node, '--require', skipFlags, bin, ...args], env: { ...e, SKIP_FLAGS: flags } });
+    // Each set of flags keeps its own code cache: V8 rejects one made under other flags.
+    const hold = (flags, args, e = env) => ({
+      argv: [node, '--require', skipFlags, bin, ...args],
+      env: { ...e, SKIP_FLAGS: flags, XDG_CACHE_HOME: join(tmp, `cache-${version}-${flags.replace(/\W/g, '_')}`) },
+    });
     const small = runs;
     const large = Math.max(3, Math.round(runs / 3));
     const rows = [
@@ -155,6 +163,20 @@ try {
         '`keys list --json`',
         run(bin, ['keys', 'list', '--json']),
         run(variants.http2, ['keys', 'list', '--json']),
+        small,
+      ],
+      [
+        'node:assert stand-in',
+        '`keys list --json`',
+        run(bin, ['keys', 'list', '--json']),
+        run(variants.assert, ['keys', 'list', '--json']),
+        small,
+      ],
+      [
+        'node:http stand-in',
+        '`keys list --json`',
+        run(bin, ['keys', 'list', '--json']),
+        run(variants.http, ['keys', 'list', '--json']),
         small,
       ],
       [
@@ -217,6 +239,7 @@ try {
     console.log(`\n${version}\n| trick | measured on | with it | without | saves | peak with / without |\n|---|---|---|---|---|---|`);
     for (const [name, what, on, off, n] of rows) {
       if (name === 'compile cache' && !version.match(/^v(2[2-9]|[3-9]\d)/)) continue;
+      if (only && !only.test(name)) continue;
       const r = compare(on, off, n);
       console.log(
         `| ${name} | ${what} | ${r.on.toFixed(0)} ms | ${r.off.toFixed(0)} ms | ${(r.off - r.on).toFixed(0)} ms (${((1 - r.on / r.off) * 100).toFixed(0)}%) | ${r.peakOn.toFixed(0)} / ${r.peakOff.toFixed(0)} MiB |`,
