@@ -52,7 +52,8 @@ Object.defineProperty(process, 'stdout', { configurable: true, enumerable: made.
 v8.setFlagsFromString = (flag) => { flags.push(flag); return set.call(v8, flag); };
 // Written with writeSync: process.stderr would load the stream modules it records.
 process.on('exit', () => {
-  const text = '\\nRECORD ' + JSON.stringify({ flags, stdoutMade, builtins: process.moduleLoadList, files: Object.keys(require.cache) }) + '\\n';
+  const engine = globalThis.__wsctlJq !== undefined;
+  const text = '\\nRECORD ' + JSON.stringify({ flags, stdoutMade, engine, builtins: process.moduleLoadList, files: Object.keys(require.cache) }) + '\\n';
   require('node:fs').writeSync(2, text);
 });
 `,
@@ -64,6 +65,8 @@ interface Recorded {
   stderr: string;
   flags: string[];
   stdoutMade: boolean;
+  /** Whether the main thread loaded the jq engine (its hooks, globalThis.__wsctlJq, are set). */
+  engine: boolean;
   builtins: string[];
   files: string[];
 }
@@ -253,16 +256,41 @@ describe('each trick, on and off', () => {
         expect(readFileSync(file).subarray(0, key.length).toString()).toBe(key);
         expect(readFileSync(file).length).toBeGreaterThan(key.length + 100_000);
       }
-      // Writing a cache forgets old ones (other Node versions or installs) past the newest four, and
+      // Writing a cache forgets old ones (other Node versions or installs) past the newest eight, and
       // the first name this cache had.
       const folder = join(cache, 'wsctl');
-      for (let i = 0; i < 5; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-0000000${i}`), 'old');
+      for (let i = 0; i < 9; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-0000000${i}`), 'old');
       writeFileSync(join(folder, 'node20-code-cache'), 'old');
       writeFileSync(file, Buffer.concat([Buffer.from(key), Buffer.alloc(5000, 7)]));
       await on();
-      expect(cacheFiles(cache)).toHaveLength(4);
+      expect(cacheFiles(cache)).toHaveLength(8);
       expect(cacheFiles(cache)).toContain(basename(file));
       expect(existsSync(join(folder, 'node20-code-cache'))).toBe(false);
+      // The jq engine's glue comes the same way: a file of its own, made by the first run that loads
+      // the engine on the main thread and taken by the next, with the answer the switch gives.
+      const jqArgs = ['keys', 'list', '--jq', '[.keys[] | select(.name != null) | .id]'];
+      const jqOff = await runBin(jqArgs, { env: { ...sb.env, ...OFF } });
+      const jqCache = tempDir();
+      const jqRun = async () => {
+        const r = await recorded(jqArgs, { ...sb.env, ...ON, XDG_CACHE_HOME: jqCache });
+        expect([r.code, r.stderr, r.stdout, r.engine]).toEqual([0, '', jqOff.stdout, true]);
+        expect(r.files.some((f) => f.endsWith('jq-worker.cjs'))).toBe(false);
+      };
+      await jqRun();
+      expect(cacheFiles(jqCache)).toHaveLength(2);
+      const glue = statSync(join(ROOT, 'dist/lazy/jq-worker.cjs'));
+      const glueKey = `wsctl code cache 1 ${process.version} ${process.arch} ${glue.size} ${glue.mtimeMs}\n`;
+      const glueFile = cacheFiles(jqCache)
+        .map((name) => join(jqCache, 'wsctl', name))
+        .find((f) => readFileSync(f).subarray(0, glueKey.length).toString() === glueKey) as string;
+      expect(glueFile).toBeDefined();
+      const glueMade = statSync(glueFile);
+      await jqRun();
+      expect(statSync(glueFile).mtimeMs).toBe(glueMade.mtimeMs);
+      // Code V8 rejects: the filter runs, and the glue's cache is made again.
+      writeFileSync(glueFile, Buffer.concat([Buffer.from(glueKey), Buffer.alloc(5000, 7)]));
+      await jqRun();
+      expect(readFileSync(glueFile).length).toBeGreaterThan(glueKey.length + 10_000);
       // A cache folder that cannot be made: slower, not broken, and nothing said.
       const notAFolder = join(tempDir(), 'file');
       writeFileSync(notAFolder, 'x');
@@ -516,7 +544,9 @@ describe('each trick, on and off', () => {
     'jq paths without the engine',
     'a plain path is answered without loading the engine, byte for byte as the engine answers it with the switch; a document it cannot answer goes to the engine',
     async () => {
-      const engineLoaded = (r: Recorded) => r.files.some((f) => f.endsWith('jq-worker.cjs'));
+      // The main thread's engine sets its hooks as it loads the glue (jq-local.ts), which comes from
+      // the code cache rather than require().
+      const engineLoaded = (r: Recorded) => r.engine;
       for (const filter of ['.keys[].id', '.keys[0]', '.keys | .[-1] | .name', '.']) {
         const on = await recorded(['keys', 'list', '--jq', filter], { ...sb.env, ...ON });
         const off = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, ...OFF, NODE_DEBUG: 'worker' } });

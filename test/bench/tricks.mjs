@@ -105,6 +105,7 @@ const variants = {
     '    if (!tricksOn) {\n      // node:fs/promises only here',
     '    if (true) {\n      // node:fs/promises only here',
   ),
+  glue: variant('glue', 'src/terminal/jq-local.ts', 'const glue = (runCached?.(path) ?? ', 'const glue = (undefined ?? '),
   crypto: variant(
     'crypto',
     'src/conversation/spool.ts',
@@ -153,6 +154,15 @@ try {
         '`keys list --json`',
         run(bin, ['keys', 'list', '--json']),
         { ...run(bin, ['keys', 'list', '--json']), env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } },
+        small,
+      ],
+      [
+        'code cache of the whole program',
+        `\`keys list --jq '${ENGINE_FILTER}'\` (the jq engine's glue)`,
+        // Each with a cache of its own, made by its first run: the program's cache holds the code of
+        // the run that made it, and one made by another command would hold none of the jq path.
+        run(bin, ['keys', 'list', '--jq', ENGINE_FILTER], { ...env, XDG_CACHE_HOME: join(tmp, `cache-${version}-glue`) }),
+        run(variants.glue, ['keys', 'list', '--jq', ENGINE_FILTER], { ...env, XDG_CACHE_HOME: join(tmp, `cache-${version}-no-glue`) }),
         small,
       ],
       ['version in the launcher', '`--version`', run(bin, ['--version']), run(bin, ['--version', '--no-color']), small],
