@@ -7,11 +7,15 @@
 //                    ES modules there): the launcher loads it with a V8 code cache (a speed trick,
 //                    src/tricks/registry.ts), and dist/lazy/flags.cjs sets the run-time V8 flags before that.
 import { isAscii } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { bundledPackages, thirdPartyNotices } from './notices.mjs';
+
+/** The first line of a file the launcher caches V8's code of (bin/wsctl reads it). */
+const BUILD_ID_PREFIX = '// wsctl build ';
 
 const root = new URL('..', import.meta.url).pathname;
 const jqWasm = createRequire(import.meta.url)('./jq-wasm.cjs');
@@ -199,6 +203,16 @@ const all = await build({
 // is ASCII, as esbuild writes it (non-ASCII characters escaped).
 if (!isAscii(readFileSync(join(root, 'dist/lazy/all.cjs'))))
   throw new Error('dist/lazy/all.cjs is not ASCII: bin/wsctl reads it as Latin-1');
+// The files the launcher runs from V8's code of them start with a hash of their text, which names
+// their code caches: V8 itself takes a cache made for another text of the same length, and a copy
+// that keeps files' times (or an install that sets them all alike) would leave size and mtime equal.
+for (const file of ['dist/lazy/all.cjs', 'dist/lazy/jq-worker.cjs']) {
+  const text = readFileSync(join(root, file));
+  writeFileSync(
+    join(root, file),
+    Buffer.concat([Buffer.from(`${BUILD_ID_PREFIX}${createHash('sha256').update(text).digest('hex').slice(0, 32)}\n`), text]),
+  );
+}
 // The run-time V8 flags, for the launcher to set before it compiles all.cjs: V8 accepts a code
 // cache only under the flags it was made with, and the program sets them as a command runs.
 await build({
