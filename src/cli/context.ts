@@ -1,5 +1,5 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
-// runner.ts builds the real one; tests build the same thing around their own streams.
+// run.ts builds the real one; tests build the same thing around their own streams.
 import { detectAgent } from '../common/agent.js';
 import { Api, Connections, givenKey, NO_CREDENTIAL, readOnce, type Credential } from '../http/index.js';
 import { ConfigStore, configFolder, type ConfigFolder } from '../config/index.js';
@@ -115,15 +115,19 @@ export function authHint(t: Target): string {
   return `Run \`wsctl auth login --profile ${t.profile}\`.`;
 }
 
-/** What the calls of a door (forCall) share: made on the first call, closed with the door's context. */
+/** What the calls of a door (forCall) share, from its first call on. */
 interface DoorShared {
   /**
-   * The connections: a call's requests safe to repeat reuse them, and the call's close() leaves
-   * them open. A command's context has none: its client keeps its own connection for the
-   * command's few requests.
+   * The connections, closed with the door's context: a call's requests safe to repeat reuse them,
+   * and the call's close() leaves them open. A command's context has none: its client keeps its
+   * own connection for the command's few requests.
    */
   connections: Connections;
-  /** The config folder: a call has the door's environment and working folder, so the same folder (its real path costs a few lstat calls). */
+  /**
+   * The door's config folder: a call has the door's environment and working folder, so the same
+   * folder, and its real path is not resolved again at each call (a few lstat calls). A folder
+   * that becomes a symbolic link while the server runs is seen at the server's next start.
+   */
   folder: ConfigFolder;
 }
 
@@ -138,7 +142,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
   const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT') || agent !== undefined;
   const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
   const idsCache = { dir: cacheDir(env), off: envFlag(env, 'WSCTL_NO_HISTORY') };
-  envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks-switch.ts; a value that is not a boolean is exit 2 here
+  envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks/switch.ts; a value that is not a boolean is exit 2 here
   // Variables for tests, bounded so that none can lift a limit or upset a timer.
   const backoffMs = envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds');
   const maxResponseMb = envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB');

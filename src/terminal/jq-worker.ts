@@ -2,8 +2,9 @@
 // thread, it runs a filter so that one that never ends or needs too much memory holds only this
 // thread, which the main thread terminates on Ctrl-C or SIGTERM. jq's output goes to the main
 // thread in chunks as it comes, at most MAX_IN_FLIGHT chunks ahead of what has been written (a
-// filter such as `range(1e9)` never piles up in memory). The main thread also loads this file
-// with require() for a filter's first try there (jq-local.ts), having set its own hooks first.
+// filter such as `range(1e9)` never piles up in memory). The main thread also loads this file for
+// a filter's first try there (jq-local.ts: with require(), or with the tricks from the launcher's
+// code cache), having set its own hooks first.
 import type { MessagePort } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import type { FromWorker, ToWorker, WorkerData } from './jq-protocol.js';

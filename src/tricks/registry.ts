@@ -173,7 +173,7 @@ export const RELIANCES: readonly Reliance[] = [
 ];
 
 /**
- * The run-time V8 flags (tricks-switch.ts), set before the jq engine compiles: runner.ts starts the
+ * The run-time V8 flags (switch.ts), set before the jq engine compiles: cli/run.ts starts the
  * engine's thread before any command runs, so the engine cannot wait for that. The flags hold for
  * every thread of the process.
  */

@@ -7,7 +7,7 @@ import { tricksOn as readSwitch } from '../../bin/booleans.cjs';
 export const tricksOn = readSwitch();
 
 /**
- * The V8 flags wsctl sets at run time, all here and set only here (by runner.ts once a command
+ * The V8 flags wsctl sets at run time, all here and set only here (by cli/run.ts once a command
  * runs, before any WebAssembly is compiled: --help does not pay for loading node:v8). Node
  * documents run-time V8 flags as unsupported: test/tricks.test.ts checks on the running Node
  * that each exists and takes effect.

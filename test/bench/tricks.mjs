@@ -9,7 +9,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { largeConversation } from './conversation.mjs';
@@ -42,6 +42,11 @@ writeFileSync(
   skipFlags,
   "const v8 = require('node:v8'); const set = v8.setFlagsFromString; const skip = new RegExp(process.env.SKIP_FLAGS); v8.setFlagsFromString = (f) => (skip.test(f) ? undefined : set.call(v8, f));\n",
 );
+
+/** A command's words as the table shows them: `keys list --jq '.keys[].id'`. */
+function shown(args) {
+  return `\`${args.map((a) => (/^[\w.-]+$/.test(a) ? a : `'${a}'`)).join(' ')}\``;
+}
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -126,7 +131,13 @@ try {
     const statics = await serve(node, [join(root, 'test/bench/static-server.mjs'), `conv_big=${file}`], 1);
     const env = { ...baseEnv, WSCTL_CONFIG_DIR: config, ...Object.fromEntries(sandbox.lines.map((l) => l.split('='))) };
     const big = { ...env, WSCTL_BASE_URL: statics.lines[0] };
-    const run = (wsctl, args, e = env) => ({ argv: [node, wsctl, ...args], env: e });
+    // Each build and command keeps a code cache of its own, made by its warm-up run: the cache holds
+    // the code of the run that made it, and one made by another command would hold less of this one.
+    const cacheOf = (wsctl, args) => {
+      const build = wsctl === bin ? 'this' : relative(tmp, wsctl).split(sep)[0];
+      return join(tmp, `cache-${version}-${build}-${args.join('_').replace(/\W/g, '_')}`);
+    };
+    const run = (wsctl, args, e = env) => ({ argv: [node, wsctl, ...args], env: { XDG_CACHE_HOME: cacheOf(wsctl, args), ...e } });
     // Each set of flags keeps its own code cache: V8 rejects one made under other flags.
     const hold = (flags, args, e = env) => ({
       argv: [node, '--require', skipFlags, bin, ...args],
@@ -134,6 +145,8 @@ try {
     });
     const small = runs;
     const large = Math.max(3, Math.round(runs / 3));
+    // A row: the same command with this build and with the variant built without the trick.
+    const versus = (name, variant, args, e = env, n = small) => [name, shown(args), run(bin, args, e), run(variant, args, e), n];
     const rows = [
       [
         'compile cache',
@@ -159,57 +172,19 @@ try {
       [
         'code cache of the whole program',
         `\`keys list --jq '${ENGINE_FILTER}'\` (the jq engine's glue)`,
-        // Each with a cache of its own, made by its first run: the program's cache holds the code of
-        // the run that made it, and one made by another command would hold none of the jq path.
-        run(bin, ['keys', 'list', '--jq', ENGINE_FILTER], { ...env, XDG_CACHE_HOME: join(tmp, `cache-${version}-glue`) }),
-        run(variants.glue, ['keys', 'list', '--jq', ENGINE_FILTER], { ...env, XDG_CACHE_HOME: join(tmp, `cache-${version}-no-glue`) }),
+        run(bin, ['keys', 'list', '--jq', ENGINE_FILTER]),
+        run(variants.glue, ['keys', 'list', '--jq', ENGINE_FILTER]),
         small,
       ],
       ['version in the launcher', '`--version`', run(bin, ['--version']), run(bin, ['--version', '--no-color']), small],
-      ['help written synchronously', '`--help`', run(bin, ['--help']), run(variants.writeSync, ['--help']), small],
-      ['node:child_process stand-in', '`--help`', run(bin, ['--help']), run(variants.child, ['--help']), small],
-      [
-        'node:http2 stand-in',
-        '`keys list --json`',
-        run(bin, ['keys', 'list', '--json']),
-        run(variants.http2, ['keys', 'list', '--json']),
-        small,
-      ],
-      [
-        'node:assert stand-in',
-        '`keys list --json`',
-        run(bin, ['keys', 'list', '--json']),
-        run(variants.assert, ['keys', 'list', '--json']),
-        small,
-      ],
-      [
-        'node:http stand-in',
-        '`keys list --json`',
-        run(bin, ['keys', 'list', '--json']),
-        run(variants.http, ['keys', 'list', '--json']),
-        small,
-      ],
-      [
-        'undici deep imports',
-        '`keys list --json`',
-        run(bin, ['keys', 'list', '--json']),
-        run(variants.undici, ['keys', 'list', '--json']),
-        small,
-      ],
-      [
-        'jq paths without the engine',
-        "`keys list --jq '.keys[].id'`",
-        run(bin, ['keys', 'list', '--jq', '.keys[].id']),
-        run(variants.paths, ['keys', 'list', '--jq', '.keys[].id']),
-        small,
-      ],
-      [
-        'jq on the main thread',
-        `\`keys list --jq '${ENGINE_FILTER}'\``,
-        run(bin, ['keys', 'list', '--jq', ENGINE_FILTER]),
-        run(variants.local, ['keys', 'list', '--jq', ENGINE_FILTER]),
-        small,
-      ],
+      versus('help written synchronously', variants.writeSync, ['--help']),
+      versus('node:child_process stand-in', variants.child, ['--help']),
+      versus('node:http2 stand-in', variants.http2, ['keys', 'list', '--json']),
+      versus('node:assert stand-in', variants.assert, ['keys', 'list', '--json']),
+      versus('node:http stand-in', variants.http, ['keys', 'list', '--json']),
+      versus('undici deep imports', variants.undici, ['keys', 'list', '--json']),
+      versus('jq paths without the engine', variants.paths, ['keys', 'list', '--jq', '.keys[].id']),
+      versus('jq on the main thread', variants.local, ['keys', 'list', '--jq', ENGINE_FILTER]),
       [
         'Liftoff only',
         '`keys list --json`',
@@ -231,20 +206,8 @@ try {
         hold('semi-space', ['convo', 'show', 'conv_big'], big),
         large,
       ],
-      [
-        'quickCheck',
-        '`convo show --json` of 55,000 messages',
-        run(bin, ['convo', 'show', 'conv_big', '--json'], big),
-        run(variants.quickCheck, ['convo', 'show', 'conv_big', '--json'], big),
-        large,
-      ],
-      [
-        'node:crypto without its ES module facade',
-        '`keys list --json`',
-        run(bin, ['keys', 'list', '--json']),
-        run(variants.crypto, ['keys', 'list', '--json']),
-        small,
-      ],
+      versus('quickCheck', variants.quickCheck, ['convo', 'show', 'conv_big', '--json'], big, large),
+      versus('node:crypto without its ES module facade', variants.crypto, ['keys', 'list', '--json']),
     ];
     console.log(`\n${version}\n| trick | measured on | with it | without | saves | peak with / without |\n|---|---|---|---|---|---|`);
     for (const [name, what, on, off, n] of rows) {
