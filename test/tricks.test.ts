@@ -708,6 +708,65 @@ describe('each trick, on and off', () => {
     expect(newSpace('')).toBeGreaterThan(steady * 4);
   });
 
+  trick(
+    'collections by what a transcript read',
+    'a transcript collects all garbage after every 16 MiB read, a follow after every 8 MiB over its polls; --expose-gc is unset after the collector is taken, so the code cache the run made is taken by the next command; not with the switch',
+    async () => {
+      // A conversation whose messages are 1.5 MiB each: a first answer of one message, then two,
+      // then three (9 MiB in all); running until the third.
+      const serving = async () => {
+        let answers = 0;
+        const server = createServer((_req, res) => {
+          const state = ++answers < 3 ? 'running' : 'idle';
+          const messages = Array.from({ length: answers }, (_, i) => ({
+            kind: 'request',
+            parts: [{ part_kind: 'user-prompt', content: `message ${i} ${'x'.repeat(3 << 19)}`, timestamp: '2026-01-05T09:00:00Z' }],
+          }));
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ conversation: { id: 'conv_gc', title: 'polled' }, messages, state }));
+        });
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return server;
+      };
+      const COLLECTED = [...RUNTIME_FLAGS, '--expose-gc', '--no-expose-gc'];
+      const runs = async (args: string[], readBefore = 0) => {
+        const cache = tempDir();
+        const both: Recorded[] = [];
+        for (const env of [ON, OFF]) {
+          const server = await serving();
+          const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+          try {
+            // Earlier answers, read by no one: the next is the larger one.
+            for (let i = 0; i < readBefore; i++) await (await fetch(`${url}/conversations/conv_gc`)).arrayBuffer();
+            both.push(await recorded(args, { ...sb.env, WSCTL_BASE_URL: url, XDG_CACHE_HOME: cache, ...env }));
+          } finally {
+            server.close();
+          }
+        }
+        const [on, off] = both as [Recorded, Recorded];
+        expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
+        expect(off.stdout).toBe(on.stdout);
+        expect(off.flags).toEqual([]);
+        return { on, cache };
+      };
+      // A transcript of 3 MiB is not collected by hand, one of 16.5 MiB is.
+      expect((await runs(['convo', 'show', 'conv_gc'], 1)).on.flags).toEqual([...RUNTIME_FLAGS]);
+      expect((await runs(['convo', 'show', 'conv_gc'], 10)).on.flags).toEqual(COLLECTED);
+      // A follow: 1.5, 3, then 4.5 MiB; the collector is taken once, in the third poll.
+      const { on: followed, cache } = await runs(['convo', 'show', 'conv_gc', '--follow', '--interval', '0.5']);
+      expect(followed.stdout).toContain('message 2');
+      expect(followed.flags).toEqual(COLLECTED);
+      // The follow made the program's code cache; V8 takes it in the next run, which leaves it as it is.
+      const [file] = readdirSync(join(cache, 'wsctl')).filter((n) => n.startsWith('code-cache-'));
+      expect(file).toBeDefined();
+      const made = statSync(join(cache, 'wsctl', file as string));
+      const next = await recorded(['keys', 'list', '--json'], { ...sb.env, XDG_CACHE_HOME: cache, ...ON });
+      expect(next.code, next.stderr).toBe(0);
+      expect(statSync(join(cache, 'wsctl', file as string)).mtimeMs).toBe(made.mtimeMs);
+    },
+    30_000,
+  );
+
   trick('node:crypto without its ES module facade', 'a request does not load WebCrypto; with the switch, the facade loads it', async () => {
     const { on, off } = await onAndOff(['keys', 'list']);
     expect(builtin(on, 'internal/crypto/webcrypto')).toBe(false);

@@ -6,6 +6,7 @@ import type { Ctx } from '../cli/context.js';
 import { InterruptedError } from '../errors.js';
 import type { Message } from '../schemas.js';
 import { request } from '../service.js';
+import { collectorEvery } from '../tricks/registry.js';
 import { realClock, type Clock } from './clock.js';
 import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation, type HeadTexts } from './stream.js';
@@ -35,25 +36,58 @@ function headerText(head: Head, texts: HeadTexts): string | undefined {
   return `{"conversation":${texts.conversation},"state":${state}}`;
 }
 
+const DIGEST = 20; // bytes of SHA-1
+// One character a byte ('binary' is latin1): a string is made faster than a Buffer.
+const sha1 = (text: string): string => hash('sha1', text, 'binary');
+
 /**
  * What has been printed, known by a digest of each message's bytes as the service sent them (a
  * message has no id). The history is trusted to keep what was printed in place; when it does not
- * (reordered, shrunk, rewritten), a message counts as printed as often as its bytes were.
+ * (reordered, shrunk, rewritten), a message counts as printed as often as its bytes were. The
+ * digests sit side by side in one buffer: a string and a map entry each held 5 MiB for 55,000
+ * messages, for the whole of a follow.
  */
 class Printed {
-  private readonly order: string[] = [];
-  private readonly times = new Map<string, number>();
+  private order = Buffer.alloc(DIGEST * 1024);
+  private count = 0;
+  /** How often each digest was printed: counted once the history first moves. */
+  private times?: Map<string, number>;
 
   add(digest: string): void {
-    this.order.push(digest);
-    this.times.set(digest, (this.times.get(digest) ?? 0) + 1);
+    if ((this.count + 1) * DIGEST > this.order.length) {
+      const grown = Buffer.alloc(this.order.length * 2);
+      this.order.copy(grown);
+      this.order = grown;
+    }
+    this.order.write(digest, this.count++ * DIGEST, 'latin1');
+    if (this.times) count(this.times, digest);
   }
 
-  /** One poll's reading: for each message, whether it was printed; and whether the history kept what was printed in place. */
-  reading(onChange: () => void) {
-    const { order, times } = this;
+  private key(index: number): string {
+    return this.order.toString('latin1', index * DIGEST, (index + 1) * DIGEST);
+  }
+
+  private matches(index: number, digest: string): boolean {
+    const at = index * DIGEST;
+    for (let i = 0; i < DIGEST; i++) if (this.order[at + i] !== digest.charCodeAt(i)) return false;
+    return true;
+  }
+
+  private counted(): Map<string, number> {
+    if (!this.times) {
+      this.times = new Map();
+      for (let i = 0; i < this.count; i++) count(this.times, this.key(i));
+    }
+    return this.times;
+  }
+
+  /**
+   * One poll's reading: for each message, whether it was printed; and whether the history kept
+   * what was printed in place. With `keep`, the digests worked out are kept for first() (--tail).
+   */
+  reading(onChange: () => void, keep: boolean) {
     // Nothing printed before this poll: nothing in it is known, and no digest is needed until a message is printed.
-    const fresh = order.length === 0;
+    const fresh = this.count === 0;
     // While the history keeps what was printed in place, a message is known by its place alone and
     // nothing is kept per message: a poll of 55,000 known messages leaves no garbage that lives
     // through the poll. Counting starts at the first message out of place.
@@ -64,32 +98,37 @@ class Printed {
       if (!changed) onChange();
       changed = true;
     };
-    const digest = (index: number, text: string): string => (digests[index] ??= hash('sha1', text, 'base64'));
+    const digest = (index: number, text: string): string => (keep ? (digests[index] ??= sha1(text)) : sha1(text));
     return {
       digest,
-      /** The digests of the first n messages. */
+      /** The digests of the first n messages (kept ones only). */
       first: (n: number) => digests.slice(0, n),
-      known(index: number, text: string): boolean {
+      known: (index: number, text: string): boolean => {
         if (fresh) return false;
-        const d = digests[index] ?? hash('sha1', text, 'base64');
+        const d = digests[index] ?? sha1(text);
         if (!seen) {
-          if (index >= order.length) return false;
-          if (order[index] === d) return true;
+          if (index >= this.count) return false;
+          if (this.matches(index, d)) return true;
           // Out of place: the messages before it were the printed ones, in order.
           seen = new Map();
-          for (let i = 0; i < index; i++) seen.set(order[i] as string, (seen.get(order[i] as string) ?? 0) + 1);
+          for (let i = 0; i < index; i++) count(seen, this.key(i));
         }
-        if (index < order.length && order[index] !== d) change();
-        const nth = (seen.get(d) ?? 0) + 1;
-        seen.set(d, nth);
-        return nth <= (times.get(d) ?? 0);
+        if (index < this.count && !this.matches(index, d)) change();
+        return count(seen, d) <= (this.counted().get(d) ?? 0);
       },
       /** The history ended with `total` messages: fewer than were printed means some went away. */
-      ended(total: number): void {
-        if (total < order.length) change();
+      ended: (total: number): void => {
+        if (total < this.count) change();
       },
     };
   }
+}
+
+/** One more of key in counts; returns how many there are now. */
+function count(counts: Map<string, number>, key: string): number {
+  const n = (counts.get(key) ?? 0) + 1;
+  counts.set(key, n);
+  return n;
 }
 
 function since(ms: number): string {
@@ -116,6 +155,9 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
   };
 
   const printed = new Printed(); // later polls pass these over undecoded
+  // Every poll reads the whole history: garbage is collected by what all polls read, more often
+  // than for one transcript (a follow's peak matters more than its first poll's speed).
+  const collect = collectorEvery(8 << 20);
   let warned = false;
   let lastMessageAt = clock.now();
   const status = await term.statusLine();
@@ -149,9 +191,9 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
         let state: string | null | undefined;
         let pending: Read | undefined;
         let count = 0;
-        const reading = printed.reading(historyChanged);
         // --tail applies to the first answer: its messages wait until the count is known.
         const tailing = first && opts.tail !== undefined;
+        const reading = printed.reading(historyChanged, tailing);
         const kept = lastOf<Read>(tailing ? opts.tail : undefined);
         const next = async (read: Read) => {
           if (pending) await print(pending);
@@ -183,6 +225,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
             },
           },
           reading.known,
+          collect,
         );
         await gate.show();
         // The last message of a running conversation may still be growing: the next poll reads it again.
