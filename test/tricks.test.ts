@@ -51,10 +51,18 @@ let stdoutMade = false;
 const made = Object.getOwnPropertyDescriptor(process, 'stdout');
 Object.defineProperty(process, 'stdout', { configurable: true, enumerable: made.enumerable, get() { stdoutMade = true; return made.get.call(process); } });
 v8.setFlagsFromString = (flag) => { flags.push(flag); return set.call(v8, flag); };
+// V8's collector, when the program takes it (takeCollector), counts its calls.
+const vm = require('node:vm');
+const runInNewContext = vm.runInNewContext;
+let collections = 0;
+vm.runInNewContext = (...args) => {
+  const result = runInNewContext.apply(vm, args);
+  return args[0] === 'gc' && typeof result === 'function' ? () => { collections++; return result(); } : result;
+};
 // Written with writeSync: process.stderr would load the stream modules it records.
 process.on('exit', () => {
   const engine = globalThis.__wsctlJq !== undefined;
-  const text = '\\nRECORD ' + JSON.stringify({ flags, stdoutMade, engine, builtins: process.moduleLoadList, files: Object.keys(require.cache) }) + '\\n';
+  const text = '\\nRECORD ' + JSON.stringify({ flags, collections, stdoutMade, engine, builtins: process.moduleLoadList, files: Object.keys(require.cache) }) + '\\n';
   require('node:fs').writeSync(2, text);
 });
 `,
@@ -65,6 +73,8 @@ interface Recorded {
   stdout: string;
   stderr: string;
   flags: string[];
+  /** How often the program collected garbage by hand. */
+  collections: number;
   stdoutMade: boolean;
   /** Whether the main thread started loading the jq engine (its hooks, globalThis.__wsctlJq, are set). */
   engine: boolean;
@@ -712,12 +722,12 @@ describe('each trick, on and off', () => {
     'collections by what a transcript read',
     'a transcript collects all garbage after every 16 MiB read, a follow after every 8 MiB over its polls; --expose-gc is unset after the collector is taken, so the code cache the run made is taken by the next command; not with the switch',
     async () => {
-      // A conversation whose messages are 1.5 MiB each: a first answer of one message, then two,
-      // then three (9 MiB in all); running until the third.
-      const serving = async () => {
-        let answers = 0;
+      // A conversation whose messages are 1.5 MiB each: a first answer of `first` messages, then one
+      // more each time; running until the third answer.
+      const serving = async (first: number) => {
+        let answers = first - 1;
         const server = createServer((_req, res) => {
-          const state = ++answers < 3 ? 'running' : 'idle';
+          const state = ++answers < first + 2 ? 'running' : 'idle';
           const messages = Array.from({ length: answers }, (_, i) => ({
             kind: 'request',
             parts: [{ part_kind: 'user-prompt', content: `message ${i} ${'x'.repeat(3 << 19)}`, timestamp: '2026-01-05T09:00:00Z' }],
@@ -729,15 +739,13 @@ describe('each trick, on and off', () => {
         return server;
       };
       const COLLECTED = [...RUNTIME_FLAGS, '--expose-gc', '--no-expose-gc'];
-      const runs = async (args: string[], readBefore = 0) => {
+      const runs = async (args: string[], first = 1) => {
         const cache = tempDir();
         const both: Recorded[] = [];
         for (const env of [ON, OFF]) {
-          const server = await serving();
+          const server = await serving(first);
           const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
           try {
-            // Earlier answers, read by no one: the next is the larger one.
-            for (let i = 0; i < readBefore; i++) await (await fetch(`${url}/conversations/conv_gc`)).arrayBuffer();
             both.push(await recorded(args, { ...sb.env, WSCTL_BASE_URL: url, XDG_CACHE_HOME: cache, ...env }));
           } finally {
             server.close();
@@ -746,16 +754,18 @@ describe('each trick, on and off', () => {
         const [on, off] = both as [Recorded, Recorded];
         expect([on.code, off.code], on.stderr + off.stderr).toEqual([0, 0]);
         expect(off.stdout).toBe(on.stdout);
-        expect(off.flags).toEqual([]);
+        expect([off.flags, off.collections]).toEqual([[], 0]);
         return { on, cache };
       };
-      // A transcript of 3 MiB is not collected by hand, one of 16.5 MiB is.
-      expect((await runs(['convo', 'show', 'conv_gc'], 1)).on.flags).toEqual([...RUNTIME_FLAGS]);
-      expect((await runs(['convo', 'show', 'conv_gc'], 10)).on.flags).toEqual(COLLECTED);
-      // A follow: 1.5, 3, then 4.5 MiB; the collector is taken once, in the third poll.
+      // A transcript of 3 MiB is not collected by hand, one of 16.5 MiB once.
+      const small = (await runs(['convo', 'show', 'conv_gc'], 2)).on;
+      expect([small.flags, small.collections]).toEqual([[...RUNTIME_FLAGS], 0]);
+      const large = (await runs(['convo', 'show', 'conv_gc'], 11)).on;
+      expect([large.flags, large.collections]).toEqual([COLLECTED, 1]);
+      // A follow: 1.5, 3, then 4.5 MiB; collected once, in the third poll.
       const { on: followed, cache } = await runs(['convo', 'show', 'conv_gc', '--follow', '--interval', '0.5']);
       expect(followed.stdout).toContain('message 2');
-      expect(followed.flags).toEqual(COLLECTED);
+      expect([followed.flags, followed.collections]).toEqual([COLLECTED, 1]);
       // The follow made the program's code cache; V8 takes it in the next run, which leaves it as it is.
       const [file] = readdirSync(join(cache, 'wsctl')).filter((n) => n.startsWith('code-cache-'));
       expect(file).toBeDefined();

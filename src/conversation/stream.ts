@@ -9,7 +9,6 @@ import { Conversation as ConversationSchema, ConversationDetail, Message as Mess
 import type { Sink } from '../terminal/index.js';
 import type { Spool } from './spool.js';
 import type { Head } from './transcript.js';
-import { collectorEvery } from '../tricks/registry.js';
 
 /** What a reader is told, in body order. */
 export interface ConversationVisitor {
@@ -27,14 +26,14 @@ const stateSchema = ConversationSchema.shape.state;
 /**
  * Reads the body to its end, telling the visitor as it goes; a body that is not a conversation is
  * exit 3. `known` is shown each message's text first: true means it was seen before (a follow poll
- * printed it), and it is passed on undecoded. `collect` is told the size of each chunk read (a
- * follow gives one for all its polls).
+ * printed it), and it is passed on undecoded. `collect`, if given, is told the size of each chunk
+ * read (collectorEvery: a follow gives one for all its polls).
  */
 export async function readConversation(
   body: StreamedBody,
   visitor: ConversationVisitor,
   known?: (index: number, text: string) => boolean,
-  collect: (read: number) => void = collectorEvery(16 << 20),
+  collect?: (read: number) => void,
 ): Promise<void> {
   const info: ErrorInfo = { status: body.status, requestId: body.requestId };
   const splitter = new ObjectSplitter('messages');
@@ -75,7 +74,7 @@ export async function readConversation(
 
   try {
     for await (const chunk of body.chunks) {
-      collect(chunk.length);
+      collect?.(chunk.length);
       for (const event of splitter.push(chunk)) {
         // Most messages are handled without waiting: no promise per message unless output waits.
         const waiting = handle(event);

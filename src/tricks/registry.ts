@@ -6,7 +6,7 @@
 // running Node and fails loudly when one breaks. Tricks outside this module (the launcher, the
 // build's stand-ins) read the same variable themselves, since they run before or outside it.
 import type { Dispatcher } from 'undici';
-import { setRuntimeFlags, tricksOn } from './switch.js';
+import { setRuntimeFlags, takeCollector, tricksOn } from './switch.js';
 
 export { RUNTIME_FLAGS, setRuntimeFlags, tricksOn } from './switch.js';
 
@@ -109,8 +109,9 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'collections by what a transcript read',
-    where: 'src/tricks/registry.ts (collectorEvery, used by src/conversation/stream.ts and follow.ts)',
-    buys: "a body's 64 KiB chunks live outside V8's heap and are often promoted before they are read, and V8 collects the old generation only once external memory has grown by about 64 MiB: a transcript collects all garbage after every 16 MiB read (a follow after every 8 MiB over its polls). `convo show` of 220,000 messages peaks at 70, 82 and 84 MiB instead of 90, 100 and 103 on Node 20, 24 and 26 (1.01× the peak of 55,000, was 1.23-1.26×), 55,000 at 69, 81 and 83 instead of 71, 88 and 84; its time +2% and +0% on Node 24 and 26 (medians of 21 alternating runs; Node 20 within the noise; each collection takes 10-12 ms of a 12 MiB heap, so every 8 MiB cost 8-11%). With the follow's digests in one buffer (5 MiB less), `--follow` over 20 polls: 80-82 → 70-72 MiB on Node 20, 111-113 → 82-85 on Node 24 and 104-105 → 84-87 on Node 26 (two runs each, alternating with the build before)",
+    where:
+      'src/tricks/registry.ts (collectorEvery, given to readConversation of src/conversation/stream.ts by print.ts and follow.ts; the collector: takeCollector in src/tricks/switch.ts)',
+    buys: "a body's 64 KiB chunks live outside V8's heap and are often promoted before they are read, and V8 collects the old generation only once external memory has grown by about 64 MiB: a transcript collects all garbage after every 16 MiB read (a follow after every 8 MiB over its polls). `convo show` of 220,000 messages peaks at 70, 82 and 84 MiB instead of 90, 100 and 103 on Node 20, 24 and 26 (1.01× the peak of 55,000, was 1.23-1.26×), 55,000 at 69, 81 and 83 instead of 71, 88 and 84; its time +2% and +0% on Node 24 and 26 (medians of 21 alternating runs; Node 20 within the noise; each collection takes 10-12 ms of a 12 MiB heap, so every 8 MiB cost 8-11%). Together with the follow's digests in one buffer (about 3.7 MiB less, which is no trick and stays with the switch), `--follow` over 20 polls: 80-82 → 70-72 MiB on Node 20, 111-113 → 82-85 on Node 24 and 104-105 → 84-87 on Node 26 (two runs each, alternating with the build before)",
   },
   {
     name: 'node:http without its ES module facade',
@@ -212,22 +213,7 @@ export function builtinCrypto(): typeof import('node:crypto') {
   return cryptoFacade ?? process.getBuiltinModule('node:crypto');
 }
 
-let collect: (() => void) | undefined;
-
-/**
- * A full garbage collection now. V8 gives the collector to code only under --expose-gc, set here
- * for the moment of taking it from a new context and unset after, so that the code cache made at
- * exit is made under the flags of every other run (V8 rejects a cache made under other flags).
- */
-function collectGarbage(): void {
-  if (!collect) {
-    const v8 = process.getBuiltinModule('node:v8');
-    v8.setFlagsFromString('--expose-gc');
-    collect = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
-    v8.setFlagsFromString('--no-expose-gc');
-  }
-  collect();
-}
+let gc: (() => void) | null | undefined; // null: V8 did not give it
 
 /**
  * Told each chunk of a large body as it is read, collects all garbage after every `bytes` of them.
@@ -242,7 +228,8 @@ export function collectorEvery(bytes: number): (read: number) => void {
     since += read;
     if (since < bytes || !tricksOn) return;
     since = 0;
-    collectGarbage();
+    if (gc === undefined) gc = takeCollector() ?? null;
+    gc?.();
   };
 }
 

@@ -14,11 +14,31 @@ export const tricksOn = readSwitch();
  * - Liftoff only: V8 applies a flag's implications only at start-up, so tier-up is also turned
  *   off by name (on Node 24+ it stays on unless said).
  * - A steady young generation: see TRICKS.
+ * The one other flag, --expose-gc, is set for an instant by takeCollector below.
  */
 export const RUNTIME_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering', '--semi-space-growth-factor=1'] as const;
 
 // On the process, not in this module: the entry bundle and the lazy chunks each hold a copy of it.
 const FLAGS_SET = Symbol.for('wsctl.runtimeFlagsSet');
+
+/**
+ * V8's collector, which V8 gives to code only under --expose-gc: the flag is set for the moment of
+ * taking it from a new context and unset in any case, so that the code cache made at exit is made
+ * under the flags of every other run (V8 rejects a cache made under other flags). Undefined where
+ * V8 does not give it: nothing is then collected by hand.
+ */
+export function takeCollector(): (() => void) | undefined {
+  const v8 = process.getBuiltinModule('node:v8');
+  v8.setFlagsFromString('--expose-gc');
+  try {
+    const gc: unknown = process.getBuiltinModule('node:vm').runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
+  }
+}
 
 export function setRuntimeFlags(): void {
   const process_ = globalThis as { [FLAGS_SET]?: boolean };

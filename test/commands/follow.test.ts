@@ -17,7 +17,8 @@ const message = (i: number, text: string) => ({
 });
 const conversation = { id: 'c1', title: 'Scripted', type: 'chat', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' };
 
-type Answer = { status?: number; body?: unknown };
+/** cutAfter: the body ends just after this text, short of its length, and the connection closes. */
+type Answer = { status?: number; body?: unknown; cutAfter?: string };
 let server: Server | undefined;
 afterEach(() => server?.close());
 
@@ -27,8 +28,14 @@ async function scripted(answers: Answer[]): Promise<{ url: string; polls: () => 
   server = createServer((_req, res) => {
     const answer = answers[Math.min(polls, answers.length - 1)] as Answer;
     polls++;
+    const text = JSON.stringify(answer.body ?? { detail: 'scripted' });
+    if (answer.cutAfter) {
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.write(text.slice(0, text.indexOf(answer.cutAfter) + answer.cutAfter.length), () => res.destroy());
+      return;
+    }
     res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer.body ?? { detail: 'scripted' }));
+    res.end(text);
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, polls: () => polls };
@@ -174,6 +181,29 @@ describe('convo show --follow', () => {
     const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '2', '--json', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500]);
     expect(r.code, r.stderr).toBe(0);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1, -1)
+        .map((l) => JSON.parse(l)),
+    ).toEqual([b, c, d]);
+    expect(r.stderr).not.toMatch(/changed between polls/);
+  });
+
+  it('--tail, and a first answer cut after its messages: asked for again, each message once, nothing counted twice', async () => {
+    const [a, b, c, d] = ['alpha', 'bravo', 'charlie', 'delta'].map((text, i) => message(i, text));
+    const running = { conversation, messages: [a, b, c], state: 'running' };
+    const s = await scripted([
+      { body: running, cutAfter: '],' },
+      { body: running },
+      { body: { conversation, state: 'idle', messages: [a, b, c, d] } },
+    ]);
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '2', '--json', ...FAST], { env: env(s.url), clock });
+    expect(r.code, r.stderr).toBe(0);
+    // The cut answer asked for again, then one wait and the idle answer.
+    expect([s.polls(), clock.waits]).toEqual([3, [500]]);
     expect(
       r.stdout
         .trimEnd()
