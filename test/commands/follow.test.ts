@@ -56,6 +56,21 @@ function instantClock(): Clock & { waits: number[] } {
   };
 }
 
+/** The lines of --json output, parsed. */
+const jsonLines = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+/** The messages of --json output: its lines between the first ({conversation, state}) and the last ({state}). */
+const messageLines = (stdout: string) => jsonLines(stdout).slice(1, -1);
+/** The text of each message of the human transcript (its indented lines). */
+const messageTexts = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => l.startsWith('  '))
+    .map((l) => l.trim());
+
 const env = (url: string) => ({ WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_follow_test_key', WSCTL_CONFIG_DIR: tempDir() });
 const FAST = ['--interval', '0.5'];
 
@@ -84,10 +99,7 @@ describe('convo show --follow', () => {
     expect(clock.waits).toEqual([500, 500, 500]);
     expect(r.code, r.stderr).toBe(0);
     expect(s.polls()).toBe(4);
-    const bodies = r.stdout
-      .split('\n')
-      .filter((l) => l.startsWith('  '))
-      .map((l) => l.trim());
+    const bodies = messageTexts(r.stdout);
     expect(bodies).toEqual(['hello', 'World, growing and done', 'next, final']);
     expect(r.stdout).toMatch(/^state\trunning$/m);
     expect(r.stdout).toMatch(/\(3 messages\)\n$/);
@@ -111,10 +123,7 @@ describe('convo show --follow', () => {
     ]);
     first?.close();
     expect(human.code, human.stderr).toBe(0);
-    const bodies = human.stdout
-      .split('\n')
-      .filter((l) => l.startsWith('  '))
-      .map((l) => l.trim());
+    const bodies = messageTexts(human.stdout);
     expect(bodies).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot']);
     expect(human.stderr.match(/changed between polls/g)).toHaveLength(1);
     expect(human.stderr).toMatch(
@@ -122,12 +131,7 @@ describe('convo show --follow', () => {
     );
     // --json: one line per message, each once, as the service sent it.
     expect(json.code, json.stderr).toBe(0);
-    expect(
-      json.stdout
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l)),
-    ).toEqual([{ conversation, state: 'running' }, a, b, c, d, e, f, { state: 'idle' }]);
+    expect(jsonLines(json.stdout)).toEqual([{ conversation, state: 'running' }, a, b, c, d, e, f, { state: 'idle' }]);
     expect(json.stderr.match(/changed between polls/g)).toHaveLength(1);
   });
 
@@ -142,10 +146,7 @@ describe('convo show --follow', () => {
     const r = await run(['convo', 'show', 'c1', '--follow', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500, 500]);
     expect(r.code, r.stderr).toBe(0);
-    const bodies = r.stdout
-      .split('\n')
-      .filter((l) => l.startsWith('  '))
-      .map((l) => l.trim());
+    const bodies = messageTexts(r.stdout);
     // charlie was still the last message (perhaps growing) when it went away: never complete, never printed.
     expect(bodies).toEqual(['alpha', 'bravo', 'delta', 'echo']);
     expect(r.stderr.match(/changed between polls/g)).toHaveLength(1);
@@ -161,13 +162,7 @@ describe('convo show --follow', () => {
     const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500]);
     expect(r.code, r.stderr).toBe(0);
-    expect(
-      r.stdout
-        .trimEnd()
-        .split('\n')
-        .slice(1, -1)
-        .map((l) => JSON.parse(l)),
-    ).toEqual([ok, ok, ok]);
+    expect(messageLines(r.stdout)).toEqual([ok, ok, ok]);
     expect(r.stderr).not.toMatch(/changed between polls/);
   });
 
@@ -181,13 +176,7 @@ describe('convo show --follow', () => {
     const r = await run(['convo', 'show', 'c1', '--follow', '--tail', '2', '--json', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500]);
     expect(r.code, r.stderr).toBe(0);
-    expect(
-      r.stdout
-        .trimEnd()
-        .split('\n')
-        .slice(1, -1)
-        .map((l) => JSON.parse(l)),
-    ).toEqual([b, c, d]);
+    expect(messageLines(r.stdout)).toEqual([b, c, d]);
     expect(r.stderr).not.toMatch(/changed between polls/);
   });
 
@@ -206,13 +195,7 @@ describe('convo show --follow', () => {
     expect(r.code, r.stderr).toBe(0);
     // The cut answer asked for again, then one wait and the idle answer.
     expect([s.polls(), clock.waits]).toEqual([3, [500]]);
-    expect(
-      r.stdout
-        .trimEnd()
-        .split('\n')
-        .slice(1, -1)
-        .map((l) => JSON.parse(l)),
-    ).toEqual([b, c, d]);
+    expect(messageLines(r.stdout)).toEqual([b, c, d]);
     expect(r.stderr).not.toMatch(/changed between polls/);
   });
 
@@ -248,10 +231,7 @@ describe('convo show --follow', () => {
     const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url), clock });
     expect(clock.waits).toEqual([500]);
     expect(r.code).toBe(0);
-    const lines = r.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const lines = jsonLines(r.stdout);
     expect(lines).toEqual([{ conversation, state: 'running' }, message(0, 'a'), message(1, 'b, done'), { state: 'idle' }]);
   });
 
@@ -338,10 +318,7 @@ describe.concurrent('conv_live in the sandbox', () => {
     expect(human.stdout).toMatch(/Done: Casa do Largo is held .* to finance\.\n/);
     // Finished now: a second follow is one request and the same messages.
     const again = await runBin(['--sandbox', 'convo', 'show', 'conv_live', '--follow', '--json'], { env: { WSCTL_CONFIG_DIR: dir } });
-    const lines = again.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const lines = jsonLines(again.stdout);
     expect(lines[0]).toMatchObject({ state: 'idle' });
     expect(lines.at(-1)).toEqual({ state: 'idle' });
     expect(lines.length - 2).toBe(human.stdout.match(/^▸ /gm)?.length);
