@@ -32,18 +32,26 @@ function tempPrefix(path: string): string {
 /**
  * Makes a folder and those above it, 0700. Not mkdirSync's recursive mode: where a folder cannot be
  * made it says ENOENT (a read-only file system) or never returns (under /proc); this says why.
+ * Another process may make any of them meanwhile: a folder found made is as good as one made.
  */
 export function makeFolder(dir: string): void {
+  if (madeOrFound(dir)) return;
+  makeFolder(dirname(dir));
+  // Its parent, just made, was removed again: mkdir says so.
+  if (!madeOrFound(dir)) mkdirSync(dir, { mode: 0o700 });
+}
+
+/** Makes one folder, 0700: true when it is there now, false when its parent is missing. */
+function madeOrFound(dir: string): boolean {
   try {
     mkdirSync(dir, { mode: 0o700 });
-    return;
+    return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
-    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return true;
+    if (code === 'ENOENT' && dirname(dir) !== dir) return false;
+    throw error;
   }
-  makeFolder(dirname(dir));
-  mkdirSync(dir, { mode: 0o700 });
 }
 
 /**

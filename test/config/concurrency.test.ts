@@ -1,6 +1,7 @@
 // config.json under concurrent invocations and odd files: 20 writers of each kind lose nothing
 // and resurrect nothing; a symlink is never written through; stale temp files go; a config that
-// others can read is named; profiles are own keys only; a new key is never lost.
+// others can read is named; profiles are own keys only; a new key is never lost; folders made
+// by two threads at the same moment are made for both.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -16,6 +17,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { atOnce, BIN, REPEAT_RUN, ROOT, run, runBin, startSandbox, storm, tempDir, type TestSandbox } from '../helpers.js';
 
@@ -221,6 +225,60 @@ describe('the config lock', () => {
     expect(r.code).toBe(0);
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
+});
+
+describe('folders made at once', () => {
+  it('two threads making the same new folders at the same moment both succeed: a folder found made is as good as one made', async () => {
+    const dir = tempDir();
+    // The module itself, built for plain Node: worker threads run outside the test runner.
+    const module = join(dir, 'atomic.mjs');
+    await build({
+      entryPoints: [join(ROOT, 'src/config/atomic.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: module,
+      logLevel: 'silent',
+    });
+    const ROUNDS = 400;
+    const THREADS = 2;
+    // Each round, the threads meet at a barrier, then make made/<round>/a/b/c: every level is new to both.
+    const thread = `
+      const { workerData, parentPort } = require('node:worker_threads');
+      import(workerData.module).then(({ makeFolder }) => {
+        const arrived = new Int32Array(workerData.barrier);
+        const failures = [];
+        for (let round = 0; round < workerData.rounds; round++) {
+          Atomics.add(arrived, 0, 1);
+          while (Atomics.load(arrived, 0) < workerData.threads * (round + 1));
+          try {
+            makeFolder(workerData.dir + '/made/' + round + '/a/b/c');
+          } catch (error) {
+            failures.push(round + ': ' + error.code);
+          }
+        }
+        parentPort.postMessage(failures);
+      });
+    `;
+    const barrier = new SharedArrayBuffer(4);
+    const failures = await Promise.all(
+      Array.from(
+        { length: THREADS },
+        () =>
+          new Promise<string[]>((resolve, reject) => {
+            const worker = new Worker(thread, {
+              eval: true,
+              workerData: { module: pathToFileURL(module).href, barrier, rounds: ROUNDS, threads: THREADS, dir },
+            });
+            worker.once('message', resolve);
+            worker.once('error', reject);
+          }),
+      ),
+    );
+    expect(failures.flat()).toEqual([]);
+    expect(readdirSync(join(dir, 'made'))).toHaveLength(ROUNDS);
+    expect(statSync(join(dir, 'made', '0', 'a', 'b', 'c')).mode & 0o777).toBe(0o700);
+  }, 60_000);
 });
 
 describe('a config folder that cannot be written', () => {
