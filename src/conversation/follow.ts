@@ -226,8 +226,7 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
               for (const read of last) await next(read);
             },
           },
-          reading.known,
-          collect,
+          { known: reading.known, collect },
         );
         await gate.show();
         // The last message of a running conversation may still be growing: the next poll reads it again.

@@ -4,9 +4,9 @@ import type { Ctx } from '../cli/context.js';
 import type { Api, RequestSpec } from '../http/index.js';
 import type { Message } from '../schemas.js';
 import { JsonObjectWriter, type Sink } from '../terminal/index.js';
+import { collectorEvery } from '../tricks/registry.js';
 import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation, type ConversationVisitor } from './stream.js';
-import { collectorEvery } from '../tricks/registry.js';
 import { styleFor, transcriptRenderer, type Renderer } from './transcript.js';
 
 export interface PrintOptions {
@@ -45,7 +45,7 @@ export async function printConversation(
         shown.conversation = {};
         const personas = new Map<string, string | null | undefined>();
         try {
-          await readConversation(body, noting(printer, shown, personas), undefined, collectorEvery(16 << 20));
+          await readConversation(body, noting(printer, shown, personas), { collect: collectorEvery(16 << 20) });
           await printer.done();
           shown.messages = [...personas].map(([persona_id, persona_name]) => ({ persona_id, persona_name }));
         } finally {
