@@ -166,6 +166,22 @@ describe('convo show --follow', () => {
     expect(r.stderr).not.toMatch(/changed between polls/);
   });
 
+  it('more messages than the first buffer of digests holds (1,024): added ones printed once; two moved past it are a change, not printed again', async () => {
+    const many = Array.from({ length: 3002 }, (_, i) => ({ ...message(i % 10, `message ${i}`), extra_field: i }));
+    const moved = [...many.slice(0, 2000), many[2500], ...many.slice(2001, 2500), many[2000], ...many.slice(2501)];
+    const s = await scripted([
+      { body: { conversation, state: 'running', messages: many.slice(0, 3000) } },
+      { body: { conversation, state: 'running', messages: many.slice(0, 3001) } },
+      { body: { conversation, state: 'idle', messages: moved } },
+    ]);
+    const clock = instantClock();
+    const r = await run(['convo', 'show', 'c1', '--follow', '--json', ...FAST], { env: env(s.url), clock });
+    expect(clock.waits).toEqual([500, 500]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(messageLines(r.stdout).map((m) => m.extra_field)).toEqual(many.map((m) => m.extra_field));
+    expect(r.stderr.match(/changed between polls/g)).toHaveLength(1);
+  });
+
   it('--tail on a running conversation: what it leaves out is never printed later, and is no change of history', async () => {
     const [a, b, c, d] = ['alpha', 'bravo', 'charlie', 'delta'].map((text, i) => message(i, text));
     const s = await scripted([
