@@ -321,6 +321,9 @@ describe('each trick, on and off', () => {
       const r = await recorded(args, { ...sb.env, ...ON, XDG_CACHE_HOME: notAFolder });
       expect([r.code, r.stderr, r.stdout]).toEqual([0, '', off.stdout]);
       expect(readFileSync(notAFolder, 'utf8')).toBe('x');
+      // Nor one under a folder that cannot hold folders, where a recursive mkdir never returns.
+      const underProc = await recorded(args, { ...sb.env, ...ON, XDG_CACHE_HOME: '/proc/wsctl-cache' });
+      expect([underProc.code, underProc.stderr, underProc.stdout]).toEqual([0, '', off.stdout]);
       // Help goes the usual way; the switch and Node's own switch for its cache turn it off.
       for (const [what, env] of [
         [['keys', '--help'], ON],

@@ -1,12 +1,12 @@
 // Profiles in <config dir>/config.json. Reads take the cheap path (one readFileSync); every change
 // is made under the config's lock on a fresh read and written by atomic rename (./atomic.ts), so
 // concurrent invocations lose nothing. A file that does not parse is reported, never rewritten.
-import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { AGENT_POLICIES, type AgentPolicy } from '../common/agent.js';
 import { ConfigError, UsageError } from '../errors.js';
-import { removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
+import { makeFolder, removeStaleTemps, withLock, writeFileAtomic } from './atomic.js';
 import {
   DEFAULT_PROFILE,
   normaliseDir,
@@ -113,8 +113,11 @@ const WRITE_PROBLEMS: Record<string, string> = {
 
 /** A file-system error while changing the config, as one line naming the folder and what to do. */
 export function cannotWrite(dir: string, error: unknown): unknown {
-  const code = (error as NodeJS.ErrnoException).code;
+  const { code, syscall } = error as NodeJS.ErrnoException;
   if (code === 'EEXIST' || code === 'ENOTDIR') return notAFolder(dir);
+  // ENOENT from mkdir with the folder above it there: that folder cannot hold folders (/proc/…).
+  if (code === 'ENOENT' && syscall === 'mkdir')
+    return new ConfigError(`Cannot create the config folder ${dir}. Set WSCTL_CONFIG_DIR to a folder you can write.`);
   const why = code ? WRITE_PROBLEMS[code] : undefined;
   if (!why) return error;
   return new ConfigError(
@@ -193,14 +196,7 @@ export class ConfigStore {
 
   /** The folder holds secrets: create it 0700, and tighten it when it is wider. */
   secureDir(): void {
-    try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    } catch (error) {
-      // A recursive mkdir says ENOENT where the folder cannot be made (a read-only file system):
-      // one level at a time gives the real cause.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      mkdirSync(this.dir, { mode: 0o700 });
-    }
+    makeFolder(this.dir);
     if (process.platform === 'win32') return;
     const mode = statSync(this.dir).mode & 0o777;
     if (mode & 0o077) {

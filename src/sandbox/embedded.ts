@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cannotWrite } from '../config/index.js';
-import { ConfigError } from '../errors.js';
 
 export function sandboxStatePath(configDir: string): string {
   return join(configDir, 'sandbox.json');
@@ -28,10 +27,6 @@ export async function inConfigDir<T>(configDir: string, work: () => Promise<T>):
   try {
     return await work();
   } catch (error) {
-    // ENOENT from mkdir: a folder on the way cannot hold folders (/proc/…).
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && (error as NodeJS.ErrnoException).syscall === 'mkdir') {
-      throw new ConfigError(`Cannot create the config folder ${configDir}. Set WSCTL_CONFIG_DIR to a folder you can write.`);
-    }
     throw cannotWrite(configDir, error);
   }
 }

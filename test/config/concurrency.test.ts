@@ -242,39 +242,53 @@ describe('folders made at once', () => {
     });
     const ROUNDS = 400;
     const THREADS = 2;
-    // Each round, the threads meet at a barrier, then make made/<round>/a/b/c: every level is new to both.
+    // Each round, the threads meet at a barrier, then make made/<round>/a/b/c: every level is new to
+    // both. A thread that waits 10 s at the barrier (the other one failed) says so and stops.
     const thread = `
       const { workerData, parentPort } = require('node:worker_threads');
       import(workerData.module).then(({ makeFolder }) => {
         const arrived = new Int32Array(workerData.barrier);
         const failures = [];
+        const deadline = Date.now() + 10_000;
         for (let round = 0; round < workerData.rounds; round++) {
           Atomics.add(arrived, 0, 1);
-          while (Atomics.load(arrived, 0) < workerData.threads * (round + 1));
+          for (let spins = 0; Atomics.load(arrived, 0) < workerData.threads * (round + 1); spins++) {
+            if (spins % 1_000_000 === 0 && Date.now() > deadline) return parentPort.postMessage([round + ': barrier timeout']);
+          }
           try {
             makeFolder(workerData.dir + '/made/' + round + '/a/b/c');
           } catch (error) {
-            failures.push(round + ': ' + error.code);
+            failures.push(round + ': ' + (error.code ?? error.message));
           }
         }
         parentPort.postMessage(failures);
       });
     `;
     const barrier = new SharedArrayBuffer(4);
-    const failures = await Promise.all(
-      Array.from(
-        { length: THREADS },
-        () =>
-          new Promise<string[]>((resolve, reject) => {
-            const worker = new Worker(thread, {
-              eval: true,
-              workerData: { module: pathToFileURL(module).href, barrier, rounds: ROUNDS, threads: THREADS, dir },
-            });
-            worker.once('message', resolve);
-            worker.once('error', reject);
-          }),
-      ),
-    );
+    const workers: Worker[] = [];
+    // Two threads spinning are a CPU storm: not beside a timed check in another file.
+    const failures = await storm(async () => {
+      try {
+        return await Promise.all(
+          Array.from(
+            { length: THREADS },
+            () =>
+              new Promise<string[]>((resolve, reject) => {
+                const worker = new Worker(thread, {
+                  eval: true,
+                  workerData: { module: pathToFileURL(module).href, barrier, rounds: ROUNDS, threads: THREADS, dir },
+                });
+                workers.push(worker);
+                worker.once('message', resolve);
+                worker.once('error', reject);
+                worker.once('exit', (code) => reject(new Error(`a thread ended (${code}) before its answer`)));
+              }),
+          ),
+        );
+      } finally {
+        await Promise.all(workers.map((w) => w.terminate()));
+      }
+    });
     expect(failures.flat()).toEqual([]);
     expect(readdirSync(join(dir, 'made'))).toHaveLength(ROUNDS);
     expect(statSync(join(dir, 'made', '0', 'a', 'b', 'c')).mode & 0o777).toBe(0o700);
@@ -304,6 +318,15 @@ describe('a config folder that cannot be written', () => {
     expect(list.code).toBe(1);
     expect(list.stderr).toBe(expected);
     expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it('a folder that cannot hold folders (/proc): one line naming it, exit 1, for a login and sandbox serve --detach', async () => {
+    const dir = '/proc/wsctl-config';
+    const expected = `Error: Cannot create the config folder ${dir}. Set WSCTL_CONFIG_DIR to a folder you can write.\n`;
+    const r = await login({ WSCTL_CONFIG_DIR: dir }, ['--insecure-storage']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', expected]);
+    const serve = await runBin(['sandbox', 'serve', '--detach'], { env: { WSCTL_CONFIG_DIR: dir, HOME: tempDir() }, timeoutMs: 20_000 });
+    expect([serve.code, serve.stdout, serve.stderr]).toEqual([1, '', expected]);
   });
 
   const canMount =
