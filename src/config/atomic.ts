@@ -37,11 +37,12 @@ function tempPrefix(path: string): string {
 export function makeFolder(dir: string): void {
   if (madeOrFound(dir)) return;
   makeFolder(dirname(dir));
-  // Its parent, just made, was removed again: mkdir says so.
+  // ENOENT again with its parent there: a folder that cannot hold folders (/proc), or a parent
+  // removed meanwhile; mkdir's own error says which.
   if (!madeOrFound(dir)) mkdirSync(dir, { mode: 0o700 });
 }
 
-/** Makes one folder, 0700: true when it is there now, false when its parent is missing. */
+/** Makes one folder, 0700: true when it is there now, false on ENOENT (its parent is missing, or cannot hold folders). */
 function madeOrFound(dir: string): boolean {
   try {
     mkdirSync(dir, { mode: 0o700 });

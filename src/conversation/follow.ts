@@ -48,6 +48,7 @@ const sha1 = (text: string): string => hash('sha1', text, 'binary');
  * messages, outside V8's heap.
  */
 class Printed {
+  // Room for 1,024 digests, doubled as needed (follow.test.ts prints 3,002 messages to grow it).
   private order = Buffer.alloc(DIGEST * 1024);
   private count = 0;
   /** How often each digest was printed: counted once the history first moves. */

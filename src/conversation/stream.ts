@@ -23,22 +23,18 @@ export interface ConversationVisitor {
 
 const stateSchema = ConversationSchema.shape.state;
 
-/**
- * Reads the body to its end, telling the visitor as it goes; a body that is not a conversation is
- * exit 3.
- */
+export interface ReadOptions {
+  /** Shown each message's text first: true means it was seen before (a follow poll printed it), and it is passed on undecoded. */
+  known?: (index: number, text: string) => boolean;
+  /** Told the size of each chunk read (collectorEvery: a follow gives one for all its polls). */
+  collect?: (read: number) => void;
+}
+
+/** Reads the body to its end, telling the visitor as it goes; a body that is not a conversation is exit 3. */
 export async function readConversation(
   body: StreamedBody,
   visitor: ConversationVisitor,
-  {
-    known,
-    collect,
-  }: {
-    /** Shown each message's text first: true means it was seen before (a follow poll printed it), and it is passed on undecoded. */
-    known?: (index: number, text: string) => boolean;
-    /** Told the size of each chunk read (collectorEvery: a follow gives one for all its polls). */
-    collect?: (read: number) => void;
-  } = {},
+  { known, collect }: ReadOptions = {},
 ): Promise<void> {
   const info: ErrorInfo = { status: body.status, requestId: body.requestId };
   const splitter = new ObjectSplitter('messages');
