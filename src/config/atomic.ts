@@ -38,7 +38,7 @@ export function makeFolder(dir: string): void {
   if (madeOrFound(dir)) return;
   makeFolder(dirname(dir));
   // ENOENT again with its parent there: a folder that cannot hold folders (/proc), or a parent
-  // removed meanwhile; mkdir's own error says which.
+  // removed meanwhile. mkdir's error is thrown as it comes.
   if (!madeOrFound(dir)) mkdirSync(dir, { mode: 0o700 });
 }
 
@@ -49,7 +49,8 @@ function madeOrFound(dir: string): boolean {
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' && statSync(dir).isDirectory()) return true;
+    // Something else in its place (a file, a symlink to nowhere) is the EEXIST it is.
+    if (code === 'EEXIST' && statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return true;
     if (code === 'ENOENT' && dirname(dir) !== dir) return false;
     throw error;
   }

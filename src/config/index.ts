@@ -115,7 +115,8 @@ const WRITE_PROBLEMS: Record<string, string> = {
 export function cannotWrite(dir: string, error: unknown): unknown {
   const { code, syscall } = error as NodeJS.ErrnoException;
   if (code === 'EEXIST' || code === 'ENOTDIR') return notAFolder(dir);
-  // ENOENT from mkdir with the folder above it there: that folder cannot hold folders (/proc/…).
+  // ENOENT from mkdir with the folder above it there: that folder cannot hold folders (/proc/…), or
+  // (rarely) was removed meanwhile.
   if (code === 'ENOENT' && syscall === 'mkdir')
     return new ConfigError(`Cannot create the config folder ${dir}. Set WSCTL_CONFIG_DIR to a folder you can write.`);
   const why = code ? WRITE_PROBLEMS[code] : undefined;

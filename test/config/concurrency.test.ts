@@ -249,9 +249,9 @@ describe('folders made at once', () => {
       import(workerData.module).then(({ makeFolder }) => {
         const arrived = new Int32Array(workerData.barrier);
         const failures = [];
-        const deadline = Date.now() + 10_000;
         for (let round = 0; round < workerData.rounds; round++) {
           Atomics.add(arrived, 0, 1);
+          const deadline = Date.now() + 10_000;
           for (let spins = 0; Atomics.load(arrived, 0) < workerData.threads * (round + 1); spins++) {
             if (spins % 1_000_000 === 0 && Date.now() > deadline) return parentPort.postMessage([round + ': barrier timeout']);
           }
@@ -320,13 +320,26 @@ describe('a config folder that cannot be written', () => {
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 
-  it('a folder that cannot hold folders (/proc): one line naming it, exit 1, for a login and sandbox serve --detach', async () => {
+  it('a folder that cannot hold folders (/proc): one line naming it, exit 1, for a login and a detached sandbox with its state elsewhere; sandbox stop has nothing to stop', async () => {
     const dir = '/proc/wsctl-config';
+    const env = { WSCTL_CONFIG_DIR: dir, HOME: tempDir() };
     const expected = `Error: Cannot create the config folder ${dir}. Set WSCTL_CONFIG_DIR to a folder you can write.\n`;
     const r = await login({ WSCTL_CONFIG_DIR: dir }, ['--insecure-storage']);
     expect([r.code, r.stdout, r.stderr]).toEqual([1, '', expected]);
-    const serve = await runBin(['sandbox', 'serve', '--detach'], { env: { WSCTL_CONFIG_DIR: dir, HOME: tempDir() }, timeoutMs: 20_000 });
+    const state = join(tempDir(), 'state.json');
+    const serve = await runBin(['sandbox', 'serve', '--detach', '--state', state], { env, timeoutMs: 20_000 });
     expect([serve.code, serve.stdout, serve.stderr]).toEqual([1, '', expected]);
+    const stop = await runBin(['sandbox', 'stop'], { env });
+    expect([stop.code, stop.stderr]).toEqual([0, '']);
+    expect(stop.stdout).toMatch(/No sandbox server was running/);
+  });
+
+  it('a config folder that is a symlink to nowhere: one line saying it is not a folder, exit 1', async () => {
+    const link = join(tempDir(), 'wsctl');
+    symlinkSync(join(tempDir(), 'not-cloned-yet', 'wsctl'), link);
+    const r = await login({ WSCTL_CONFIG_DIR: link }, ['--insecure-storage']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(new RegExp(`^Error: The config folder ${link} is a file, not a folder: .*\n$`));
   });
 
   const canMount =

@@ -3,7 +3,7 @@
 // under one lock, so parallel starts leave one server; a recorded pid is signalled only once the
 // process is proven to be that server (its start time, and the nonce it tells its starter).
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ctx } from '../../verbs/declare.js';
@@ -188,6 +188,8 @@ export type Stopped = { stopped: Detached } | { unproven: { pid?: number; url?: 
 
 /** Stops the detached server: Ctrl-C's signal first, then a kill after 5 s, each only while the pid is proven to be it. */
 export async function stop(configDir: string): Promise<Stopped> {
+  // Nothing recorded, nothing to stop: no config folder is made for it (nor fails to be, under /proc).
+  if (!existsSync(serverFile(configDir))) return undefined;
   return withLock(serverFile(configDir), async () => {
     const record = readRecord(configDir);
     if (!record) return undefined;

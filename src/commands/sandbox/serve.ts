@@ -119,7 +119,7 @@ export async function run(opts: ServeOptions, ctx: Ctx): Promise<Result | void> 
   if (opts.detach) {
     const { detach } = await import('./detached.js');
     // The background server chooses its port itself, as a foreground one does (below).
-    const server = await detach(ctx, { port: opts.port, host: opts.host, statePath });
+    const server = await inConfigDir(ctx.config.dir, () => detach(ctx, { port: opts.port, host: opts.host, statePath }));
     printEnv(ctx, server.url, server.key);
     ctx.term.info(
       `Sandbox running in the background on ${server.url} (pid ${server.pid}, log ${server.log}). Stop it with \`wsctl sandbox stop\`.`,
