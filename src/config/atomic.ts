@@ -150,41 +150,35 @@ function holderGone(text: string): boolean {
   return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
 }
 
-/** Removes path only if it still is the instance that held text: renamed aside, checked, and put back if it was another. */
-function removeInstance(path: string, text: string): void {
-  const aside = `${path}.${randomHex()}.gone`;
-  try {
-    renameSync(path, aside);
-  } catch {
-    return; // already removed by someone else
-  }
-  if (readOrNull(aside) === text) {
-    rmSync(aside, { force: true });
-    return;
-  }
-  // Another instance (a live holder's): put it back where it was.
-  try {
-    linkSync(aside, path);
-  } finally {
-    rmSync(aside, { force: true });
-  }
+/** The random part of a lock's text, which names its instance; null for a text wsctl did not write. */
+function instanceName(text: string): string | null {
+  return /^\d+ ([0-9a-f]{1,32})$/.exec(text)?.[1] ?? null;
 }
 
+// Each level of breakers adds at most 39 characters to a file name: four stay within the 255 a name
+// may have, with the temp file that creates the last.
+const MAX_BREAKER_DEPTH = 3;
+
 /**
- * Takes over a lock whose holder is gone. Breakers take turns under <lock>.break, and re-read the
- * lock under it: only a holder can remove its own lock, and a gone holder never will, so the
- * instance seen there is the one removed.
+ * Removes the instance of path (a lock, or a breaker's file) that seen names, whose holder is gone.
+ * Its breakers take turns under <path>.break-<instance>, and re-read path under it: only a holder
+ * removes its own file, and a gone holder never will, so the instance seen there is the one
+ * removed. A breaker killed in its turn leaves its file, which is broken the same way, one level
+ * down. A breaker's file names the one instance it breaks, so none is ever moved aside and put
+ * back, where a third breaker could take its place meanwhile.
  */
-function breakStaleLock(lockPath: string, seen: string): void {
-  const breaker = `${lockPath}.break`;
+function breakStale(path: string, seen: string, depth = 0): void {
+  const instance = instanceName(seen);
+  if (instance === null || depth > MAX_BREAKER_DEPTH) return;
+  const breaker = `${path}.break-${instance}`;
   const mine = newToken();
   if (!createWith(breaker, mine)) {
     const other = readOrNull(breaker);
-    if (other !== null && holderGone(other)) removeInstance(breaker, other);
+    if (other !== null && holderGone(other)) breakStale(breaker, other, depth + 1);
     return;
   }
   try {
-    if (readOrNull(lockPath) === seen) rmSync(lockPath, { force: true });
+    if (readOrNull(path) === seen) rmSync(path, { force: true });
   } finally {
     if (readOrNull(breaker) === mine) rmSync(breaker, { force: true });
   }
@@ -198,10 +192,13 @@ export async function withLock<T>(path: string, work: () => T | Promise<T>): Pro
   const token = newToken();
   while (!createWith(lockPath, token)) {
     const seen = readOrNull(lockPath);
-    if (seen !== null && holderGone(seen)) breakStaleLock(lockPath, seen);
-    else if (Date.now() > deadline)
+    const gone = seen !== null && holderGone(seen);
+    if (gone) breakStale(lockPath, seen);
+    if (Date.now() > deadline)
       throw new ConfigError(
-        `${path} stayed locked for ${LOCK_WAIT_MS / 1000} s by a running wsctl (${lockPath}); try again once it has finished.`,
+        gone
+          ? `${path} stayed locked for ${LOCK_WAIT_MS / 1000} s: ${lockPath} names a process that is gone, in a form wsctl cannot take over; remove that file.`
+          : `${path} stayed locked for ${LOCK_WAIT_MS / 1000} s by a running wsctl (${lockPath}); try again once it has finished.`,
       );
     await sleep(5 + Math.random() * 20);
   }

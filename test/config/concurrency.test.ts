@@ -2,7 +2,7 @@
 // and resurrect nothing; a symlink is never written through; stale temp files go; a config that
 // others can read is named; profiles are own keys only; a new key is never lost; folders made
 // by two threads at the same moment are made for both.
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -32,6 +32,23 @@ function reachableByOthers(): boolean {
   const ok = [process.execPath, BIN, join(ROOT, 'dist', 'wsctl.cjs')].every(searchable);
   if (!ok) console.log("skipped: another user's folder (this Node or this clone is not reachable by another user)");
   return ok;
+}
+
+/** A pid that no longer exists: a killed holder's. */
+const deadPid = () => spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+
+/** src/config/atomic.ts built for plain Node, for threads and processes outside the test runner. */
+async function buildAtomic(dir: string): Promise<string> {
+  const module = join(dir, 'atomic.mjs');
+  await build({
+    entryPoints: [join(ROOT, 'src/config/atomic.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: module,
+    logLevel: 'silent',
+  });
+  return module;
 }
 
 const N = 20;
@@ -186,9 +203,7 @@ describe('the config lock', () => {
     const dir = tempDir();
     const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
     const lock = join(dir, 'config.json.lock');
-    // A holder that was killed: its pid no longer exists.
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
-    writeFileSync(lock, `${dead} 0123456789abcdef`);
+    writeFileSync(lock, `${deadPid()} 0123456789abcdef`);
     const taken = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'a'], {
       env,
       stdin: 'wsk_key_for_a_1234',
@@ -217,6 +232,107 @@ describe('the config lock', () => {
     expect(config(dir).profiles.b.api_key).toBe('wsk_key_for_b_1234');
   }, 60_000);
 
+  it('breakers killed in their turn are taken over one level down, and leave nothing behind', async () => {
+    const dir = tempDir();
+    const env = { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url };
+    const lock = join(dir, 'config.json.lock');
+    // A killed holder's lock, the file of a breaker killed while breaking it, and the file of a
+    // breaker killed while breaking that one.
+    writeFileSync(lock, `${deadPid()} 0123456789abcdef`);
+    writeFileSync(`${lock}.break-0123456789abcdef`, `${deadPid()} 1111aaaa2222bbbb`);
+    writeFileSync(`${lock}.break-0123456789abcdef.break-1111aaaa2222bbbb`, `${deadPid()} 3333cccc4444dddd`);
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((p) =>
+        runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', p], {
+          env,
+          stdin: `wsk_key_for_${p}_1234`,
+        }),
+      ),
+    );
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(config(dir).profiles).sort()).toEqual(['a', 'b', 'c']);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  }, 60_000);
+
+  it('writers killed at random, some in the locked section: no write that finished is lost, no two hold the lock, the next one takes it', async () => {
+    const dir = tempDir();
+    const module = await buildAtomic(dir);
+    // Each writer appends "<pid>:<i>" to a list under the lock, says "done" once withLock returned,
+    // and kills itself inside one section in ten. An "occupant" file tells two holders at once.
+    const writer = join(dir, 'writer.mjs');
+    writeFileSync(
+      writer,
+      `
+      import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+      const { withLock, writeFileAtomic } = await import(${JSON.stringify(pathToFileURL(module).href)});
+      const [list, occupant] = [process.argv[2] + '/list.json', process.argv[2] + '/occupant'];
+      // A writer still running (a pid read from the file may have been reused by another process).
+      const writing = (pid) => { try { return readFileSync('/proc/' + pid + '/cmdline', 'utf8').includes('writer.mjs'); } catch { return false; } };
+      for (let i = 0; i < Number(process.argv[3]); i++) {
+        await withLock(list, () => {
+          try {
+            writeFileSync(occupant, String(process.pid), { flag: 'wx' });
+          } catch {
+            const other = Number(readFileSync(occupant, 'utf8'));
+            // Empty when its writer was killed between making the file and writing its pid.
+            if (other > 0 && writing(other)) console.log('two holders: ' + other + ' and ' + process.pid);
+            writeFileSync(occupant, String(process.pid));
+          }
+          const done = JSON.parse(readFileSync(list, 'utf8'));
+          writeFileAtomic(list, JSON.stringify([...done, process.pid + ':' + i]), { durable: false });
+          if (Math.random() < 0.1) process.kill(process.pid, 'SIGKILL');
+          rmSync(occupant);
+        });
+        console.log('done ' + process.pid + ':' + i);
+      }
+      `,
+    );
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    writeFileSync(join(work, 'list.json'), '[]');
+    const start = (writes = 1000) => {
+      const child = spawn(process.execPath, [writer, work, String(writes)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (out += c));
+      return { child, ended: new Promise<string>((resolve) => child.on('close', () => resolve(out))) };
+    };
+    const outputs = await storm(async () => {
+      const ended: Promise<string>[] = [];
+      const running = new Set<ChildProcess>();
+      let stopping = false;
+      const keep = () => {
+        const { child, ended: end } = start();
+        running.add(child);
+        ended.push(end);
+        void end.then(() => {
+          running.delete(child);
+          if (!stopping) keep();
+        });
+      };
+      for (let i = 0; i < 8; i++) keep();
+      // Others are killed from outside, at any point of their work.
+      const killer = setInterval(() => [...running][Math.floor(Math.random() * running.size)]?.kill('SIGKILL'), 40);
+      await new Promise((resolve) => setTimeout(resolve, REPEAT_RUN ? 3_000 : 5_000));
+      stopping = true;
+      clearInterval(killer);
+      for (const child of running) child.kill('SIGKILL');
+      return Promise.all(ended);
+    });
+    const lines = outputs.join('').split('\n').filter(Boolean);
+    expect(lines.filter((l) => !l.startsWith('done '))).toEqual([]);
+    const done = lines.map((l) => l.slice('done '.length));
+    expect(done.length).toBeGreaterThan(50);
+    // The next writer takes the lock, however its last holder died, and long before a live
+    // holder's wait (60 s) would end; then every finished write is in the list.
+    const began = Date.now();
+    const next = start(1);
+    expect(await next.ended).toMatch(/^done \d+:0\n$/);
+    expect(Date.now() - began).toBeLessThan(20_000);
+    const list: string[] = JSON.parse(readFileSync(join(work, 'list.json'), 'utf8'));
+    expect(done.filter((d) => !list.includes(d))).toEqual([]);
+  }, 120_000);
+
   it('temp files left by a killed writer are removed when the config is only read', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { a: { base_url: sb.url } } }), { mode: 0o600 });
@@ -230,16 +346,7 @@ describe('the config lock', () => {
 describe('folders made at once', () => {
   it('two threads making the same new folders at the same moment both succeed: a folder found made is as good as one made', async () => {
     const dir = tempDir();
-    // The module itself, built for plain Node: worker threads run outside the test runner.
-    const module = join(dir, 'atomic.mjs');
-    await build({
-      entryPoints: [join(ROOT, 'src/config/atomic.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: module,
-      logLevel: 'silent',
-    });
+    const module = await buildAtomic(dir);
     const ROUNDS = 400;
     const THREADS = 2;
     // Each round, the threads meet at a barrier, then make made/<round>/a/b/c: every level is new to
