@@ -158,7 +158,7 @@ describe('the config lock', () => {
     sb = await startSandbox();
   });
 
-  const ROUNDS = REPEAT_RUN ? 2 : 20;
+  const ROUNDS = REPEAT_RUN ? 2 : 8;
   const EACH = 20;
   it(`${ROUNDS} rounds of ${EACH * 3} mixed writers (login, profile rm, profile use): nothing lost, nothing resurrected`, async () => {
     const range = (prefix: string) => Array.from({ length: EACH }, (_, i) => `${prefix}${i}`);
