@@ -30,22 +30,23 @@ function tempPrefix(path: string): string {
 }
 
 /**
- * Makes a folder and those above it, 0700. Not mkdirSync's recursive mode: where a folder cannot be
- * made it says ENOENT (a read-only file system) or never returns (under /proc); this says why.
- * Another process may make any of them meanwhile: a folder found made is as good as one made.
+ * Makes a folder and those above it, 0700 unless told. Not mkdirSync's recursive mode: where a
+ * folder cannot be made it says ENOENT (a read-only file system) or never returns (under /proc);
+ * this says why. Another process may make any of them meanwhile: a folder found made is as good as
+ * one made.
  */
-export function makeFolder(dir: string): void {
-  if (madeOrFound(dir)) return;
-  makeFolder(dirname(dir));
+export function makeFolder(dir: string, mode = 0o700): void {
+  if (madeOrFound(dir, mode)) return;
+  makeFolder(dirname(dir), mode);
   // ENOENT again with its parent there: a folder that cannot hold folders (/proc), or a parent
   // removed meanwhile. mkdir's error is thrown as it comes.
-  if (!madeOrFound(dir)) mkdirSync(dir, { mode: 0o700 });
+  if (!madeOrFound(dir, mode)) mkdirSync(dir, { mode });
 }
 
-/** Makes one folder, 0700: true when it is there now, false on ENOENT (its parent is missing, or cannot hold folders). */
-function madeOrFound(dir: string): boolean {
+/** Makes one folder: true when it is there now, false on ENOENT (its parent is missing, or cannot hold folders). */
+function madeOrFound(dir: string, mode: number): boolean {
   try {
-    mkdirSync(dir, { mode: 0o700 });
+    mkdirSync(dir, { mode });
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -123,7 +124,7 @@ function newToken(): string {
 
 /** Creates path holding text, or returns false when it exists; never a half-written file. */
 function createWith(path: string, text: string): boolean {
-  const temp = `${path}.${randomHex()}.new`;
+  const temp = `${path}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.new`;
   writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
   try {
     linkSync(temp, path);
@@ -144,37 +145,48 @@ function readOrNull(path: string): string | null {
   }
 }
 
-/** The holder named in a lock's text is provably gone: its process no longer exists. */
+/** The texts of the locks this process holds now (a `wsctl mcp` may wait on its own). */
+const heldHere = new Set<string>();
+
+/**
+ * The holder named in a lock's text is provably gone: its process no longer exists, or it is this
+ * one's pid but not a lock this process holds (left by a process gone before it: in a container,
+ * each run may be given the same pid).
+ */
 function holderGone(text: string): boolean {
   const pid = Number(text.split(' ')[0]);
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  return pid === process.pid ? !heldHere.has(text) : !isAlive(pid);
 }
 
-/** The random part of a lock's text, which names its instance; null for a text wsctl did not write. */
+/** The random part of a lock's text, which tells its instance from every other; null for a text wsctl did not write. */
 function instanceName(text: string): string | null {
   return /^\d+ ([0-9a-f]{1,32})$/.exec(text)?.[1] ?? null;
 }
 
-// Each level of breakers adds at most 39 characters to a file name: four stay within the 255 a name
-// may have, with the temp file that creates the last.
-const MAX_BREAKER_DEPTH = 3;
+/** Longer chains of breakers' files than killed breakers can leave are hand-made (they could loop). */
+const MAX_BREAKERS = 16;
 
 /**
- * Removes the instance of path (a lock, or a breaker's file) that seen names, whose holder is gone.
- * Its breakers take turns under <path>.break-<instance>, and re-read path under it: only a holder
- * removes its own file, and a gone holder never will, so the instance seen there is the one
- * removed. A breaker killed in its turn leaves its file, which is broken the same way, one level
- * down. A breaker's file names the one instance it breaks, so none is ever moved aside and put
- * back, where a third breaker could take its place meanwhile.
+ * Removes path (the lock, or a breaker's file) if it still holds seen, whose writer is gone.
+ * Breakers of one instance take turns under <lock>.break-<instance> and re-read path there: only
+ * its writer would remove it, and a gone one never will, so what they read is what they remove.
+ * A breaker killed in its turn leaves its own file, which is broken the same way.
  */
-function breakStale(path: string, seen: string, depth = 0): void {
+function breakStale(lockPath: string, path: string, seen: string, chain = 0): void {
   const instance = instanceName(seen);
-  if (instance === null || depth > MAX_BREAKER_DEPTH) return;
-  const breaker = `${path}.break-${instance}`;
+  if (instance === null || chain > MAX_BREAKERS) return;
+  const breaker = `${lockPath}.break-${instance}`;
   const mine = newToken();
-  if (!createWith(breaker, mine)) {
+  let turn: boolean;
+  try {
+    turn = createWith(breaker, mine);
+  } catch {
+    return; // a name too long for the file system: the lock is not taken over, and the wait says so
+  }
+  if (!turn) {
     const other = readOrNull(breaker);
-    if (other !== null && holderGone(other)) breakStale(breaker, other, depth + 1);
+    if (other !== null && holderGone(other)) breakStale(lockPath, breaker, other, chain + 1);
     return;
   }
   try {
@@ -182,6 +194,46 @@ function breakStale(path: string, seen: string, depth = 0): void {
   } finally {
     if (readOrNull(breaker) === mine) rmSync(breaker, { force: true });
   }
+}
+
+/**
+ * Removes what killed lockers left beside the lock: breakers' files whose writers are gone, and
+ * temp files whose writers are gone or that are older than any write (an older wsctl's names
+ * have no pid). Run while the lock is ours: each of those concerns an instance that is no longer
+ * the lock, so removing it changes nothing anyone relies on.
+ */
+function removeLeftovers(lockPath: string): void {
+  const dir = dirname(lockPath);
+  const prefix = `${basename(lockPath)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const file = join(dir, name);
+    try {
+      if (/^break(-[0-9a-f]+)?$/.test(name.slice(prefix.length))) {
+        const text = readOrNull(file);
+        if (text !== null && holderGone(text)) rmSync(file, { force: true });
+      } else if (/\.(new|gone)$/.test(name)) {
+        const pid = Number(/\.(\d+)-[0-9a-z]+\.new$/.exec(name)?.[1]);
+        if ((pid > 0 && !isAlive(pid)) || now - statSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
+      }
+    } catch {
+      // gone already
+    }
+  }
+}
+
+function lockedTooLong(path: string, lockPath: string, seen: string): ConfigError {
+  const wait = `${path} stayed locked for ${LOCK_WAIT_MS / 1000} s`;
+  return instanceName(seen) !== null && !holderGone(seen)
+    ? new ConfigError(`${wait} by a running wsctl (${lockPath}); try again once it has finished.`)
+    : new ConfigError(`${wait}: ${lockPath} is not held by a running wsctl, and could not be taken over; remove that file.`);
 }
 
 /** Runs work while holding <path>.lock. A lock is taken over only when its holder is gone, never by age. */
@@ -192,20 +244,19 @@ export async function withLock<T>(path: string, work: () => T | Promise<T>): Pro
   const token = newToken();
   while (!createWith(lockPath, token)) {
     const seen = readOrNull(lockPath);
-    const gone = seen !== null && holderGone(seen);
-    if (gone) breakStale(lockPath, seen);
-    if (Date.now() > deadline)
-      throw new ConfigError(
-        gone
-          ? `${path} stayed locked for ${LOCK_WAIT_MS / 1000} s: ${lockPath} names a process that is gone, in a form wsctl cannot take over; remove that file.`
-          : `${path} stayed locked for ${LOCK_WAIT_MS / 1000} s by a running wsctl (${lockPath}); try again once it has finished.`,
-      );
+    if (seen !== null && holderGone(seen)) breakStale(lockPath, lockPath, seen);
+    // Given up past the wait only while that same lock is there: one taken over, or passed to
+    // another holder, is tried again.
+    if (Date.now() > deadline && seen !== null && readOrNull(lockPath) === seen) throw lockedTooLong(path, lockPath, seen);
     await sleep(5 + Math.random() * 20);
   }
+  heldHere.add(token);
   try {
     return await work();
   } finally {
+    removeLeftovers(lockPath);
     // Ours to remove: nobody takes over a live holder's lock.
     if (readOrNull(lockPath) === token) rmSync(lockPath, { force: true });
+    heldHere.delete(token);
   }
 }
