@@ -22,7 +22,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { clientFile } from '../../src/commands/mcp/clients.js';
-import { BIN, ROOT, run, tempDir } from '../helpers.js';
+import { BIN, ROOT, run, runBin, tempDir } from '../helpers.js';
 
 const SCRIPT = realpathSync(BIN);
 
@@ -226,6 +226,18 @@ describe('wsctl mcp install', () => {
     expect(b.stderr).toMatch(/^Error: Cannot write .*config\.json: E[A-Z]+\. The file was not changed\.\n$/);
     expect(readFileSync(other.file, 'utf8')).toBe(text);
     expect(readdirSync(other.dir).sort()).toEqual(['config.json', 'config.json.bak']);
+  });
+
+  it('a folder that cannot be made (under /proc) is exit 1 with one line, not a wait for ever', async () => {
+    const { env } = setup();
+    const file = '/proc/wsctl-test/clients/mcp.json';
+    // A child process: the recursive mkdir this replaced never returned there.
+    const r = await runBin(['mcp', 'install', '--client', 'cursor', '--config', file, '--sandbox'], { env, timeoutMs: 15_000 });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      1,
+      '',
+      `Error: Cannot write ${file}: the folder /proc/wsctl-test/clients cannot be made there. Nothing was written.\n`,
+    ]);
   });
 
   it('edits the file a symbolic link points to, and leaves the link in place', async () => {

@@ -9,7 +9,6 @@ import {
   fchmodSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readlinkSync,
@@ -31,6 +30,7 @@ import {
   type Node,
   type ParseError,
 } from 'jsonc-parser';
+import { makeFolder } from '../../config/atomic.js';
 import { WsctlError } from '../../errors.js';
 
 export interface ClientFile {
@@ -190,11 +190,14 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
   try {
     if (file.text === undefined) {
       try {
-        mkdirSync(dir, { recursive: true });
+        // The usual modes for a client's folders (the umask decides), not wsctl's own 0700.
+        makeFolder(dir, 0o777);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EEXIST' || code === 'ENOTDIR')
           throw new WsctlError(`Cannot write ${file.path}: part of the path to ${dir} is a file, not a folder. Nothing was written.`);
+        if (code === 'ENOENT')
+          throw new WsctlError(`Cannot write ${file.path}: the folder ${dir} cannot be made there. Nothing was written.`);
         throw error;
       }
     } else {
