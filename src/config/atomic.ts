@@ -1,11 +1,12 @@
-// Files that concurrent invocations share (config.json, the sandbox state): written whole by
-// atomic rename of a 0600 temp file, and changed only under a lock file on a fresh read, so two
-// writers lose nothing, a killed writer leaves the previous file whole, and a symlink in the
-// file's place is replaced, never written through.
+// Files that concurrent invocations share (config.json, the ids cache, the sandbox state): written
+// whole by atomic rename of a 0600 temp file, and changed only under a lock file on a fresh read,
+// so two writers lose nothing, a killed writer leaves the previous file whole, and a symlink in
+// the file's place is replaced, never written through.
 import {
   closeSync,
   fsyncSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -112,6 +113,7 @@ function isAlive(pid: number): boolean {
 // A lock file holds "<pid> <random token>", written whole before it appears (a hard link of a
 // finished temp file), so a reader never sees it half-written. One lock instance is told from
 // another by its token, never by its pid alone: a pid read earlier may belong to a later holder.
+// Only a crash leaves one empty: the temp is not flushed to disk before it is linked.
 
 /** Unique, not secret (node:crypto would load WebCrypto on every start-up). */
 function randomHex(): string {
@@ -122,9 +124,15 @@ function newToken(): string {
   return `${process.pid} ${randomHex()}`;
 }
 
+/** createWith's temp beside path: `<path>.<pid>-<random>.new`; LINK_TEMP reads the pid back. */
+function linkTemp(path: string): string {
+  return `${path}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.new`;
+}
+const LINK_TEMP = /\.(\d+)-[0-9a-z]+\.new$/;
+
 /** Creates path holding text, or returns false when it exists; never a half-written file. */
 function createWith(path: string, text: string): boolean {
-  const temp = `${path}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.new`;
+  const temp = linkTemp(path);
   writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
   try {
     linkSync(temp, path);
@@ -145,22 +153,35 @@ function readOrNull(path: string): string | null {
   }
 }
 
-/** The texts of the locks this process holds now (a `wsctl mcp` may wait on its own). */
-const heldHere = new Set<string>();
-
 /**
- * The holder named in a lock's text is provably gone: its process no longer exists, or it is this
- * one's pid but not a lock this process holds (left by a process gone before it: in a container,
- * each run may be given the same pid).
+ * The lock's text; null when there is none. One that is there but cannot be read (another user's,
+ * a folder, a symlink to nowhere) blocks as a lock does, and stands for itself by its error: NUL
+ * and the code, which no lock's text starts with.
  */
-function holderGone(text: string): boolean {
-  const pid = Number(text.split(' ')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  return pid === process.pid ? !heldHere.has(text) : !isAlive(pid);
+function readLock(lockPath: string): string | null {
+  try {
+    return readFileSync(lockPath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') return `\0${code ?? 'unreadable'}`;
+    return lstatSync(lockPath, { throwIfNoEntry: false }) ? '\0a symlink to nowhere' : null;
+  }
 }
 
-/** The random part of a lock's text, which tells its instance from every other; null for a text wsctl did not write. */
+/** The holder named in a lock's text is provably gone: its process no longer exists. */
+function holderGone(text: string): boolean {
+  const pid = Number(text.split(' ')[0]);
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
+}
+
+/** A lock (or a breaker's file) that nobody will remove: its writer is gone, or a crash left it empty. */
+function abandoned(text: string): boolean {
+  return text === '' || holderGone(text);
+}
+
+/** What tells a lock's instance from every other: its token's random part ("empty" for an empty one); null for a text wsctl did not write. */
 function instanceName(text: string): string | null {
+  if (text === '') return 'empty';
   return /^\d+ ([0-9a-f]{1,32})$/.exec(text)?.[1] ?? null;
 }
 
@@ -168,10 +189,10 @@ function instanceName(text: string): string | null {
 const MAX_BREAKERS = 16;
 
 /**
- * Removes path (the lock, or a breaker's file) if it still holds seen, whose writer is gone.
+ * Removes path (the lock, or a breaker's file) if it still holds seen, which was abandoned.
  * Breakers of one instance take turns under <lock>.break-<instance> and re-read path there: only
- * its writer would remove it, and a gone one never will, so what they read is what they remove.
- * A breaker killed in its turn leaves its own file, which is broken the same way.
+ * its writer would remove it, and an abandoned one never will, so what they read is what they
+ * remove. A breaker killed in its turn leaves its own file, which is broken the same way.
  */
 function breakStale(lockPath: string, path: string, seen: string, chain = 0): void {
   const instance = instanceName(seen);
@@ -181,12 +202,14 @@ function breakStale(lockPath: string, path: string, seen: string, chain = 0): vo
   let turn: boolean;
   try {
     turn = createWith(breaker, mine);
-  } catch {
-    return; // a name too long for the file system: the lock is not taken over, and the wait says so
+  } catch (error) {
+    // A name too long for the file system: the lock is left to the wait, which names it.
+    if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') return;
+    throw error;
   }
   if (!turn) {
     const other = readOrNull(breaker);
-    if (other !== null && holderGone(other)) breakStale(lockPath, breaker, other, chain + 1);
+    if (other !== null && abandoned(other)) breakStale(lockPath, breaker, other, chain + 1);
     return;
   }
   try {
@@ -196,11 +219,26 @@ function breakStale(lockPath: string, path: string, seen: string, chain = 0): vo
   }
 }
 
+/** A breaker's file (or an older wsctl's `<lock>.break`) whose writer is gone. */
+function leftoverBreaker(file: string, suffix: string): boolean {
+  if (!/^break(-[0-9a-z]+)?$/.test(suffix)) return false;
+  const text = readOrNull(file);
+  return text !== null && abandoned(text);
+}
+
 /**
- * Removes what killed lockers left beside the lock: breakers' files whose writers are gone, and
- * temp files whose writers are gone or that are older than any write (an older wsctl's names
- * have no pid). Run while the lock is ours: each of those concerns an instance that is no longer
- * the lock, so removing it changes nothing anyone relies on.
+ * A temp file whose writer is gone; one whose name has no pid (an older wsctl's) once it is older
+ * than any write. Not by age when the pid is there: its writer may only be stopped (Ctrl-Z).
+ */
+function leftoverTemp(file: string, now: number): boolean {
+  if (!/\.(new|gone)$/.test(file)) return false;
+  const pid = Number(LINK_TEMP.exec(file)?.[1]);
+  return pid > 0 ? !isAlive(pid) : now - statSync(file).mtimeMs > STALE_MS;
+}
+
+/**
+ * Removes what killed lockers left beside the lock. Run while the lock is ours: each of those
+ * concerns an instance that is no longer the lock, so removing it changes nothing anyone relies on.
  */
 function removeLeftovers(lockPath: string): void {
   const dir = dirname(lockPath);
@@ -216,13 +254,7 @@ function removeLeftovers(lockPath: string): void {
     if (!name.startsWith(prefix)) continue;
     const file = join(dir, name);
     try {
-      if (/^break(-[0-9a-f]+)?$/.test(name.slice(prefix.length))) {
-        const text = readOrNull(file);
-        if (text !== null && holderGone(text)) rmSync(file, { force: true });
-      } else if (/\.(new|gone)$/.test(name)) {
-        const pid = Number(/\.(\d+)-[0-9a-z]+\.new$/.exec(name)?.[1]);
-        if ((pid > 0 && !isAlive(pid)) || now - statSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
-      }
+      if (leftoverBreaker(file, name.slice(prefix.length)) || leftoverTemp(file, now)) rmSync(file, { force: true });
     } catch {
       // gone already
     }
@@ -231,9 +263,15 @@ function removeLeftovers(lockPath: string): void {
 
 function lockedTooLong(path: string, lockPath: string, seen: string): ConfigError {
   const wait = `${path} stayed locked for ${LOCK_WAIT_MS / 1000} s`;
-  return instanceName(seen) !== null && !holderGone(seen)
-    ? new ConfigError(`${wait} by a running wsctl (${lockPath}); try again once it has finished.`)
-    : new ConfigError(`${wait}: ${lockPath} is not held by a running wsctl, and could not be taken over; remove that file.`);
+  if (seen.startsWith('\0'))
+    return new ConfigError(`${wait}: ${lockPath} cannot be read (${seen.slice(1)}); if no wsctl is running, remove it.`);
+  if (instanceName(seen) !== null && !abandoned(seen)) {
+    const pid = seen.split(' ')[0];
+    return new ConfigError(
+      `${wait} by process ${pid} (${lockPath}): try again once it has finished, or remove that file if it is not a wsctl.`,
+    );
+  }
+  return new ConfigError(`${wait}: ${lockPath} is not held by a running wsctl, and could not be taken over; remove that file.`);
 }
 
 /** Runs work while holding <path>.lock. A lock is taken over only when its holder is gone, never by age. */
@@ -243,20 +281,18 @@ export async function withLock<T>(path: string, work: () => T | Promise<T>): Pro
   const deadline = Date.now() + LOCK_WAIT_MS;
   const token = newToken();
   while (!createWith(lockPath, token)) {
-    const seen = readOrNull(lockPath);
-    if (seen !== null && holderGone(seen)) breakStale(lockPath, lockPath, seen);
+    const seen = readLock(lockPath);
+    if (seen !== null && abandoned(seen)) breakStale(lockPath, lockPath, seen);
     // Given up past the wait only while that same lock is there: one taken over, or passed to
     // another holder, is tried again.
-    if (Date.now() > deadline && seen !== null && readOrNull(lockPath) === seen) throw lockedTooLong(path, lockPath, seen);
+    if (Date.now() > deadline && seen !== null && readLock(lockPath) === seen) throw lockedTooLong(path, lockPath, seen);
     await sleep(5 + Math.random() * 20);
   }
-  heldHere.add(token);
   try {
     return await work();
   } finally {
     removeLeftovers(lockPath);
     // Ours to remove: nobody takes over a live holder's lock.
     if (readOrNull(lockPath) === token) rmSync(lockPath, { force: true });
-    heldHere.delete(token);
   }
 }

@@ -234,13 +234,10 @@ describe('the config lock', () => {
     expect(config(dir).profiles.b.api_key).toBe('wsk_key_for_b_1234');
   }, 60_000);
 
-  it('a lock left by an earlier process with this very pid is taken over (a container may reuse it); one this process holds is waited for', async () => {
+  it('callers in one process take the lock one at a time (a `wsctl mcp` serving two calls at once)', async () => {
     const dir = tempDir();
     const file = join(dir, 'state.json');
-    writeFileSync(`${file}.lock`, `${process.pid} 0123abcd`);
     const order: string[] = [];
-    await withLock(file, () => order.push('taken over'));
-    // Two calls of this process on one lock (a `wsctl mcp` serving two at once): one at a time.
     let release = () => {};
     const first = withLock(
       file,
@@ -253,12 +250,24 @@ describe('the config lock', () => {
     while (!order.includes('first')) await new Promise((r) => setTimeout(r, 5));
     const second = withLock(file, () => order.push('second'));
     await new Promise((r) => setTimeout(r, 300));
-    expect(order).toEqual(['taken over', 'first']);
+    expect(order).toEqual(['first']);
     release();
     await Promise.all([first, second]);
-    expect(order).toEqual(['taken over', 'first', 'second']);
+    expect(order).toEqual(['first', 'second']);
     expect(readdirSync(dir)).toEqual([]);
-  }, 20_000);
+  });
+
+  it('an empty lock (a crash before the disk had its text) is taken over', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json.lock'), '');
+    const r = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'a'], {
+      env: { WSCTL_CONFIG_DIR: dir, WSCTL_BASE_URL: sb.url },
+      stdin: 'wsk_key_for_a_1234',
+      timeoutMs: 20_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  }, 30_000);
 
   it("a lock and breakers' files left by killed processes are taken over, and nothing is left behind", async () => {
     const dir = tempDir();
@@ -292,7 +301,10 @@ describe('the config lock', () => {
       writeFileSync(`${lock}.break-aaaa1111`, `${deadPid()} bbbb2222`); // a breaker killed after its work
       writeFileSync(`${lock}.break`, `${deadPid()} cccc3333`); // an older wsctl's breaker
       writeFileSync(`${lock}.${deadPid()}-x1y2z3.new`, `${deadPid()} dddd4444`); // a link's temp, its writer killed
+      writeFileSync(`${lock}.break-empty`, ''); // a breaker's file a crash left empty
       writeFileSync(`${lock}.break-eeee5555`, `${live.pid} ffff6666`); // a breaker at work
+      writeFileSync(`${lock}.${live.pid}-abcdef.new`, `${live.pid} 7777aaaa`); // its temp, however old
+      utimesSync(`${lock}.${live.pid}-abcdef.new`, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
       const hourAgo = new Date(Date.now() - 3_600_000);
       for (const old of [`${lock}.9a8b7c6d.new`, `${lock}.9a8b7c6d.gone`]) {
         writeFileSync(old, `${deadPid()} 9a8b7c6d`); // an older wsctl's temps: no pid in the name, an hour old
@@ -303,7 +315,11 @@ describe('the config lock', () => {
         stdin: 'wsk_key_for_a_1234',
       });
       expect(r.code, r.stderr).toBe(0);
-      expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.lock.break-eeee5555']);
+      expect(readdirSync(dir).sort()).toEqual([
+        'config.json',
+        `config.json.lock.${live.pid}-abcdef.new`,
+        'config.json.lock.break-eeee5555',
+      ]);
     } finally {
       live.kill();
     }
