@@ -236,7 +236,7 @@ describe('wsctl mcp install', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([
       1,
       '',
-      `Error: Cannot write ${file}: the folder /proc/wsctl-test/clients cannot be made there. Nothing was written.\n`,
+      `Error: Cannot write ${file}: the folder /proc/wsctl-test cannot be made there. Nothing was written.\n`,
     ]);
   });
 

@@ -196,8 +196,10 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EEXIST' || code === 'ENOTDIR')
           throw new WsctlError(`Cannot write ${file.path}: part of the path to ${dir} is a file, not a folder. Nothing was written.`);
-        if (code === 'ENOENT')
-          throw new WsctlError(`Cannot write ${file.path}: the folder ${dir} cannot be made there. Nothing was written.`);
+        if (code === 'ENOENT') {
+          const folder = (error as NodeJS.ErrnoException).path ?? dir;
+          throw new WsctlError(`Cannot write ${file.path}: the folder ${folder} cannot be made there. Nothing was written.`);
+        }
         throw error;
       }
     } else {
