@@ -14,7 +14,6 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -23,6 +22,8 @@ import { ConfigError } from '../errors.js';
 
 // Long enough for a holder starved of CPU by many parallel invocations; a live holder is only waited for.
 const LOCK_WAIT_MS = 60_000;
+/** How long one lock must have stayed, past the wait, to be reported: a take-over takes milliseconds. */
+const SAME_LOCK_MS = 2_000;
 /** A temp file older than any write could take is left over, whatever its pid says (pids are reused). */
 const STALE_MS = 60_000;
 
@@ -113,7 +114,8 @@ function isAlive(pid: number): boolean {
 // A lock file holds "<pid> <random token>", written whole before it appears (a hard link of a
 // finished temp file), so a reader never sees it half-written. One lock instance is told from
 // another by its token, never by its pid alone: a pid read earlier may belong to a later holder.
-// Only a crash leaves one empty: the temp is not flushed to disk before it is linked.
+// Only a crash leaves one empty (or NULs, on some file systems): a lock's temp is not flushed to
+// disk before it is linked, a breaker's is.
 
 /** Unique, not secret (node:crypto would load WebCrypto on every start-up). */
 function randomHex(): string {
@@ -130,11 +132,17 @@ function linkTemp(path: string): string {
 }
 const LINK_TEMP = /\.(\d+)-[0-9a-z]+\.new$/;
 
-/** Creates path holding text, or returns false when it exists; never a half-written file. */
-function createWith(path: string, text: string): boolean {
+/** Creates path holding text, or returns false when it exists; never a half-written file, nor an empty one after a crash when durable. */
+function createWith(path: string, text: string, { durable = false } = {}): boolean {
   const temp = linkTemp(path);
-  writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
+  const fd = openSync(temp, 'wx', 0o600);
   try {
+    try {
+      writeSync(fd, text);
+      if (durable) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     linkSync(temp, path);
     return true;
   } catch (error) {
@@ -153,19 +161,23 @@ function readOrNull(path: string): string | null {
   }
 }
 
-/**
- * The lock's text; null when there is none. One that is there but cannot be read (another user's,
- * a folder, a symlink to nowhere) blocks as a lock does, and stands for itself by its error: NUL
- * and the code, which no lock's text starts with.
- */
+/** What a lock that is there but cannot be read (another user's, a folder, a symlink to nowhere) is seen as, with the reason. */
+const UNREADABLE = '\0unreadable\0';
+
+/** The lock's text; null when there is none. */
 function readLock(lockPath: string): string | null {
   try {
     return readFileSync(lockPath, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') return `\0${code ?? 'unreadable'}`;
-    return lstatSync(lockPath, { throwIfNoEntry: false }) ? '\0a symlink to nowhere' : null;
+    if (code !== 'ENOENT') return `${UNREADABLE}${code ?? 'unknown'}`;
+    return lstatSync(lockPath, { throwIfNoEntry: false })?.isSymbolicLink() ? `${UNREADABLE}a symlink to nowhere` : null;
   }
+}
+
+/** A text only a crash leaves: nothing, or NULs where the text never reached the disk. */
+function crashLeft(text: string): boolean {
+  return /^\0*$/.test(text);
 }
 
 /** The holder named in a lock's text is provably gone: its process no longer exists. */
@@ -176,32 +188,37 @@ function holderGone(text: string): boolean {
 
 /** A lock (or a breaker's file) that nobody will remove: its writer is gone, or a crash left it empty. */
 function abandoned(text: string): boolean {
-  return text === '' || holderGone(text);
+  return crashLeft(text) || holderGone(text);
 }
 
-/** What tells a lock's instance from every other: its token's random part ("empty" for an empty one); null for a text wsctl did not write. */
+/**
+ * What tells a lock's instance from every other: its token's random part; "empty" for the one lock
+ * a crash left empty (a breaker's file, flushed before it is linked, never is); null for a text
+ * wsctl did not write.
+ */
 function instanceName(text: string): string | null {
-  if (text === '') return 'empty';
+  if (crashLeft(text)) return 'empty';
   return /^\d+ ([0-9a-f]{1,32})$/.exec(text)?.[1] ?? null;
 }
 
-/** Longer chains of breakers' files than killed breakers can leave are hand-made (they could loop). */
+/** Longer chains of breakers' files than killed breakers can leave are hand-made, and could loop. */
 const MAX_BREAKERS = 16;
 
 /**
  * Removes path (the lock, or a breaker's file) if it still holds seen, which was abandoned.
- * Breakers of one instance take turns under <lock>.break-<instance> and re-read path there: only
- * its writer would remove it, and an abandoned one never will, so what they read is what they
- * remove. A breaker killed in its turn leaves its own file, which is broken the same way.
+ * Breakers of one instance take turns under <lock>.break-<instance> and re-read path there: while
+ * that instance is the lock, only its writer would remove it (the lock's next holder clears
+ * leftovers only once it is not), and an abandoned writer never will, so what they read is what
+ * they remove. A breaker killed in its turn leaves its own file, which is broken the same way.
  */
 function breakStale(lockPath: string, path: string, seen: string, chain = 0): void {
   const instance = instanceName(seen);
-  if (instance === null || chain > MAX_BREAKERS) return;
   const breaker = `${lockPath}.break-${instance}`;
+  if (instance === null || breaker === path || chain > MAX_BREAKERS) return;
   const mine = newToken();
   let turn: boolean;
   try {
-    turn = createWith(breaker, mine);
+    turn = createWith(breaker, mine, { durable: true });
   } catch (error) {
     // A name too long for the file system: the lock is left to the wait, which names it.
     if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') return;
@@ -227,13 +244,12 @@ function leftoverBreaker(file: string, suffix: string): boolean {
 }
 
 /**
- * A temp file whose writer is gone; one whose name has no pid (an older wsctl's) once it is older
- * than any write. Not by age when the pid is there: its writer may only be stopped (Ctrl-Z).
+ * A temp file whose writer is gone. Never by age: its writer may only be stopped (Ctrl-Z). An
+ * older wsctl's temps have no pid in their names, and stay: nothing tells a left one from a live one.
  */
-function leftoverTemp(file: string, now: number): boolean {
-  if (!/\.(new|gone)$/.test(file)) return false;
+function leftoverTemp(file: string): boolean {
   const pid = Number(LINK_TEMP.exec(file)?.[1]);
-  return pid > 0 ? !isAlive(pid) : now - statSync(file).mtimeMs > STALE_MS;
+  return pid > 0 && !isAlive(pid);
 }
 
 /**
@@ -249,22 +265,24 @@ function removeLeftovers(lockPath: string): void {
   } catch {
     return;
   }
-  const now = Date.now();
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const file = join(dir, name);
     try {
-      if (leftoverBreaker(file, name.slice(prefix.length)) || leftoverTemp(file, now)) rmSync(file, { force: true });
+      if (leftoverBreaker(file, name.slice(prefix.length)) || leftoverTemp(file)) rmSync(file, { force: true });
     } catch {
       // gone already
     }
   }
 }
 
+/** The locks whose leftovers this process has removed. */
+const swept = new Set<string>();
+
 function lockedTooLong(path: string, lockPath: string, seen: string): ConfigError {
   const wait = `${path} stayed locked for ${LOCK_WAIT_MS / 1000} s`;
-  if (seen.startsWith('\0'))
-    return new ConfigError(`${wait}: ${lockPath} cannot be read (${seen.slice(1)}); if no wsctl is running, remove it.`);
+  if (seen.startsWith(UNREADABLE))
+    return new ConfigError(`${wait}: ${lockPath} cannot be read (${seen.slice(UNREADABLE.length)}); if no wsctl is running, remove it.`);
   if (instanceName(seen) !== null && !abandoned(seen)) {
     const pid = seen.split(' ')[0];
     return new ConfigError(
@@ -280,18 +298,25 @@ export async function withLock<T>(path: string, work: () => T | Promise<T>): Pro
   makeFolder(dirname(path));
   const deadline = Date.now() + LOCK_WAIT_MS;
   const token = newToken();
+  let last: string | null = null;
+  let lastSince = Date.now();
   while (!createWith(lockPath, token)) {
     const seen = readLock(lockPath);
+    if (seen !== last) [last, lastSince] = [seen, Date.now()];
     if (seen !== null && abandoned(seen)) breakStale(lockPath, lockPath, seen);
-    // Given up past the wait only while that same lock is there: one taken over, or passed to
+    // Given up past the wait only on a lock seen for a while: one being taken over, or passed to
     // another holder, is tried again.
-    if (Date.now() > deadline && seen !== null && readLock(lockPath) === seen) throw lockedTooLong(path, lockPath, seen);
+    if (seen !== null && Date.now() > deadline && Date.now() - lastSince > SAME_LOCK_MS) throw lockedTooLong(path, lockPath, seen);
     await sleep(5 + Math.random() * 20);
   }
   try {
     return await work();
   } finally {
-    removeLeftovers(lockPath);
+    // Once per lock and process: a `wsctl mcp` takes the ids cache's lock on every call.
+    if (!swept.has(lockPath)) {
+      swept.add(lockPath);
+      removeLeftovers(lockPath);
+    }
     // Ours to remove: nobody takes over a live holder's lock.
     if (readOrNull(lockPath) === token) rmSync(lockPath, { force: true });
   }
