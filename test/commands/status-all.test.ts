@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { run, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { quiet, run, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 
 /** A server that accepts connections and never answers. */
 async function hangingServer(): Promise<{ url: string; close(): void }> {
@@ -43,10 +43,17 @@ describe('auth status --all', () => {
     );
   });
 
+  // The service that answers must do so within the timeout: 2 s, and never beside a storm of
+  // processes in another file (on two cores those held it past 1 s).
   it('checks every profile at once: a server that never answers holds up no other, and the command ends within about the timeout', async () => {
-    const started = Date.now();
-    const r = await run(['auth', 'status', '--all', '--json', '--timeout', '1'], { env: { WSCTL_CONFIG_DIR: dir } });
-    expect(Date.now() - started).toBeLessThan(4000);
+    const [r, took] = await quiet(async () => {
+      const started = Date.now();
+      return [
+        await run(['auth', 'status', '--all', '--json', '--timeout', '2'], { env: { WSCTL_CONFIG_DIR: dir } }),
+        Date.now() - started,
+      ] as const;
+    });
+    expect(took).toBeLessThan(5000);
     expect(r.code).toBe(4);
     const { profiles } = JSON.parse(r.stdout);
     expect(profiles.map((p: { profile: string }) => p.profile)).toEqual(['bad', 'good', 'nokey', 'slow']);
@@ -58,7 +65,7 @@ describe('auth status --all', () => {
     expect(nokey).toMatchObject({ valid: false, key: null });
     expect(nokey.error).toContain('No API key');
     expect(slow).toMatchObject({ valid: null, base_url: hanging.url });
-    expect(slow.error).toContain('within 1 s');
+    expect(slow.error).toContain('within 2 s');
   });
 
   it('exit 3 when only network failures remain; 0 when every key is accepted', async () => {
@@ -69,11 +76,11 @@ describe('auth status --all', () => {
         profiles: { good: { base_url: sb.url, api_key: sb.key }, slow: { base_url: hanging.url, api_key: 'wsk_hanging_0123456789' } },
       }),
     );
-    const r = await run(['auth', 'status', '--all', '--timeout', '1'], { env: { WSCTL_CONFIG_DIR: onlySlow } });
+    const r = await quiet(() => run(['auth', 'status', '--all', '--timeout', '2'], { env: { WSCTL_CONFIG_DIR: onlySlow } }));
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('profile\tgood\n');
     expect(r.stdout).toContain('valid\t\n');
-    expect(r.stdout).toMatch(/error\tNo answer from http:\/\/127\.0\.0\.1:\d+ within 1 s/);
+    expect(r.stdout).toMatch(/error\tNo answer from http:\/\/127\.0\.0\.1:\d+ within 2 s/);
     const fine = tempDir();
     writeFileSync(
       join(fine, 'config.json'),
@@ -85,7 +92,9 @@ describe('auth status --all', () => {
   });
 
   it('on a terminal at 80 columns: one block per profile, no line wider than the terminal', async () => {
-    const r = await run(['auth', 'status', '--all', '--timeout', '1'], { env: { WSCTL_CONFIG_DIR: dir }, tty: true, columns: 80 });
+    const r = await quiet(() =>
+      run(['auth', 'status', '--all', '--timeout', '2'], { env: { WSCTL_CONFIG_DIR: dir }, tty: true, columns: 80 }),
+    );
     expect(r.code).toBe(4);
     const text = r.stdout.replace(/\x1b\[[0-9;]*m/g, '');
     expect(text.split('\n\n')).toHaveLength(4);
@@ -115,9 +124,14 @@ describe('auth status --all', () => {
   });
 
   it('the built wsctl ends within about the timeout with a server that never answers', async () => {
-    const started = Date.now();
-    const r = await runBin(['auth', 'status', '--all', '--json', '--timeout', '1'], { env: { WSCTL_CONFIG_DIR: dir } });
-    expect(Date.now() - started).toBeLessThan(5000);
+    const [r, took] = await quiet(async () => {
+      const started = Date.now();
+      return [
+        await runBin(['auth', 'status', '--all', '--json', '--timeout', '2'], { env: { WSCTL_CONFIG_DIR: dir } }),
+        Date.now() - started,
+      ] as const;
+    });
+    expect(took).toBeLessThan(6000);
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout).profiles).toHaveLength(4);
   });
