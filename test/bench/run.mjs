@@ -359,6 +359,34 @@ async function measure(_label, major, node) {
         } finally {
           await floorSession.close();
         }
+        // No goal: the same floor with the design's libraries, the MCP SDK's stdio Server and
+        // undici, which wsctl cannot go below without leaving them.
+        const sdkFloorSession = await mcpSession([node, join(root, 'test/bench/mcp-sdk-floor.mjs')], env);
+        try {
+          for (let i = 0; i < 3; i++) await sdkFloorSession.call('keys_list');
+          goal(
+            'mcp',
+            "the floor with the design's libraries (test/bench/mcp-sdk-floor.mjs: the MCP SDK's stdio Server, the GET with undici on a kept-alive connection): one `tools/call keys_list` / the same GET from a Node script on a kept-alive `node:http` connection",
+            Infinity,
+            await compareAsync(
+              () => sdkFloorSession.call('keys_list'),
+              () => reference.get(),
+              runs * 4,
+            ),
+          );
+          goal(
+            'mcp',
+            "`wsctl mcp`: one `tools/call keys_list` / the same call to the floor with the design's libraries (test/bench/mcp-sdk-floor.mjs)",
+            Infinity,
+            await compareAsync(
+              () => session.call('keys_list'),
+              () => sdkFloorSession.call('keys_list'),
+              runs * 4,
+            ),
+          );
+        } finally {
+          await sdkFloorSession.close();
+        }
       } finally {
         await session.close();
         reference.close();
