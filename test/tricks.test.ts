@@ -114,7 +114,7 @@ function cacheKey(file: string): string {
   expect(id, file).toBeDefined();
   const rest = Buffer.from(text.slice(text.indexOf('\n') + 1), 'latin1');
   expect(createHash('sha256').update(rest).digest('hex').slice(0, 32)).toBe(id);
-  return `wsctl code cache 2 ${process.version} ${process.arch} ${id}\n`;
+  return `wsctl code cache 3 ${process.version} ${process.arch} ${id}\n`;
 }
 
 /** The ES module files a run loaded (NODE_DEBUG=esm), relative to dist/lazy/. */
@@ -268,6 +268,26 @@ describe('each trick, on and off', () => {
       await on();
       expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
       expect(statSync(file).ino).toBe(before.ino);
+      // Its second line names the kinds of command whose code it holds: the first command of
+      // another kind adds its code, once, and the cache then stays as it is for both.
+      const kinds = () => readFileSync(file, 'latin1').split('\n')[1];
+      expect(kinds()).toBe('keys/list/--json');
+      const other = await recorded(['--profile', 'work', 'caps'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
+      expect([other.code, other.stderr]).toEqual([0, '']);
+      expect(kinds()).toBe('keys/list/--json work/caps');
+      const learned = statSync(file);
+      expect(learned.size).toBeGreaterThan(before.size);
+      await on();
+      await recorded(['--profile', 'work', 'caps'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
+      expect(statSync(file).mtimeMs).toBe(learned.mtimeMs);
+      // It learns 24 kinds at most; past them a new kind leaves it as it is, and still runs from it.
+      const many = Array.from({ length: 24 }, (_, i) => `kind${i}`).join(' ');
+      writeFileSync(file, Buffer.from(readFileSync(file, 'latin1').replace(/\n[^\n]*\n/, `\n${many}\n`), 'latin1'));
+      const capped = statSync(file);
+      const third = await recorded(['settings', '--json'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
+      expect([third.code, third.stderr]).toEqual([0, '']);
+      expect(statSync(file).mtimeMs).toBe(capped.mtimeMs);
+      expect(kinds()).toBe(many);
       // Code V8 rejects (it checks its own version, flags and the source's length), and a cache
       // made for another build of the bundle: the command runs, and the cache is made again.
       for (const stale of [
@@ -769,13 +789,15 @@ describe('each trick, on and off', () => {
       const { on: followed, cache } = await runs(['convo', 'show', 'conv_gc', '--follow', '--interval', '0.5']);
       expect(followed.stdout).toContain('message 2');
       expect([followed.flags, followed.collections]).toEqual([COLLECTED, 1]);
-      // The follow made the program's code cache; V8 takes it in the next run, which leaves it as it is.
+      // The follow made the program's code cache; V8 takes it in the next run, which adds its own
+      // kind of command to it (a cache V8 rejected would be made again, for that kind alone).
       const [file] = readdirSync(join(cache, 'wsctl')).filter((n) => n.startsWith('code-cache-'));
       expect(file).toBeDefined();
-      const made = statSync(join(cache, 'wsctl', file as string));
+      const kinds = () => readFileSync(join(cache, 'wsctl', file as string), 'latin1').split('\n')[1];
+      expect(kinds()).toBe('convo/show');
       const next = await recorded(['keys', 'list', '--json'], { ...sb.env, XDG_CACHE_HOME: cache, ...ON });
       expect(next.code, next.stderr).toBe(0);
-      expect(statSync(join(cache, 'wsctl', file as string)).mtimeMs).toBe(made.mtimeMs);
+      expect(kinds()).toBe('convo/show keys/list/--json');
     },
     30_000,
   );
