@@ -5,7 +5,7 @@ import { closeSync, openSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { declaredVerbs } from '../../src/cli/program.js';
 import { argvOf } from '../endpoints.js';
-import { BIN, run, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { atOnce, BIN, run, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 
 type Env = Record<string, string>;
 
@@ -70,40 +70,44 @@ function toFullDisk(args: string[], env: Env, stdin = ''): Promise<{ code: numbe
 
 describe('a full disk', () => {
   let sb: TestSandbox;
-  const envFor = (): Env => ({ ...sb.env, WSCTL_CONFIG_DIR: tempDir(), WSCTL_BYOK_API_KEY: 'sk-test-0123456789' });
+  const envFor = (sandbox: TestSandbox): Env => ({
+    ...sandbox.env,
+    WSCTL_CONFIG_DIR: tempDir(),
+    WSCTL_BYOK_API_KEY: 'sk-test-0123456789',
+  });
 
   it('every command exits 1 with one line naming the write error, human and --json', async () => {
     const all = await cases();
     expect(all.length).toBeGreaterThan(20);
-    for (const [, c] of all) {
-      for (const json of [false, true]) {
-        sb = await startSandbox();
-        const env = envFor();
-        await c.setup?.(env);
-        const args = json ? [...c.args, '--json'] : c.args;
-        const r = await toFullDisk(args, env, c.stdin?.replace('KEY', sb.key));
-        await c.cleanup?.(env);
-        // The error is one line, the last; a warning or status line before it may stay.
-        const lines = r.stderr.split('\n').filter((l) => l !== '');
-        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
-        expect(
-          lines.filter((l) => l.includes('Cannot write')),
-          `${args.join(' ')}: ${r.stderr}`,
-        ).toHaveLength(1);
-        const said = lines.at(-1) as string;
-        if (args.includes('--json'))
-          expect(JSON.parse(said).error, args.join(' ')).toMatchObject({
-            message: expect.stringMatching(/^Cannot write the output: ENOSPC\./),
-            exit_code: 1,
-          });
-        else expect(said, args.join(' ')).toMatch(/^Error: Cannot write the output: ENOSPC\./);
-      }
-    }
+    const runs = all.flatMap(([, c]) => [false, true].map((json) => ({ c, json })));
+    // A few at once, each with a sandbox and a config folder of its own (a served sandbox takes a free port).
+    await atOnce(runs, 4, async ({ c, json }) => {
+      const sandbox = await startSandbox();
+      const env = envFor(sandbox);
+      await c.setup?.(env);
+      const args = json ? [...c.args, '--json'] : c.args;
+      const r = await toFullDisk(args, env, c.stdin?.replace('KEY', sandbox.key));
+      await c.cleanup?.(env);
+      // The error is one line, the last; a warning or status line before it may stay.
+      const lines = r.stderr.split('\n').filter((l) => l !== '');
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(
+        lines.filter((l) => l.includes('Cannot write')),
+        `${args.join(' ')}: ${r.stderr}`,
+      ).toHaveLength(1);
+      const said = lines.at(-1) as string;
+      if (args.includes('--json'))
+        expect(JSON.parse(said).error, args.join(' ')).toMatchObject({
+          message: expect.stringMatching(/^Cannot write the output: ENOSPC\./),
+          exit_code: 1,
+        });
+      else expect(said, args.join(' ')).toMatch(/^Error: Cannot write the output: ENOSPC\./);
+    });
   }, 120_000);
 
   it('keys create names the key whose secret was lost, so it can be found and deleted', async () => {
     sb = await startSandbox();
-    const r = await toFullDisk(['keys', 'create', 'lost-one'], envFor());
+    const r = await toFullDisk(['keys', 'create', 'lost-one'], envFor(sb));
     expect(r.code).toBe(1);
     const key = sb.state.keys.find((k) => k.name === 'lost-one');
     expect(key).toBeDefined();
