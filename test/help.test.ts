@@ -308,7 +308,8 @@ async function helpThroughSlowPipe(
 }
 
 describe('help through a slow, non-blocking pipe', () => {
-  it.each([
+  // At once: each waits up to 3 s for its reader, on pipes of its own.
+  it.concurrent.each([
     ["a verb's help cut short by a full pipe", ['help', 'environment'], { COLUMNS: '40' }, 4096],
     ["a noun's help into a pipe with no room", ['keys', '--help'], {}, 0],
     ['the root help of the launcher into a pipe with no room', ['--help'], {}, 0],
