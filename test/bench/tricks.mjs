@@ -7,7 +7,7 @@
 // (the Node binaries to measure on; default this one); TRICKS_ONLY=<regular expression> measures
 // only the tricks it matches. Prints a table; writes nothing.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -143,6 +143,19 @@ try {
       argv: [node, '--require', skipFlags, bin, ...args],
       env: { ...e, SKIP_FLAGS: flags, XDG_CACHE_HOME: join(tmp, `cache-${version}-${flags.replace(/\W/g, '_')}`) },
     });
+    // `keys list --json` with the program's code cache made by another kind of command (`profile
+    // list`): a cache that learns this kind (at the warm-up), and one that cannot (24 kinds taken).
+    const madeByAnother = (learns) => {
+      const cache = join(tmp, `cache-${version}-made-by-another-${learns}`);
+      spawnSync(node, [bin, 'profile', 'list'], { env: { ...env, XDG_CACHE_HOME: cache }, stdio: 'ignore' });
+      const folder = join(cache, 'wsctl');
+      const taken = Array.from({ length: 24 }, (_, i) => `kind${i}`).join(' ');
+      for (const name of learns ? [] : readdirSync(folder).filter((n) => n.startsWith('code-cache-'))) {
+        const text = readFileSync(join(folder, name), 'latin1');
+        writeFileSync(join(folder, name), Buffer.from(text.replace(/\n[^\n]*\n/, `\n${taken}\n`), 'latin1'));
+      }
+      return { argv: [node, bin, 'keys', 'list', '--json'], env: { ...env, XDG_CACHE_HOME: cache } };
+    };
     const small = runs;
     const large = Math.max(3, Math.round(runs / 3));
     // A row: the same command with this build and with the variant built without the trick.
@@ -174,6 +187,13 @@ try {
         `\`keys list --jq '${ENGINE_FILTER}'\` (the jq engine's glue)`,
         run(bin, ['keys', 'list', '--jq', ENGINE_FILTER]),
         run(variants.glue, ['keys', 'list', '--jq', ENGINE_FILTER]),
+        small,
+      ],
+      [
+        'code cache of the whole program',
+        '`keys list --json` with a cache made by `profile list` (the kinds it learns)',
+        madeByAnother(true),
+        madeByAnother(false),
         small,
       ],
       ['version in the launcher', '`--version`', run(bin, ['--version']), run(bin, ['--version', '--no-color']), small],
