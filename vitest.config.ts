@@ -46,12 +46,15 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // A worker runs file after file without loading the test helpers and wsctl's modules again:
+    // ~20% less CPU for the whole suite. Each file's leftovers go after it (test/cleanup-setup.ts).
+    isolate: false,
     // Vitest's default is one worker fewer than the cores: one file at a time on two cores,
     // while most files wait on the processes they start.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: LongestFirst },
     // WSCTL_NO_TRICKS=1 reaches every process a test starts (see the file).
-    setupFiles: ['test/no-tricks-setup.ts'],
+    setupFiles: ['test/no-tricks-setup.ts', 'test/cleanup-setup.ts'],
     globalSetup: ['test/global-setup.ts'],
     // In-process runs must never reach a developer's own keyring: tests that want a Secret
     // Service start their own in dbus-run-session (test/config/keyring.test.ts).

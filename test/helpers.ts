@@ -7,7 +7,6 @@ import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
 import { main } from '../src/main.js';
 import type { Clock } from '../src/conversation/clock.js';
 import type { IO } from '../src/terminal/index.js';
@@ -27,9 +26,14 @@ export const REPEAT_RUN = process.env.WSCTL_CI_REPEAT === '1';
 export const BIN = join(ROOT, 'bin', 'wsctl');
 
 const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+
+/**
+ * What the finished test file left: its temporary folders and servers, newest first. Run after
+ * each file by test/cleanup-setup.ts: a worker runs many files with this module loaded once.
+ */
+export async function runCleanups(): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+}
 
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'wsctl-test-'));

@@ -4,7 +4,11 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tricksOn } from '../bin/booleans.cjs';
 
-if (!tricksOn()) {
+// A worker runs many files (vitest.config.ts: isolate off), and this file before each: wrapped once.
+const WRAPPED = Symbol.for('wsctl.tests.switchPassedOn');
+const worker = globalThis as { [WRAPPED]?: boolean };
+if (!tricksOn() && !worker[WRAPPED]) {
+  worker[WRAPPED] = true;
   const childProcess = createRequire(import.meta.url)('node:child_process') as Record<string, (...args: unknown[]) => unknown>;
   const withSwitch = (options: unknown) => {
     if (!options || typeof options !== 'object' || !('env' in options) || !options.env) return options;
