@@ -96,6 +96,17 @@ function compare(a, b, env, n = runs) {
 }
 
 /** compare() for measures taken by async functions (each resolves with milliseconds). */
+/** An MCP server (argv) started and warmed by three calls of keys_list, for work; closed after. */
+async function warmServer(argv, env, work) {
+  const session = await mcpSession(argv, env);
+  try {
+    for (let i = 0; i < 3; i++) await session.call('keys_list');
+    return await work(session);
+  } finally {
+    await session.close();
+  }
+}
+
 async function compareAsync(a, b, n = runs) {
   await a();
   await b();
@@ -328,67 +339,45 @@ async function measure(_label, major, node) {
           runs * 2,
         ),
       );
-      const session = await mcpSession(mcp, env);
+      // One tools/call keys_list, timed against another's (or the GET's), 4 pairs a run.
+      const calls = (what, target, a, b) => compareAsync(a, b, runs * 4).then((r) => goal('mcp', what, target, r));
       const reference = keptAliveGet(env.WSCTL_BASE_URL, env.WSCTL_API_KEY);
       try {
-        for (let i = 0; i < 3; i++) await session.call('keys_list');
-        goal(
-          'mcp',
-          '`wsctl mcp`: one `tools/call keys_list` on a running server / the same GET from a Node script on a kept-alive `node:http` connection',
-          2,
-          await compareAsync(
-            () => session.call('keys_list'),
+        await warmServer(mcp, env, async (session) => {
+          const call = () => session.call('keys_list');
+          await calls(
+            '`wsctl mcp`: one `tools/call keys_list` on a running server / the same GET from a Node script on a kept-alive `node:http` connection',
+            2,
+            call,
             () => reference.get(),
-            runs * 4,
-          ),
-        );
-        // No goal: how far the call is from the least a stdio server in Node can do for it.
-        const floorSession = await mcpSession([node, join(root, 'test/bench/mcp-floor.cjs')], env);
-        try {
-          for (let i = 0; i < 3; i++) await floorSession.call('keys_list');
-          goal(
-            'mcp',
-            '`wsctl mcp`: one `tools/call keys_list` / the same call to the floor (test/bench/mcp-floor.cjs: JSON lines on stdio, no SDK, the GET on a kept-alive `node:http` connection)',
-            Infinity,
-            await compareAsync(
-              () => session.call('keys_list'),
-              () => floorSession.call('keys_list'),
-              runs * 4,
+          );
+          // No goal: how far the call is from the least a stdio server in Node can do for it.
+          await warmServer([node, join(root, 'test/bench/mcp-floor.cjs')], env, (floor) =>
+            calls(
+              '`wsctl mcp`: one `tools/call keys_list` / the same call to the floor (test/bench/mcp-floor.cjs: JSON lines on stdio, no SDK, the GET on a kept-alive `node:http` connection)',
+              Infinity,
+              call,
+              () => floor.call('keys_list'),
             ),
           );
-        } finally {
-          await floorSession.close();
-        }
-        // No goal: the same floor with the design's libraries, the MCP SDK's stdio Server and
-        // undici, which wsctl cannot go below without leaving them.
-        const sdkFloorSession = await mcpSession([node, join(root, 'test/bench/mcp-sdk-floor.mjs')], env);
-        try {
-          for (let i = 0; i < 3; i++) await sdkFloorSession.call('keys_list');
-          goal(
-            'mcp',
-            "the floor with the design's libraries (test/bench/mcp-sdk-floor.mjs: the MCP SDK's stdio Server, the GET with undici on a kept-alive connection): one `tools/call keys_list` / the same GET from a Node script on a kept-alive `node:http` connection",
-            Infinity,
-            await compareAsync(
-              () => sdkFloorSession.call('keys_list'),
+          // No goal: the same floor with the design's libraries, the MCP SDK's stdio Server and
+          // undici, which wsctl cannot go below without leaving them.
+          await warmServer([node, join(root, 'test/bench/mcp-sdk-floor.mjs')], env, async (floor) => {
+            await calls(
+              "the floor with the design's libraries (test/bench/mcp-sdk-floor.mjs: the MCP SDK's stdio Server, the GET with undici on a kept-alive connection): one `tools/call keys_list` / the same GET from a Node script on a kept-alive `node:http` connection",
+              Infinity,
+              () => floor.call('keys_list'),
               () => reference.get(),
-              runs * 4,
-            ),
-          );
-          goal(
-            'mcp',
-            "`wsctl mcp`: one `tools/call keys_list` / the same call to the floor with the design's libraries (test/bench/mcp-sdk-floor.mjs)",
-            Infinity,
-            await compareAsync(
-              () => session.call('keys_list'),
-              () => sdkFloorSession.call('keys_list'),
-              runs * 4,
-            ),
-          );
-        } finally {
-          await sdkFloorSession.close();
-        }
+            );
+            await calls(
+              "`wsctl mcp`: one `tools/call keys_list` / the same call to the floor with the design's libraries (test/bench/mcp-sdk-floor.mjs)",
+              Infinity,
+              call,
+              () => floor.call('keys_list'),
+            );
+          });
+        });
       } finally {
-        await session.close();
         reference.close();
       }
     }
