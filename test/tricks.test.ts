@@ -15,6 +15,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { createCtx } from '../src/cli/context.js';
 import { declaredVerbs } from '../src/cli/program.js';
+import { GLOBAL_OPTIONS } from '../src/common/globals.js';
 import { serve } from '../src/mcp/mcp-server.js';
 import { Spool } from '../src/conversation/spool.js';
 import { randomId } from '../src/sandbox/seed.js';
@@ -276,7 +277,14 @@ describe('each trick, on and off', () => {
       const failed = await recorded(['--timeout', 'soon', 'caps'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
       expect(failed.code).toBe(2);
       expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
-      // A global option's value is not a word of the kind.
+      // A global option's value is not a word of the kind: the launcher, which loads none of the
+      // program, lists the options that take one, as src/common/globals.ts declares them.
+      const launcher = readFileSync(BIN, 'utf8');
+      const listed = /const TAKES_VALUE = (\[[^\]]*\]);/.exec(launcher)?.[1] ?? '[]';
+      const declared = Object.values(GLOBAL_OPTIONS)
+        .filter((o) => o.flags.includes('<'))
+        .map((o) => o.flags.split(' ')[0]);
+      expect(JSON.parse(listed.replace(/'/g, '"'))).toEqual(declared);
       const other = await recorded(['--profile', 'work', 'caps'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
       expect([other.code, other.stderr]).toEqual([0, '']);
       expect(kinds()).toBe('keys/list/--json caps');

@@ -95,7 +95,6 @@ function compare(a, b, env, n = runs) {
   };
 }
 
-/** compare() for measures taken by async functions (each resolves with milliseconds). */
 /** An MCP server (argv) started and warmed by three calls of keys_list, for work; closed after. */
 async function warmServer(argv, env, work) {
   const session = await mcpSession(argv, env);
@@ -107,6 +106,7 @@ async function warmServer(argv, env, work) {
   }
 }
 
+/** compare() for measures taken by async functions (each resolves with milliseconds). */
 async function compareAsync(a, b, n = runs) {
   await a();
   await b();

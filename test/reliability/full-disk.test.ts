@@ -69,16 +69,15 @@ function toFullDisk(args: string[], env: Env, stdin = ''): Promise<{ code: numbe
   });
 }
 
-/** The error document's message and exit code, from its line on stderr (undefined when it is not one). */
-function errorDocument(line: string): { message?: unknown; exit_code?: unknown } | undefined {
+/** Whether a line on stderr is the JSON error document of a write to a full disk, exit 1. */
+function fullDiskDocument(line: string): boolean {
   try {
-    return (JSON.parse(line) as { error?: { message?: unknown; exit_code?: unknown } }).error;
+    const { error } = JSON.parse(line) as { error?: { message?: unknown; exit_code?: unknown } };
+    return /^Cannot write the output: ENOSPC\./.test(String(error?.message)) && error?.exit_code === 1;
   } catch {
-    return undefined;
+    return false;
   }
 }
-const errorMessage = (line: string) => String(errorDocument(line)?.message ?? '');
-const errorExitCode = (line: string) => errorDocument(line)?.exit_code;
 
 describe('a full disk', () => {
   let sb: TestSandbox;
@@ -105,9 +104,7 @@ describe('a full disk', () => {
       // The error is one line, the last; a warning or status line before it may stay.
       const lines = r.stderr.split('\n').filter((l) => l !== '');
       const said = lines.at(-1) ?? '';
-      const named = args.includes('--json')
-        ? /^Cannot write the output: ENOSPC\./.test(errorMessage(said)) && errorExitCode(said) === 1
-        : /^Error: Cannot write the output: ENOSPC\./.test(said);
+      const named = args.includes('--json') ? fullDiskDocument(said) : /^Error: Cannot write the output: ENOSPC\./.test(said);
       const right = r.code === 1 && lines.filter((l) => l.includes('Cannot write')).length === 1 && named;
       return right ? undefined : `${args.join(' ')}: exit ${r.code}, stderr: ${r.stderr}`;
     });
