@@ -153,8 +153,9 @@ export function runBin(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
+    // Decoded as a stream: a character cut between two pipe reads stays whole.
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {

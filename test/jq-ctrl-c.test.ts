@@ -20,17 +20,18 @@ describe('--jq: a Ctrl-C while a filter runs on the main thread', { retry: 2 }, 
   // The Ctrl-C is sent from inside the run, by a preload, so it surely lands while this thread
   // is busy: the run ends within its slice (or the path is read) and its output must not be printed.
   const cases = [
-    // Sent as the document is encoded for jq, just before the run (or, on a machine so loaded that
-    // the check itself moved to the thread, before the thread's run: 130 all the same).
+    // Sent as jq reads the document's first block, in the run (or, on a machine so loaded that the
+    // check itself moved to the thread, as the document is encoded for the thread: 130 all the same).
     [
       'a filter that ends within its time slice',
       '.keys | map(.id)',
-      "const encode = TextEncoder.prototype.encode; TextEncoder.prototype.encode = function (text) { if (String(text).startsWith('{\"keys\":[')) process.kill(process.pid, 'SIGINT'); return encode.call(this, text); };",
+      "for (const name of ['encode', 'encodeInto']) { const real = TextEncoder.prototype[name]; TextEncoder.prototype[name] = function (text, ...rest) { if (String(text).startsWith('{\"keys\"')) process.kill(process.pid, 'SIGINT'); return real.call(this, text, ...rest); }; }",
     ],
+    // Sent as the path reads the document: its second parse (the first is the response's own).
     [
       'a plain path',
       '.keys[].id',
-      "const parse = JSON.parse; JSON.parse = function (...a) { if (/followPath/.test(new Error().stack)) process.kill(process.pid, 'SIGINT'); return parse.apply(this, a); };",
+      "let parses = 0; const parse = JSON.parse; JSON.parse = function (...a) { if (String(a[0]).startsWith('{\"keys\"') && ++parses === 2) process.kill(process.pid, 'SIGINT'); return parse.apply(this, a); };",
     ],
   ] as const;
   it.each(cases)('%s: exit 130, the Interrupted document, nothing on stdout', async (_name, filter, hook) => {

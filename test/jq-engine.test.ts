@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TextInput } from '../src/terminal/jq-local.js';
 import { ROOT, runBin, startSandbox, type TestSandbox } from './helpers.js';
 
 /** The one memory's limits, read from the binary's memory section. */
@@ -55,13 +56,21 @@ describe('the jq engine', () => {
     expect(package_.max).toBe(4096);
     expect(memoryLimits(wasm).min).toBe(package_.min);
     const worker = readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8');
-    expect(worker).toMatch(/getHeapMax\s*=\s*\(\)\s*=>\s*globalThis\.__wsctlJq\?\.heapMax\s*\?\?\s*1073741824\b/);
+    // The glue's getHeapMax (its name is minified away).
+    expect(worker).toMatch(/\(\)\s*=>\s*globalThis\.__wsctlJq\?\.heapMax\s*\?\?\s*1073741824\b/);
     expect(worker).not.toContain('268435456');
   });
 
-  it("reads the worker's sinks and input in place of the glue's own", () => {
+  it("reads the worker's sinks and input in place of the glue's own, and jq's stdout a block at a time", () => {
     const worker = readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8');
-    for (const hook of ['__wsctlJq?.stdout', '__wsctlJq?.stderr', '__wsctlJq?.input']) expect(worker, hook).toContain(hook);
+    for (const hook of [
+      '__wsctlJq?.stdout',
+      '__wsctlJq?.stderr',
+      '__wsctlJq?.input',
+      '.read(new Uint8Array(',
+      '"stdout"?globalThis.__wsctlJq?.stdout',
+    ])
+      expect(worker, hook).toContain(hook);
   });
 
   it('is read from dist/lazy/jq.wasm, not decoded from inlined base64, and loads only with --jq', () => {
@@ -73,5 +82,24 @@ describe('the jq engine', () => {
     expect(chunks.filter((c) => c.includes('jq-worker.cjs'))).toEqual([]);
     const entry = JSON.parse(readFileSync(join(ROOT, 'build/entry-inputs.json'), 'utf8')) as string[];
     expect(entry.filter((f) => f.includes('jq'))).toEqual([]);
+  });
+});
+
+describe("the main thread's engine reads a text", () => {
+  it('encoded a block at a time as jq asks, whatever the block size: never half a character or pair', () => {
+    const text = `{"a":"x\u00e9\u4e2d\ud83d\ude00y","b":"${'\ud83d\ude00\u4e2d'.repeat(40)}","c":"\u00e9"}`;
+    const whole = new TextEncoder().encode(text);
+    for (const size of [1, 2, 3, 4, 5, 7, 64, 65536]) {
+      const input = new TextInput(text);
+      const parts: Uint8Array[] = [];
+      for (;;) {
+        const block = new Uint8Array(size);
+        const length = input.read(block);
+        if (length === 0) break;
+        expect(length, `block of ${size}`).toBeLessThanOrEqual(size);
+        parts.push(block.subarray(0, length));
+      }
+      expect(Buffer.concat(parts).equals(whole), `blocks of ${size}`).toBe(true);
+    }
   });
 });

@@ -5,7 +5,7 @@
 import { loadJq } from 'jq-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forJq } from '../src/terminal/jq.js';
-import { followPath, plainPath } from '../src/terminal/jq-path.js';
+import { followPath, numbersInShortestForm, plainPath } from '../src/terminal/jq-path.js';
 
 type Jq = Awaited<ReturnType<typeof loadJq>>;
 let jq: Jq;
@@ -131,12 +131,32 @@ const FIELDS = [
   'a',
 ];
 
+// The service's own text, as --jq filters it when the document is the service's body: numbers,
+// escapes and key order as the service wrote them, which jq 1.8 keeps.
+const WRITTEN = String.raw`{ "keys" : [ {"id":"key_1", "n":1.0, "e":1E2, "neg":-0, "dec":0.10, "big":100000000000000000001, "ok":1.5, "int":42,
+  "pair":"\uD83D\uDE00", "low":"\uDC00", "lone":"x\uD800", "esc":"\u00e9\/", "t":"10:30.5, [1.0]", "dup":1, "dup":2,
+  "order":{"b":1,"2":2,"a":3}, "strs":["1.0","-0"]}, {"id":"key_2","n":7,"order":{"z":0}} ], "count":2 }`;
+
 describe('forJq', () => {
   it('gives jq U+FFFD for a lone surrogate, which it would refuse the whole document for, and leaves everything else', () => {
     const json = JSON.stringify({ lone: '\ud800x', low: 'y\udc00', pair: '\ud83d\ude00', text: '\\ud800', both: '\\\ud800' });
     expect(jq.raw(json, '.pair', ['-r']).exitCode).toBe(5);
     expect(forJq(json)).toBe(String.raw`{"lone":"\ufffdx","low":"y\ufffd","pair":"😀","text":"\\ud800","both":"\\\ufffd"}`);
     expect(jq.raw(forJq(json), '.[]', ['-r'])).toMatchObject({ exitCode: 0, stdout: '\ufffdx\ny\ufffd\n😀\n\\ud800\n\\\ufffd' });
+  });
+
+  it("does the same on the service's own text: escapes in either case, a pair written as two escapes kept", () => {
+    const json = String.raw`{"a":"\uD83D\uDE00","b":"\ud83d\ude00","c":"\uD800","d":"\uDFFFx","e":"\\uD800","f":"\\\uDBFF","g":"\uDBFF\uDBFF\uDC00","h":"\u00e9"}`;
+    expect(forJq(json)).toBe(
+      String.raw`{"a":"\uD83D\uDE00","b":"\ud83d\ude00","c":"\ufffd","d":"\ufffdx","e":"\\uD800","f":"\\\ufffd","g":"\ufffd\uDBFF\uDC00","h":"\u00e9"}`,
+    );
+    expect(jq.raw(forJq(json), '[.[]]', ['-c'])).toMatchObject({
+      exitCode: 0,
+      stdout: JSON.stringify(['😀', '😀', '\ufffd', '\ufffdx', '\\uD800', '\\\ufffd', '\ufffd\u{10fc00}', 'é']),
+    });
+    expect(forJq(WRITTEN)).toBe(
+      WRITTEN.replace(String.raw`x\uD800`, String.raw`x\ufffd`).replace(String.raw`\uDC00"`, String.raw`\ufffd"`),
+    );
   });
 });
 
@@ -212,7 +232,64 @@ describe('followPath prints what jq prints', () => {
       expect(answer(filter), filter).toBeUndefined();
     expect(answer('.keys[0].del')).toBe('a\x7fb\n');
     expect(answer('.keys[0].del', false)).toBeUndefined();
-    expect(answer('.keys[0].nested', false)).toBe('{"10":1,"a":2}\n');
+    // jq keeps the document's order of keys, where JSON.parse puts array indexes first.
+    expect(answer('.keys[0].nested', false)).toBeUndefined();
+    expect(answer('.keys[0].nested[]', false)).toBeUndefined();
+    expect(jqPrints('{"a":2,"10":1}', '., .[]', false).output).toBe('{"a":2,"10":1}\n2\n1\n');
+  });
+
+  it("on the service's own text: numbers, escapes and key order as it wrote them", () => {
+    const fields = [
+      'keys',
+      'id',
+      'n',
+      'e',
+      'neg',
+      'dec',
+      'big',
+      'ok',
+      'int',
+      'pair',
+      'low',
+      'lone',
+      'esc',
+      't',
+      'dup',
+      'order',
+      'strs',
+      'count',
+      'a',
+      'b',
+      'z',
+    ];
+    const filters = ['.', '.keys', '.keys[]', '.keys[0]', '.keys[1]', '.keys[].order', '.keys[0].order[]', '.keys[0].strs', '.count'];
+    let answered = 0;
+    for (const filter of filters) {
+      for (const field of fields) {
+        for (const raw of [true, false]) {
+          if (agree(WRITTEN, filter, raw)) answered++;
+          if (agree(WRITTEN, `${filter === '.' ? '' : filter}.${field}`, raw)) answered++;
+        }
+      }
+    }
+    expect(answered).toBeGreaterThan(filters.length * fields.length);
+    const answer = (filter: string, raw = true) => followPath(WRITTEN, plainPath(filter)!, raw);
+    expect(answer('.keys[0].id')).toBe('key_1\n');
+    expect(answer('.keys[0].t')).toBe('10:30.5, [1.0]\n');
+    expect(answer('.keys[0].strs', false)).toBe('["1.0","-0"]\n');
+    expect(answer('.keys[0].esc')).toBe('é/\n');
+    // jq prints these as the text wrote them (1.0, 1E+2, -0): its own to print, as is any number
+    // of a document that writes one of them so.
+    for (const filter of ['.keys[0].n', '.keys[0].e', '.keys[0].neg', '.keys[0].big', '.keys[0].ok', '.count', '.keys[1].order'])
+      expect(answer(filter), filter).toBeUndefined();
+    expect(jqPrints(WRITTEN, '.keys[0] | .n, .e, .neg, .dec, .big', true).output).toBe('1.0\n1E+2\n-0\n0.10\n100000000000000000001\n');
+  });
+
+  it("finds numbers not written in JavaScript's shortest form outside strings only", () => {
+    for (const json of ['{"a":"1.0","b":"x\\"1.0\\\\","c":1.5,"d":[0,-1,1e+21,5e-324]}', '"-0"', '[]', '{"\\\\":"\\\\\\"1E2"}', '12'])
+      expect(numbersInShortestForm(json), json).toBe(true);
+    for (const json of ['1.0', '{"a":-0}', '[1E2]', '{"a":"\\\\","b":1.50}', '[0.10]', '100000000000000000001', '{"a":"x"} 1e21'])
+      expect(numbersInShortestForm(json), json).toBe(false);
   });
 
   it('on random documents and paths', () => {
@@ -254,11 +331,37 @@ describe('followPath prints what jq prints', () => {
         Array.from({ length: Math.floor(random() * 4) }, () => [pick(FIELDS.slice(0, 8).concat(['0', '7', 'end', 'a'])), value(depth + 1)]),
       );
     };
+    // The value's JSON as a service might write it: numbers spelled otherwise where they read back
+    // the same, keys in any order, spaces between tokens, escapes in upper case.
+    const written = (value: unknown): string => {
+      if (typeof value === 'number') {
+        const spellings = [
+          String(value),
+          `${value}.0`,
+          value.toExponential(),
+          value.toExponential().toUpperCase(),
+          value === 0 ? '-0' : '',
+        ];
+        return pick(spellings.filter((spelling) => /^-?[0-9]/.test(spelling) && Number(spelling) === value));
+      }
+      if (typeof value === 'string') {
+        const json = JSON.stringify(value);
+        return random() < 0.5
+          ? json
+          : json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+      }
+      const gap = () => pick(['', ' ', '\n  ']);
+      if (Array.isArray(value)) return `[${gap()}${value.map(written).join(`,${gap()}`)}${gap()}]`;
+      if (value === null || typeof value !== 'object') return JSON.stringify(value);
+      const entries = Object.entries(value).sort(() => random() - 0.5);
+      return `{${entries.map(([key, item]) => `${gap()}${JSON.stringify(key)}${gap()}:${written(item)}`).join(',')}}`;
+    };
     const step = () => pick(['.a', '.keys', '.id', '.n', '.end_', '[]', '[0]', '[1]', '[-1]', '[]', '.missing']);
     let answered = 0;
     let compared = 0;
-    for (let doc = 0; doc < 60; doc++) {
-      const json = JSON.stringify({ a: value(0), keys: value(0), id: value(1), n: value(1) });
+    for (let doc = 0; doc < 120; doc++) {
+      const document = { a: value(0), keys: value(0), id: value(1), n: value(1) };
+      const json = doc % 2 === 0 ? JSON.stringify(document) : written(document);
       for (let path = 0; path < 12; path++) {
         const steps = Array.from({ length: 1 + Math.floor(random() * 4) }, step);
         const filter = steps
@@ -271,7 +374,7 @@ describe('followPath prints what jq prints', () => {
         if (agree(json, filter, random() < 0.5)) answered++;
       }
     }
-    expect(compared).toBeGreaterThan(500);
+    expect(compared).toBeGreaterThan(1000);
     expect(answered).toBeGreaterThan(compared / 4);
   });
 });

@@ -101,6 +101,12 @@ export interface Column {
   fixed?: boolean;
 }
 
+/** The text --jq filters: the service's own when the document is its body, else JSON.stringify's. */
+function documentText(value: unknown, text: string | Uint8Array | undefined): string {
+  if (text === undefined) return JSON.stringify(value);
+  return typeof text === 'string' ? text : new TextDecoder().decode(text);
+}
+
 /** A value as piped output spells it: null is an empty field, booleans are true/false. */
 export function rawField(value: Cell): string {
   return value === null || value === undefined ? '' : cleanLine(value);
@@ -189,14 +195,14 @@ export class Terminal {
 
   /**
    * One 2-space-indented document, or its --jq results. `text` is the service's own JSON of the
-   * value, when the document is the service's body: printed re-indented (cli.md §3), while --jq
-   * filters the value.
+   * value, when the document is the service's body: printed re-indented (cli.md §3), and what
+   * --jq filters, so that jq reads numbers as the service wrote them, as it would read --json.
    */
   async printJson(value: unknown, text?: string | Uint8Array): Promise<void> {
     if (this.options.jq) {
       const sink = bufferedSink(this.io.stdout);
       try {
-        await this.options.jq.run(JSON.stringify(value), this.tty, sink);
+        await this.options.jq.run(documentText(value, text), this.tty, sink);
       } finally {
         await sink.end();
       }
@@ -224,7 +230,7 @@ export class Terminal {
     if (!this.options.jq) return `${text === undefined ? valueJson(value, false) : compactJson(text)}\n`;
     const parts: string[] = [];
     const decoder = new TextDecoder();
-    await this.options.jq.run(JSON.stringify(value), this.tty, {
+    await this.options.jq.run(documentText(value, text), this.tty, {
       write: (chunk) => void parts.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })),
       end: async () => {},
     });

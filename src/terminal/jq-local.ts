@@ -8,11 +8,11 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
-import { CHUNK_BYTES, Tail, type CompiledWasm, type Outcome } from './jq-protocol.js';
+import { OutputChunks, Tail, type CompiledWasm, type Outcome } from './jq-protocol.js';
 
 export interface LocalEngine {
-  /** Runs jq with input as its stdin; undefined when the filter must move to the worker (this engine is then spent). */
-  run(query: string, flags: string[], input?: Uint8Array): Outcome | undefined;
+  /** Runs jq with the text as its stdin; undefined when the filter must move to the worker (this engine is then spent). */
+  run(query: string, flags: string[], text?: string): Outcome | undefined;
 }
 
 /** The longest a filter runs here before it moves to the worker (and the longest a signal waits). */
@@ -29,30 +29,66 @@ const MOVE = Symbol('move to the worker');
 /** jq's stdout here: held, up to holdBytes. */
 class HeldOutput {
   readonly chunks: Uint8Array[] = [];
-  private buffer = new Uint8Array(CHUNK_BYTES);
-  private length = 0;
+  private readonly held = new OutputChunks((chunk) => this.chunks.push(chunk));
   private total = 0;
   constructor(private readonly holdBytes: number) {}
-  push(byte: number): void {
-    if (++this.total > this.holdBytes) throw MOVE;
-    this.buffer[this.length++] = byte;
-    if (this.length === CHUNK_BYTES) this.take();
+  write(bytes: Uint8Array): void {
+    this.total += bytes.length;
+    if (this.total > this.holdBytes) throw MOVE;
+    this.held.write(bytes);
   }
   take(): Uint8Array[] {
-    if (this.length > 0) this.chunks.push(this.buffer.subarray(0, this.length));
-    this.buffer = new Uint8Array(CHUNK_BYTES);
-    this.length = 0;
+    this.held.pass();
     return this.chunks;
   }
 }
 
+const encoder = new TextEncoder();
+
+/**
+ * A text as jq reads it from its stdin: encoded into jq's own buffer as jq asks for each block, so
+ * that the document is never held encoded whole beside its text.
+ */
+export class TextInput {
+  private at = 0;
+  private carried: Uint8Array = new Uint8Array(0);
+  constructor(private readonly text: string) {}
+
+  /** Fills the start of target with the next bytes; 0 at the end. */
+  read(target: Uint8Array): number {
+    if (this.carried.length > 0) {
+      const length = Math.min(this.carried.length, target.length);
+      target.set(this.carried.subarray(0, length));
+      this.carried = this.carried.subarray(length);
+      return length;
+    }
+    const { text, at } = this;
+    if (at >= text.length || target.length === 0) return 0;
+    // At most a character a byte, and never half a surrogate pair, which would be encoded as U+FFFD.
+    let end = Math.min(text.length, at + target.length);
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    const { read, written } = encoder.encodeInto(text.slice(at, end), target);
+    if (read > 0) {
+      this.at += read;
+      return written;
+    }
+    // The next character is longer than what jq asked for: handed over in parts.
+    const width = (text.codePointAt(at) as number) > 0xffff ? 2 : 1;
+    this.carried = encoder.encode(text.slice(at, at + width));
+    this.at += width;
+    return this.read(target);
+  }
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 let output = new HeldOutput(0);
-// The glue's sinks, input, memory bound and error printer here (scripts/jq-wasm.cjs): it keeps the
+// The glue's sinks, the document's reader, memory bound and error printer here (scripts/jq-wasm.cjs): it keeps the
 // sinks it first sees, so one object serves every engine of this thread, one filter at a time.
 const hooks = {
-  stdout: { push: (byte: number) => output.push(byte), reset() {}, toString: () => '' },
+  stdout: { write: (bytes: Uint8Array) => output.write(bytes), reset() {}, toString: () => '' },
   stderr: new Tail(),
-  input: undefined as Uint8Array | undefined,
+  read: undefined as ((target: Uint8Array) => number) | undefined,
   heapMax: LOCAL_HEAP,
   printErr(_message: string) {},
   stop: MOVE,
@@ -80,14 +116,17 @@ export async function loadLocalEngine(file: URL, module: CompiledWasm, holdBytes
   const glue = (runCached?.(path) ?? createRequire(import.meta.url)(path)) as Glue;
   let jq: Awaited<ReturnType<Glue['loadJq']>> | undefined = await glue.loadJq({ wasmModule: module });
   return {
-    run(query, flags, input) {
+    run(query, flags, text) {
       const engine = jq;
       if (!engine) return undefined;
       output = new HeldOutput(holdBytes);
       hooks.stderr.reset();
-      hooks.input = input;
+      if (text !== undefined) {
+        const input = new TextInput(text);
+        hooks.read = (target) => input.read(target);
+      }
       try {
-        const ran = inSlice(() => engine.raw(input ? '' : 'null', query, flags));
+        const ran = inSlice(() => engine.raw(text !== undefined ? '' : 'null', query, flags));
         if (ran === SLICE_ENDED) throw MOVE;
         return { exitCode: ran.exitCode, stderr: hooks.stderr.toString(), chunks: output.take() };
       } catch {
@@ -96,7 +135,7 @@ export async function loadLocalEngine(file: URL, module: CompiledWasm, holdBytes
         jq = undefined;
         return undefined;
       } finally {
-        hooks.input = undefined;
+        hooks.read = undefined;
         output = new HeldOutput(0);
       }
     },

@@ -3,6 +3,7 @@
 // where its bytes are certainly jq's own; anything else (a value jq would print differently, or a
 // step jq would fail on, with its own message) is left to the engine, which runs the filter from
 // the start. test/jq-path.test.ts compares the two on documents made to tell them apart.
+import { BACKSLASH } from '../common/json-bytes.js';
 
 /** One step of a path: `.name`, `[n]` or `[]`. */
 export type Step = { field: string } | { index: number } | { each: true };
@@ -60,12 +61,15 @@ const ENGINE = Symbol('the engine answers');
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * What `jq -c` (raw: `jq -r -c`) prints for the steps on the document: one result per line.
- * Undefined when jq itself must answer. The document must be JSON.stringify's text: its numbers are
- * in JavaScript's shortest form, which jq 1.8 prints as they were written.
+ * What `jq -c` (raw: `jq -r -c`) prints for the steps on the document (its JSON text): one result
+ * per line. Undefined when jq itself must answer.
  */
 export function followPath(json: string, steps: Step[], raw: boolean): string | undefined {
   const lines: string[] = [];
+  // jq 1.8 prints a number as the text wrote it, JSON.stringify in JavaScript's shortest form:
+  // the two agree when every number in the text is written in that form (asked once, if at all).
+  let numbersAsWritten: boolean | undefined;
+  const printable = () => (numbersAsWritten ??= numbersInShortestForm(json));
   try {
     walk(JSON.parse(json), 0);
   } catch (error) {
@@ -77,7 +81,7 @@ export function followPath(json: string, steps: Step[], raw: boolean): string | 
   function walk(value: unknown, from: number): void {
     const step = steps[from];
     if (!step) {
-      lines.push(raw && typeof value === 'string' ? rawString(value) : printed(value));
+      lines.push(raw && typeof value === 'string' ? rawString(value) : printed(value, printable));
       return;
     }
     const next = from + 1;
@@ -97,9 +101,10 @@ export function followPath(json: string, steps: Step[], raw: boolean): string | 
       return;
     }
     if (!isObject(value)) throw ENGINE;
-    // Keys that differ only in a lone surrogate are one key for jq (forJq gives each U+FFFD).
+    // Keys that differ only in a lone surrogate are one key for jq (forJq gives each U+FFFD); jq
+    // goes through the keys in the document's order, which JSON.parse keeps but for array indexes.
     for (const [key, item] of Object.entries(value)) {
-      if (LONE_SURROGATE.test(key)) throw ENGINE;
+      if (LONE_SURROGATE.test(key) || ARRAY_INDEX.test(key)) throw ENGINE;
       walk(item, next);
     }
   }
@@ -116,27 +121,72 @@ function rawString(value: string): string {
 }
 
 /**
- * jq -c's text of a value, where it is JSON.stringify's: no exponent, no DEL, no lone surrogate.
- * Keys come in the document's order: JSON.parse keeps the order JSON.stringify wrote.
+ * jq -c's text of a value, where it is JSON.stringify's: no exponent, no DEL, no lone surrogate,
+ * numbers written in the document as JavaScript writes them (numbersAsWritten), and no key that is
+ * an array index: JSON.parse puts those first, where jq keeps the document's order.
  */
-function printed(value: unknown): string {
+function printed(value: unknown, numbersAsWritten: () => boolean): string {
   check(value);
   return JSON.stringify(value);
+
+  function check(value: unknown): void {
+    if (typeof value === 'string') {
+      // jq escapes DEL as \u007f, and reads a lone surrogate as U+FFFD.
+      if (value.includes('\x7f') || LONE_SURROGATE.test(value)) throw ENGINE;
+    } else if (typeof value === 'number') {
+      // jq 1.8 prints 1e+21 as 1E+21.
+      if (!Number.isFinite(value) || String(value).includes('e') || !numbersAsWritten()) throw ENGINE;
+    } else if (Array.isArray(value)) {
+      for (const item of value) check(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (ARRAY_INDEX.test(key)) throw ENGINE;
+        check(key);
+        check(item);
+      }
+    }
+  }
 }
 
-function check(value: unknown): void {
-  if (typeof value === 'string') {
-    // jq escapes DEL as \u007f, and reads a lone surrogate as U+FFFD.
-    if (value.includes('\x7f') || LONE_SURROGATE.test(value)) throw ENGINE;
-  } else if (typeof value === 'number') {
-    // jq 1.8 prints 1e+21 as 1E+21.
-    if (!Number.isFinite(value) || String(value).includes('e')) throw ENGINE;
-  } else if (Array.isArray(value)) {
-    for (const item of value) check(item);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      check(key);
-      check(item);
+/** A key JavaScript orders first: an array index (up to 2^32 - 2). */
+const ARRAY_INDEX =
+  /^(?:0|[1-9][0-9]{0,8}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-4])$/;
+
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const MINUS = 0x2d;
+
+/**
+ * Whether every number in the JSON text is written as JavaScript writes it (`1.5`, `100`; not
+ * `1.0`, `1E2`, `-0` or `100000000000000000001`). Strings are skipped by native searches.
+ */
+export function numbersInShortestForm(json: string): boolean {
+  const number = /-?[0-9][-+.0-9eE]*/y;
+  for (let at = 0; at < json.length; ) {
+    const quote = json.indexOf('"', at);
+    const end = quote < 0 ? json.length : quote;
+    for (let i = at; i < end; i++) {
+      const code = json.charCodeAt(i);
+      if ((code < DIGIT_0 || code > DIGIT_9) && code !== MINUS) continue;
+      number.lastIndex = i;
+      const literal = number.exec(json)?.[0] ?? '';
+      if (String(Number(literal)) !== literal) return false;
+      i += literal.length - 1;
     }
+    if (quote < 0) break;
+    at = stringEnd(json, quote);
+  }
+  return true;
+}
+
+/** Where the string that starts at json[quote] ends (past its closing quote). */
+function stringEnd(json: string, quote: number): number {
+  for (let from = quote + 1; ; ) {
+    const close = json.indexOf('"', from);
+    if (close < 0) return json.length;
+    let backslashes = 0;
+    while (json.charCodeAt(close - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return close + 1;
+    from = close + 1;
   }
 }

@@ -41,6 +41,37 @@ export interface Outcome {
 /** What jq or the glue says when jq could not allocate (past the engine's memory bound). */
 export const MEMORY_FAILURE = /cannot allocate memory|out of memory|Aborted\(/i;
 
+/** jq's stdout gathered into chunks of CHUNK_BYTES, each handed to `full` as it fills (and the rest by pass). */
+export class OutputChunks {
+  private buffer = new Uint8Array(CHUNK_BYTES);
+  private length = 0;
+  constructor(private readonly full: (chunk: Uint8Array) => void) {}
+  write(bytes: Uint8Array): void {
+    for (let from = 0; from < bytes.length; ) {
+      const taken = Math.min(bytes.length - from, CHUNK_BYTES - this.length);
+      this.buffer.set(bytes.subarray(from, from + taken), this.length);
+      this.length += taken;
+      from += taken;
+      if (this.length === CHUNK_BYTES) this.pass();
+    }
+  }
+  /** Hands over what is held, if anything; the next bytes go to a new chunk. */
+  pass(): void {
+    if (this.length === 0) return;
+    const chunk = this.buffer.subarray(0, this.length);
+    this.buffer = new Uint8Array(CHUNK_BYTES);
+    this.length = 0;
+    this.full(chunk);
+  }
+  reset(): void {
+    this.length = 0;
+  }
+  /** The glue's text of its sink, which it asks for after each run: the output went elsewhere. */
+  toString(): string {
+    return '';
+  }
+}
+
 /** jq's stderr: its last 64 KiB (`debug` in a loop could say a lot; the error comes last). */
 export class Tail {
   private bytes = new Uint8Array(64 << 10);

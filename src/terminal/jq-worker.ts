@@ -8,7 +8,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import type { FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
-import { asArgument, CHUNK_BYTES, MAX_IN_FLIGHT, MEMORY_FAILURE, Tail } from './jq-protocol.js';
+import { asArgument, MAX_IN_FLIGHT, MEMORY_FAILURE, OutputChunks, Tail } from './jq-protocol.js';
 
 export { loadJq };
 
@@ -21,36 +21,16 @@ if (!(globalThis as { __wsctlJq?: unknown }).__wsctlJq) {
 function serve(port: MessagePort, inFlight: Int32Array): void {
   const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-  /** jq's stdout, passed on in chunks (the glue calls push for every byte). */
-  class Chunks {
-    private buffer = new Uint8Array(CHUNK_BYTES);
-    private length = 0;
-    push(byte: number): void {
-      this.buffer[this.length++] = byte;
-      if (this.length === CHUNK_BYTES) this.flush();
-    }
-    reset(): void {
-      this.length = 0;
-    }
-    toString(): string {
-      return '';
-    }
-    flush(): void {
-      if (this.length === 0) return;
-      // Waits while the main thread has not written enough of what it was sent.
-      for (let n = Atomics.load(inFlight, 0); n >= MAX_IN_FLIGHT; n = Atomics.load(inFlight, 0)) Atomics.wait(inFlight, 0, n);
-      Atomics.add(inFlight, 0, 1);
-      const bytes = this.buffer.subarray(0, this.length);
-      post({ kind: 'out', bytes }, [bytes.buffer as ArrayBuffer]);
-      this.buffer = new Uint8Array(CHUNK_BYTES);
-      this.length = 0;
-    }
-  }
-
-  const stdout = new Chunks();
+  /** jq's stdout (the glue hands it over a block at a time), passed on in chunks as they fill. */
+  const stdout = new OutputChunks((bytes) => {
+    // Waits while the main thread has not written enough of what it was sent.
+    for (let n = Atomics.load(inFlight, 0); n >= MAX_IN_FLIGHT; n = Atomics.load(inFlight, 0)) Atomics.wait(inFlight, 0, n);
+    Atomics.add(inFlight, 0, 1);
+    post({ kind: 'out', bytes }, [bytes.buffer as ArrayBuffer]);
+  });
   const stderr = new Tail();
   // Read by the glue in place of its own sinks and input (scripts/jq-wasm.cjs).
-  const hooks: { stdout: Chunks; stderr: Tail; input?: Uint8Array } = { stdout, stderr };
+  const hooks: { stdout: OutputChunks; stderr: Tail; input?: Uint8Array } = { stdout, stderr };
   (globalThis as { __wsctlJq?: typeof hooks }).__wsctlJq = hooks;
 
   /** An engine that aborted (jq could not allocate) cannot run again: the main thread ends the command. */
@@ -89,7 +69,7 @@ function serve(port: MessagePort, inFlight: Int32Array): void {
       hooks.input = message.input;
       const { exitCode } = jq.raw('', asArgument(message.expression), message.flags);
       hooks.input = undefined;
-      stdout.flush();
+      stdout.pass();
       post({ kind: 'done', exitCode, stderr: stderr.toString() });
     } catch (error) {
       stdout.reset();

@@ -20,7 +20,8 @@ export { MEMORY_MESSAGE } from './jq-thread.js';
 
 export interface JqFilter {
   /**
-   * Filters one document (JSON.stringify's text) into sink as the results come. The first MiB is
+   * Filters one document (its JSON text: the service's own, so that numbers read as it wrote them,
+   * or JSON.stringify's of a document wsctl made) into sink as the results come. The first MiB is
    * held until the filter ends, so that a filter that fails early prints nothing; past it, output
    * flows. tty: strings cleaned for a terminal; otherwise jq's bytes as they are.
    */
@@ -45,17 +46,20 @@ async function heardSignals(signal: AbortSignal): Promise<void> {
   if (signal.aborted) throw new InterruptedError();
 }
 
-// A lone surrogate is the one thing JSON.stringify escapes as \udXXX (a pair is written as it is);
-// an odd run of backslashes before it makes it an escape rather than text.
-const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+// Each escape in turn, so that a run of backslashes is read in pairs: a surrogate pair written as
+// two escapes, a lone surrogate's escape (either case), or any other escape.
+const ESCAPE = /\\(?:(u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})|u[dD][89a-fA-F][0-9a-fA-F]{2}|[^u])/g;
 
 /**
  * The document as jq 1.8 can read it: jq refuses a whole document with a lone surrogate in it
  * ("Invalid \uXXXX\uXXXX surrogate pair escape"), where --json prints it; it gets U+FFFD there,
- * as jq 1.7 read it. json is JSON.stringify's text.
+ * as jq 1.7 read it. json is the document's text: the service's own, or JSON.stringify's.
  */
 export function forJq(json: string): string {
-  return json.includes('\\ud') ? json.replace(LONE_SURROGATE_ESCAPE, '$1\\ufffd') : json;
+  if (!/\\u[dD][89a-fA-F]/.test(json)) return json;
+  return json.replace(ESCAPE, (written: string, pair: string | undefined) =>
+    pair !== undefined || written.length < 6 ? written : '\\ufffd',
+  );
 }
 
 /** jq's own message, on one line: "jq: error: syntax error, unexpected ...". */
@@ -204,7 +208,7 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
   return {
     async run(json, tty, sink) {
       if (signal.aborted) throw new InterruptedError();
-      const input = new TextEncoder().encode(forJq(json));
+      const text = forJq(json);
       const flags = tty ? ['-c'] : ['-r', '-c'];
       const lines = tty ? new TerminalLines() : undefined;
       const write = async (bytes: Uint8Array) => {
@@ -213,10 +217,11 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
           if (text !== '') await sink.write(text);
         } else await sink.write(bytes);
       };
-      const here = local && input.length <= LOCAL_INPUT_BYTES ? local.run(asArgument(expression), flags, input) : undefined;
+      // This thread's engine reads the text as it goes; the worker gets it encoded, without a copy.
+      const here = local && text.length <= LOCAL_INPUT_BYTES ? local.run(asArgument(expression), flags, text) : undefined;
       local = undefined;
       if (here) await heardSignals(signal);
-      const outcome: Outcome = here ?? (await thread().run(expression, input, flags, HOLD_BYTES, write));
+      const outcome: Outcome = here ?? (await thread().run(expression, new TextEncoder().encode(text), flags, HOLD_BYTES, write));
       if (outcome.exitCode !== 0) {
         // Output already shown stays, as jq's would; held output of a failed filter is dropped.
         if (outcome.flowed && lines) await sink.write(lines.end());

@@ -151,7 +151,7 @@ export const RELIANCES: readonly Reliance[] = [
     name: 'jq-wasm patched',
     where:
       'scripts/jq-wasm.cjs (an esbuild plugin of scripts/build.mjs: the glue in dist/lazy/jq-worker.cjs, the binary in dist/lazy/jq.wasm); the hooks are set by src/terminal/jq-worker.ts and jq-local.ts (globalThis.__wsctlJq)',
-    why: "jq-wasm 3.0.0-jq-1.8.2 (pinned) bounds jq's heap at 256 MiB twice (its binary's memory maximum of 4096 pages and its glue's getHeapMax) and collects output in sinks that double without bound; --jq needs a 1 GiB bound (cli.md §3), output as it comes, the document as bytes (read by jq from a file, not a device that gives one byte per call), and on the main thread a smaller bound, a silent abort and a way to stop at the output bound. It is a fix, not a speed trick",
+    why: "jq-wasm 3.0.0-jq-1.8.2 (pinned) bounds jq's heap at 256 MiB twice (its binary's memory maximum of 4096 pages and its glue's getHeapMax) and collects output in sinks that double without bound; --jq needs a 1 GiB bound (cli.md §3), output as it comes and taken a block at a time (a call per byte brought in V8's optimising compiler, 2-3 MiB of its code), the document as bytes (read by jq from a file, not a device that gives one byte per call) or, on the main thread, as its text encoded into jq's buffer a block at a time (never held encoded whole), and on the main thread a smaller bound, a silent abort and a way to stop at the output bound. It is a fix, not a speed trick",
     breaks:
       "the build fails when a patched line is not in the glue exactly once, or the binary's memory is not the expected one; the test fails when the pinned version moves, when a line is gone, or when the package no longer bounds jq at 256 MiB (the patch is then not needed)",
   },
