@@ -77,6 +77,7 @@ const common = {
   target: 'node20',
   minifySyntax: true,
   minifyWhitespace: true,
+  minifyIdentifiers: true,
   legalComments: 'none',
   logLevel: 'warning',
   absWorkingDir: root,
