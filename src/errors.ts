@@ -27,7 +27,6 @@ export class WsctlError extends Error {
     // Masked before Error captures the stack: a key the service echoed never reaches a message,
     // a --json error's details, an MCP result or a --debug stack.
     super(maskSecrets(message));
-    this.name = new.target.name;
     this.status = info.status;
     this.requestId = info.requestId === undefined ? undefined : maskSecrets(info.requestId);
     this.details = maskSecretsIn(info.details);
@@ -72,3 +71,18 @@ export class CancelledError extends WsctlError {
 
 /** A config file that cannot be parsed: reported, never rewritten. */
 export class ConfigError extends WsctlError {}
+
+// Each class's name as written, for the stack --debug prints: the build minifies class names.
+for (const [name, kind] of Object.entries({
+  WsctlError,
+  ApiError,
+  UsageError,
+  NetworkError,
+  AuthError,
+  NotFoundError,
+  InterruptedError,
+  CancelledError,
+  ConfigError,
+})) {
+  Object.defineProperty(kind.prototype, 'name', { value: name, writable: true, configurable: true });
+}

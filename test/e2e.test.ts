@@ -162,6 +162,10 @@ describe('bin/wsctl against a sandbox server', () => {
     expect(json.stdout).toBe('');
     expect(JSON.parse(json.stderr).error.exit_code).toBe(2);
     expect(noStackTrace(json.stderr)).toBe(true);
+    // --debug adds the stack, under the error's class as the source names it (the build minifies names).
+    const debug = await runBin(['--debug', 'keys', 'get', 'nope'], { env: sb.env });
+    expect(debug.code).toBe(2);
+    expect(debug.stderr).toMatch(/^UsageError: unknown command 'get'.*\n\s+at /m);
   });
 
   it('--version and --help', async () => {
