@@ -138,25 +138,24 @@ const WRITTEN = String.raw`{ "keys" : [ {"id":"key_1", "n":1.0, "e":1E2, "neg":-
   "order":{"b":1,"2":2,"a":3}, "strs":["1.0","-0"]}, {"id":"key_2","n":7,"order":{"z":0}} ], "count":2 }`;
 
 describe('forJq', () => {
-  it('gives jq U+FFFD for a lone surrogate, which it would refuse the whole document for, and leaves everything else', () => {
+  it('gives jq U+FFFD for a lone high surrogate, which it would refuse the whole document for, and leaves everything else', () => {
     const json = JSON.stringify({ lone: '\ud800x', low: 'y\udc00', pair: '\ud83d\ude00', text: '\\ud800', both: '\\\ud800' });
     expect(jq.raw(json, '.pair', ['-r']).exitCode).toBe(5);
-    expect(forJq(json)).toBe(String.raw`{"lone":"\ufffdx","low":"y\ufffd","pair":"😀","text":"\\ud800","both":"\\\ufffd"}`);
+    // jq reads a lone low one as U+FFFD itself.
+    expect(forJq(json)).toBe(String.raw`{"lone":"\ufffdx","low":"y\udc00","pair":"😀","text":"\\ud800","both":"\\\ufffd"}`);
     expect(jq.raw(forJq(json), '.[]', ['-r'])).toMatchObject({ exitCode: 0, stdout: '\ufffdx\ny\ufffd\n😀\n\\ud800\n\\\ufffd' });
   });
 
   it("does the same on the service's own text: escapes in either case, a pair written as two escapes kept", () => {
     const json = String.raw`{"a":"\uD83D\uDE00","b":"\ud83d\ude00","c":"\uD800","d":"\uDFFFx","e":"\\uD800","f":"\\\uDBFF","g":"\uDBFF\uDBFF\uDC00","h":"\u00e9"}`;
     expect(forJq(json)).toBe(
-      String.raw`{"a":"\uD83D\uDE00","b":"\ud83d\ude00","c":"\ufffd","d":"\ufffdx","e":"\\uD800","f":"\\\ufffd","g":"\ufffd\uDBFF\uDC00","h":"\u00e9"}`,
+      String.raw`{"a":"\uD83D\uDE00","b":"\ud83d\ude00","c":"\ufffd","d":"\uDFFFx","e":"\\uD800","f":"\\\ufffd","g":"\ufffd\uDBFF\uDC00","h":"\u00e9"}`,
     );
     expect(jq.raw(forJq(json), '[.[]]', ['-c'])).toMatchObject({
       exitCode: 0,
       stdout: JSON.stringify(['😀', '😀', '\ufffd', '\ufffdx', '\\uD800', '\\\ufffd', '\ufffd\u{10fc00}', 'é']),
     });
-    expect(forJq(WRITTEN)).toBe(
-      WRITTEN.replace(String.raw`x\uD800`, String.raw`x\ufffd`).replace(String.raw`\uDC00"`, String.raw`\ufffd"`),
-    );
+    expect(forJq(WRITTEN)).toBe(WRITTEN.replace(String.raw`x\uD800`, String.raw`x\ufffd`));
   });
 });
 

@@ -101,7 +101,7 @@ export function followPath(json: string, steps: Step[], raw: boolean): string | 
       return;
     }
     if (!isObject(value)) throw ENGINE;
-    // Keys that differ only in a lone surrogate are one key for jq (forJq gives each U+FFFD); jq
+    // Keys that differ only in a lone surrogate are one key for jq (each is read as U+FFFD); jq
     // goes through the keys in the document's order, which JSON.parse keeps but for array indexes.
     for (const [key, item] of Object.entries(value)) {
       if (LONE_SURROGATE.test(key) || ARRAY_INDEX.test(key)) throw ENGINE;

@@ -46,20 +46,17 @@ async function heardSignals(signal: AbortSignal): Promise<void> {
   if (signal.aborted) throw new InterruptedError();
 }
 
-// Each escape in turn, so that a run of backslashes is read in pairs: a surrogate pair written as
-// two escapes, a lone surrogate's escape (either case), or any other escape.
-const ESCAPE = /\\(?:(u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})|u[dD][89a-fA-F][0-9a-fA-F]{2}|[^u])/g;
+// The escape of a high surrogate (either case) with no low one's escape after it; an odd run of
+// backslashes before it makes it an escape rather than text. jq reads a lone low one as U+FFFD.
+const LONE_HIGH_ESCAPE = /(?<!\\)((?:\\\\)*)\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})/g;
 
 /**
- * The document as jq 1.8 can read it: jq refuses a whole document with a lone surrogate in it
- * ("Invalid \uXXXX\uXXXX surrogate pair escape"), where --json prints it; it gets U+FFFD there,
+ * The document as jq 1.8 can read it: jq refuses a whole document with a lone high surrogate in
+ * it ("Invalid \uXXXX\uXXXX surrogate pair escape"), where --json prints it; it gets U+FFFD there,
  * as jq 1.7 read it. json is the document's text: the service's own, or JSON.stringify's.
  */
 export function forJq(json: string): string {
-  if (!/\\u[dD][89a-fA-F]/.test(json)) return json;
-  return json.replace(ESCAPE, (written: string, pair: string | undefined) =>
-    pair !== undefined || written.length < 6 ? written : '\\ufffd',
-  );
+  return /\\u[dD][89abAB]/.test(json) ? json.replace(LONE_HIGH_ESCAPE, '$1\\ufffd') : json;
 }
 
 /** jq's own message, on one line: "jq: error: syntax error, unexpected ...". */
