@@ -48,6 +48,18 @@ export function tempDir(): string {
   return dir;
 }
 
+/** A server on 127.0.0.1 that answers every request with this JSON body (closed after the test file), and the env that points wsctl at it. */
+export async function serveBody(body: string): Promise<Record<string, string>> {
+  const { createServer } = await import('node:http');
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => server.close());
+  return { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`, WSCTL_API_KEY: 'wsk_served_body_key' };
+}
+
 export interface TestSandbox extends SandboxServer {
   state: SandboxState;
   key: string;

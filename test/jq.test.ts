@@ -1,12 +1,10 @@
 // --jq: the jq 1.8 language on any JSON output, printed as gh prints it.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadJq } from 'jq-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forJq } from '../src/terminal/jq.js';
 // @ts-expect-error: a plain ES module shared with the benchmark
 import { largeConversation } from './bench/conversation.mjs';
-import { run, runBin, startSandbox, type TestSandbox } from './helpers.js';
+import { run, runBin, serveBody, startSandbox, type TestSandbox } from './helpers.js';
 
 describe('--jq', () => {
   let sb: TestSandbox;
@@ -97,95 +95,76 @@ describe('--jq', () => {
     expect([profiles.code, profiles.stderr, profiles.stdout]).toEqual([0, '', '0\n']);
   });
 
-  it('a document with a lone surrogate, which jq 1.8 refuses whole, is filtered with U+FFFD in its place', async () => {
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(String.raw`{"name":"a\ud800b","note":"\\ud800 is text","ok":true}`);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_surrogate_key' };
-      const json = await run(['api', '/settings/', '--json'], { env });
-      expect(json.stdout, json.stderr).toContain(String.raw`"name": "a\ud800b"`);
-      for (const filter of ['.name, .note', '[.name, .note] | .[]']) {
-        const r = await run(['api', '/settings/', '--jq', filter], { env });
-        expect([r.code, r.stderr, r.stdout], filter).toEqual([0, '', 'a\ufffdb\n\\ud800 is text\n']);
-      }
-    } finally {
-      server.close();
+  it('a document with a lone high surrogate, which jq 1.8 refuses whole, is filtered with U+FFFD in its place', async () => {
+    const env = await serveBody(String.raw`{"name":"a\ud800b","note":"\\ud800 is text","ok":true}`);
+    const json = await run(['api', '/settings/', '--json'], { env });
+    expect(json.stdout, json.stderr).toContain(String.raw`"name": "a\ud800b"`);
+    for (const filter of ['.name, .note', '[.name, .note] | .[]']) {
+      const r = await run(['api', '/settings/', '--jq', filter], { env });
+      expect([r.code, r.stderr, r.stdout], filter).toEqual([0, '', 'a\ufffdb\n\\ud800 is text\n']);
     }
   });
 
   it('filters the --json document as jq 1.8 reads it: numbers, escapes and key order as the service wrote them', async () => {
     const body = String.raw`{"n":1.0,"e":1E2,"neg":-0,"big":100000000000000000001,"ok":1.5,"order":{"b":1,"2":2},"pair":"\uD83D\uDE00","lone":"x\uDC00"}`;
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_literal_key' };
-      const json = await run(['api', '/settings/', '--json'], { env });
-      const jq = await loadJq();
-      const cases: [string, string][] = [
-        ['.n', '1.0\n'],
-        ['.order', '{"b":1,"2":2}\n'],
-        ['.ok', '1.5\n'],
-        ['[.n, .e, .neg, .big]', '[1.0,1E+2,-0,100000000000000000001]\n'],
-        ['.order | keys_unsorted[]', 'b\n2\n'],
-        ['.pair, .lone', '😀\nx\ufffd\n'],
-        ['.n + 1', '2\n'],
-      ];
-      for (const [filter, printed] of cases) {
-        const r = await run(['api', '/settings/', '--jq', filter], { env });
-        expect([r.code, r.stderr, r.stdout], filter).toEqual([0, '', printed]);
-        // jq itself on the --json document (which prints the service's numbers as it wrote them).
-        expect(`${jq.raw(forJq(json.stdout), filter, ['-r', '-c']).stdout}\n`, filter).toBe(printed);
-      }
-      const child = await runBin(['api', '/settings/', '--jq', '[.n, .e], .order'], { env });
-      expect([child.code, child.stderr, child.stdout]).toEqual([0, '', '[1.0,1E+2]\n{"b":1,"2":2}\n']);
-    } finally {
-      server.close();
+    const env = await serveBody(body);
+    const json = await run(['api', '/settings/', '--json'], { env });
+    const jq = await loadJq();
+    const cases: [string, string][] = [
+      ['.n', '1.0\n'],
+      ['.order', '{"b":1,"2":2}\n'],
+      ['.ok', '1.5\n'],
+      ['[.n, .e, .neg, .big]', '[1.0,1E+2,-0,100000000000000000001]\n'],
+      ['.order | keys_unsorted[]', 'b\n2\n'],
+      ['.pair, .lone', '😀\nx\ufffd\n'],
+      ['.n + 1', '2\n'],
+    ];
+    for (const [filter, printed] of cases) {
+      const r = await run(['api', '/settings/', '--jq', filter], { env });
+      expect([r.code, r.stderr, r.stdout], filter).toEqual([0, '', printed]);
+      // jq itself on the --json document (which prints the service's numbers as it wrote them).
+      expect(`${jq.raw(forJq(json.stdout), filter, ['-r', '-c']).stdout}\n`, filter).toBe(printed);
     }
+    const child = await runBin(['api', '/settings/', '--jq', '[.n, .e], .order'], { env });
+    expect([child.code, child.stderr, child.stdout]).toEqual([0, '', '[1.0,1E+2]\n{"b":1,"2":2}\n']);
   });
 
   it('reads a text of many blocks with multi-byte characters, and prints more than a chunk, byte for byte', async () => {
     // Names of 1-4 byte characters, so that jq's reads and the output's chunks cut through them.
     const names = Array.from({ length: 8000 }, (_, i) => `${[...'aé中😀'].slice(0, 1 + (i % 4)).join('')}-${i}-${'😀中éa'.repeat(i % 3)}`);
     const body = JSON.stringify({ items: names.map((name) => ({ name })) });
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const env = { WSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, WSCTL_API_KEY: 'wsk_blocks_key' };
-      const r = await runBin(['api', '/settings/', '--jq', '[.items[].name] | .[]'], { env });
-      expect(Buffer.byteLength(r.stdout)).toBeGreaterThan(128 << 10);
-      expect([r.code, r.stderr]).toEqual([0, '']);
-      expect(r.stdout).toBe(`${names.join('\n')}\n`);
-    } finally {
-      server.close();
-    }
+    const env = await serveBody(body);
+    const r = await runBin(['api', '/settings/', '--jq', '[.items[].name] | .[]'], { env });
+    expect(Buffer.byteLength(r.stdout)).toBeGreaterThan(128 << 10);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe(`${names.join('\n')}\n`);
+  });
+
+  it('convo show --tail filters the --json document of the last messages, from the service text', async () => {
+    const conversation = largeConversation('conv_literal', 6);
+    conversation.messages[5] = { ...conversation.messages[5], weight: 0 };
+    const body = `{"score":1.0,"7":1E2,${JSON.stringify(conversation).slice(1)}`.replace('"weight":0', '"weight":1.50');
+    const env = await serveBody(body);
+    const filter = '[.score, .messages[-1].weight, (.messages | length), .messages[0].timestamp], (keys_unsorted | .[0:2])';
+    const r = await run(['convo', 'show', 'conv_literal', '--tail', '2', '--jq', filter], { env });
+    expect([r.code, r.stderr, r.stdout]).toEqual([
+      0,
+      '',
+      `[1.0,1.50,2,${JSON.stringify(conversation.messages[4].timestamp)}]\n["score","7"]\n`,
+    ]);
+    const json = await run(['convo', 'show', 'conv_literal', '--tail', '2', '--json'], { env });
+    const jq = await loadJq();
+    expect(`${jq.raw(forJq(json.stdout), filter, ['-r', '-c']).stdout}\n`).toBe(r.stdout);
   });
 
   it('a 55,000-message conversation: .messages | length, end to end', async () => {
     const big = JSON.stringify(largeConversation('conv_big', 55_000));
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(big);
+    const env = await serveBody(big);
+    const r = await runBin(['convo', 'show', 'conv_big', '--jq', '.messages | length'], {
+      env,
+      timeoutMs: 60_000,
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const r = await runBin(['convo', 'show', 'conv_big', '--jq', '.messages | length'], {
-        env: { WSCTL_BASE_URL: url, WSCTL_API_KEY: 'wsk_big_test_key' },
-        timeoutMs: 60_000,
-      });
-      expect(r.stderr).toBe('');
-      expect(r.stdout).toBe('55000\n');
-    } finally {
-      server.close();
-    }
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('55000\n');
   }, 90_000);
 });

@@ -3,6 +3,7 @@
 // call's progress, cli.md §8) while they arrive, not once the whole body is in.
 import type { Api, RequestSpec } from '../http/index.js';
 import type { Conversation, Message } from '../schemas.js';
+import { ObjectSplitter } from './split.js';
 import { lastOf, readConversation } from './stream.js';
 
 /** The least time between two counts told while messages arrive; the last count is always told. */
@@ -51,4 +52,29 @@ export async function readDocument(
     },
     () => true,
   );
+}
+
+/**
+ * The conversation's text as the service wrote it with only its last `tail` messages: the
+ * document --json prints with --tail (compact between the fields), for --jq to filter. `count`
+ * is how many messages the text holds.
+ */
+export function tailText(text: string, tail: number, count: number): string {
+  const splitter = new ObjectSplitter('messages');
+  splitter.skipItems = Math.max(0, count - tail);
+  const decoder = new TextDecoder();
+  const fields: string[] = [];
+  let items: string[] = [];
+  let array = '';
+  for (const event of splitter.push(Buffer.from(text))) {
+    if (event.kind === 'field') fields.push(`${decoder.decode(event.keyBytes)}:${event.text}`);
+    else if (event.kind === 'items') {
+      array = `${decoder.decode(event.keyBytes)}:[`;
+      items = [];
+    } else if (event.kind === 'item') {
+      if (event.text !== undefined) items.push(event.text);
+    } else fields.push(`${array}${items.join(',')}]`);
+  }
+  splitter.end();
+  return `{${fields.join(',')}}`;
 }

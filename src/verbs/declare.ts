@@ -93,8 +93,8 @@ export async function settle(ctx: Ctx, returned: Result | Call | void): Promise<
     clearInterval(ticking);
   }
   const result = await returned.answer(response as ApiResponse<never>, api);
-  // Where the document is the body, --json prints the body's own bytes: its numbers, escapes and
-  // key order as the service wrote them; --jq and the human views read the parsed value.
+  // Where the document is the body, --json prints the body's own bytes (its numbers, escapes and
+  // key order as the service wrote them) and --jq filters them; the human views read the parsed value.
   if (result.json === response.body && response.text !== undefined) result.jsonText ??= response.text;
   return result;
 }

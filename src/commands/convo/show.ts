@@ -110,14 +110,19 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
     });
   }
   if (ctx.filtered) {
-    // jq needs the whole document.
+    // jq needs the whole document: with --tail, the one --json prints, from the service's text.
     return call({
       request: spec,
       spinner: 'Loading conversation',
-      answer: ({ body }) => ({
-        json: tail === undefined ? body : { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) },
-        human() {},
-      }),
+      async answer({ body, text }) {
+        if (tail === undefined) return { json: body, human() {} };
+        const { tailText } = await import('../../conversation/document.js');
+        return {
+          json: { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) },
+          jsonText: text === undefined ? undefined : tailText(text, tail, body.messages.length),
+          human() {},
+        };
+      },
     });
   }
   // The body is printed as it arrives (issue 14, P3).
