@@ -77,6 +77,8 @@ const common = {
   target: 'node20',
   minifySyntax: true,
   minifyWhitespace: true,
+  // Every command reads all.cjs whole, and V8 keeps its text beside its code: names minified,
+  // 1.94 -> 1.43 MB. Errors name themselves (src/errors.ts).
   minifyIdentifiers: true,
   legalComments: 'none',
   logLevel: 'warning',

@@ -168,6 +168,16 @@ describe('bin/wsctl against a sandbox server', () => {
     expect(debug.stderr).toMatch(/^UsageError: unknown command 'get'.*\n\s+at /m);
   });
 
+  it('every error class keeps the name its source gives it, which the build would minify', async () => {
+    const errors = await import('../src/errors.js');
+    const classes = Object.entries(errors).filter((entry): entry is [string, typeof errors.WsctlError] => {
+      const value = entry[1];
+      return typeof value === 'function' && (value === errors.WsctlError || value.prototype instanceof errors.WsctlError);
+    });
+    expect(classes.length).toBeGreaterThan(5);
+    for (const [name, kind] of classes) expect(Object.hasOwn(kind.prototype, 'name') && kind.prototype.name, name).toBe(name);
+  });
+
   it('--version and --help', async () => {
     const version = await runBin(['--version']);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);

@@ -87,9 +87,15 @@ describe('the jq engine', () => {
 
 describe("the main thread's engine reads a text", () => {
   it('encoded a block at a time as jq asks, whatever the block size: never half a character or pair', () => {
-    const text = `{"a":"x\u00e9\u4e2d\ud83d\ude00y","b":"${'\ud83d\ude00\u4e2d'.repeat(40)}","c":"\u00e9"}`;
-    const whole = new TextEncoder().encode(text);
-    for (const size of [1, 2, 3, 4, 5, 7, 64, 65536]) {
+    const texts = [
+      `{"a":"x\u00e9\u4e2d\ud83d\ude00y","b":"${'\ud83d\ude00\u4e2d'.repeat(40)}","c":"\u00e9"}`,
+      '',
+      'x\ud800',
+      '\udc00y\ud800\ud800',
+    ];
+    for (const [text, size] of texts.flatMap((t) => [1, 2, 3, 4, 5, 7, 64, 65536].map((n) => [t, n] as const))) {
+      // A lone surrogate is read as U+FFFD, as TextEncoder encodes it.
+      const whole = new TextEncoder().encode(text);
       const input = new TextInput(text);
       const parts: Uint8Array[] = [];
       for (;;) {
@@ -99,7 +105,7 @@ describe("the main thread's engine reads a text", () => {
         expect(length, `block of ${size}`).toBeLessThanOrEqual(size);
         parts.push(block.subarray(0, length));
       }
-      expect(Buffer.concat(parts).equals(whole), `blocks of ${size}`).toBe(true);
+      expect(Buffer.concat(parts).equals(whole), `${JSON.stringify(text.slice(0, 20))} in blocks of ${size}`).toBe(true);
     }
   });
 });

@@ -282,6 +282,8 @@ describe('followPath prints what jq prints', () => {
     for (const filter of ['.keys[0].n', '.keys[0].e', '.keys[0].neg', '.keys[0].big', '.keys[0].ok', '.count', '.keys[1].order'])
       expect(answer(filter), filter).toBeUndefined();
     expect(jqPrints(WRITTEN, '.keys[0] | .n, .e, .neg, .dec, .big', true).output).toBe('1.0\n1E+2\n-0\n0.10\n100000000000000000001\n');
+    // A key written twice: its last value, in its first place, for both.
+    for (const filter of ['.', '.a', '.[]']) expect(agree('{"a":1,"b":{"c":2},"a":[3.5]}', filter, false), filter).toBe(true);
   });
 
   it("finds numbers not written in JavaScript's shortest form outside strings only", () => {

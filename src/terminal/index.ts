@@ -101,10 +101,12 @@ export interface Column {
   fixed?: boolean;
 }
 
+const utf8 = new TextDecoder();
+
 /** The text --jq filters: the service's own when the document is its body, else JSON.stringify's. */
 function documentText(value: unknown, text: string | Uint8Array | undefined): string {
   if (text === undefined) return JSON.stringify(value);
-  return typeof text === 'string' ? text : new TextDecoder().decode(text);
+  return typeof text === 'string' ? text : utf8.decode(text);
 }
 
 /** A value as piped output spells it: null is an empty field, booleans are true/false. */

@@ -68,8 +68,8 @@ export function followPath(json: string, steps: Step[], raw: boolean): string | 
   const lines: string[] = [];
   // jq 1.8 prints a number as the text wrote it, JSON.stringify in JavaScript's shortest form:
   // the two agree when every number in the text is written in that form (asked once, if at all).
-  let numbersAsWritten: boolean | undefined;
-  const printable = () => (numbersAsWritten ??= numbersInShortestForm(json));
+  let shortest: boolean | undefined;
+  const numbersAsWritten = () => (shortest ??= numbersInShortestForm(json));
   try {
     walk(JSON.parse(json), 0);
   } catch (error) {
@@ -81,7 +81,7 @@ export function followPath(json: string, steps: Step[], raw: boolean): string | 
   function walk(value: unknown, from: number): void {
     const step = steps[from];
     if (!step) {
-      lines.push(raw && typeof value === 'string' ? rawString(value) : printed(value, printable));
+      lines.push(raw && typeof value === 'string' ? rawString(value) : printed(value, numbersAsWritten));
       return;
     }
     const next = from + 1;

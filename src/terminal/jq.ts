@@ -33,8 +33,8 @@ export interface JqFilter {
 // jq exits 3 for an expression that does not compile and 5 for an error at run time.
 const JQ_COMPILE_ERROR = 3;
 const HOLD_BYTES = 1 << 20;
-/** A larger document goes straight to the worker, on any path: reading it alone would hold this thread too long. */
-const LOCAL_INPUT_BYTES = 8 << 20;
+/** A longer document (in characters) goes straight to the worker, on any path: reading it alone would hold this thread too long. */
+const LOCAL_INPUT_LENGTH = 8 << 20;
 
 /**
  * After a filter ran on this thread, before its output is written: a Ctrl-C that came meanwhile
@@ -163,7 +163,7 @@ export async function compileJq(expression: string, signal: AbortSignal): Promis
   let engine: Promise<JqFilter> | undefined;
   return {
     async run(json, tty, sink) {
-      const output = json.length <= LOCAL_INPUT_BYTES ? followPath(json, steps, !tty) : undefined;
+      const output = json.length <= LOCAL_INPUT_LENGTH ? followPath(json, steps, !tty) : undefined;
       if (output === undefined) return (await (engine ??= compileInEngine(expression, signal))).run(json, tty, sink);
       await heardSignals(signal);
       const text = tty ? forTerminal(output) : output;
@@ -205,7 +205,7 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
   return {
     async run(json, tty, sink) {
       if (signal.aborted) throw new InterruptedError();
-      const text = forJq(json);
+      const document = forJq(json);
       const flags = tty ? ['-c'] : ['-r', '-c'];
       const lines = tty ? new TerminalLines() : undefined;
       const write = async (bytes: Uint8Array) => {
@@ -215,10 +215,10 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
         } else await sink.write(bytes);
       };
       // This thread's engine reads the text as it goes; the worker gets it encoded, without a copy.
-      const here = local && text.length <= LOCAL_INPUT_BYTES ? local.run(asArgument(expression), flags, text) : undefined;
+      const here = local && document.length <= LOCAL_INPUT_LENGTH ? local.run(asArgument(expression), flags, document) : undefined;
       local = undefined;
       if (here) await heardSignals(signal);
-      const outcome: Outcome = here ?? (await thread().run(expression, new TextEncoder().encode(text), flags, HOLD_BYTES, write));
+      const outcome: Outcome = here ?? (await thread().run(expression, new TextEncoder().encode(document), flags, HOLD_BYTES, write));
       if (outcome.exitCode !== 0) {
         // Output already shown stays, as jq's would; held output of a failed filter is dropped.
         if (outcome.flowed && lines) await sink.write(lines.end());
