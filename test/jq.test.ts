@@ -155,6 +155,17 @@ describe('--jq', () => {
     const json = await run(['convo', 'show', 'conv_literal', '--tail', '2', '--json'], { env });
     const jq = await loadJq();
     expect(`${jq.raw(forJq(json.stdout), filter, ['-r', '-c']).stdout}\n`).toBe(r.stdout);
+    // A field written twice, which JSON.parse takes: refused by --tail --jq as by --tail --json.
+    const twice = await serveBody(`{"state":"idle",${body.slice(1)}`);
+    const refused = await Promise.all(
+      [['--json'], ['--jq', '.']].map((flags) => run(['convo', 'show', 'conv_literal', '--tail', '2', ...flags], { env: twice })),
+    );
+    for (const r of refused) {
+      expect([r.code, r.stdout]).toEqual([3, '']);
+      expect(JSON.parse(r.stderr).error.message).toMatch(
+        /^The service sent a body that is not JSON .*: the field 'state' appears twice\.$/,
+      );
+    }
   });
 
   it('a 55,000-message conversation: .messages | length, end to end', async () => {

@@ -114,12 +114,13 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
     return call({
       request: spec,
       spinner: 'Loading conversation',
-      async answer({ body, text }) {
+      async answer(response) {
+        const { body } = response;
         if (tail === undefined) return { json: body, human() {} };
         const { tailText } = await import('../../conversation/document.js');
         return {
           json: { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) },
-          jsonText: text === undefined ? undefined : tailText(text, tail, body.messages.length),
+          jsonText: tailText(response, tail),
           human() {},
         };
       },
