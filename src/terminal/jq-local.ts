@@ -83,8 +83,9 @@ export class TextInput {
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 let output = new HeldOutput(0);
-// The glue's sinks, the document's reader, memory bound and error printer here (scripts/jq-wasm.cjs): it keeps the
-// sinks it first sees, so one object serves every engine of this thread, one filter at a time.
+// The glue's sinks, the document's reader, memory bound and error printer here (scripts/jq-wasm.cjs):
+// it keeps the sinks it first sees, so one object serves every engine of this thread, one filter at
+// a time.
 const hooks = {
   stdout: { write: (bytes: Uint8Array) => output.write(bytes), reset() {}, toString: () => '' },
   stderr: new Tail(),
