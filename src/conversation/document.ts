@@ -1,10 +1,8 @@
 // A conversation read into one document as its body arrives (wsctl mcp's convo_show): only the
 // last `tail` messages are kept, and the messages read are counted for whoever listens (an MCP
 // call's progress, cli.md §8) while they arrive, not once the whole body is in.
-import { notJson } from '../http/decode.js';
 import type { Api, ApiResponse, RequestSpec } from '../http/index.js';
 import type { Conversation, Message } from '../schemas.js';
-import { ObjectSplitter, SplitError } from './split.js';
 import { lastOf, readConversation } from './stream.js';
 
 /** The least time between two counts told while messages arrive; the last count is always told. */
@@ -57,32 +55,37 @@ export async function readDocument(
 
 /**
  * The conversation's text as the service wrote it with only its last `tail` messages: the
- * document --json prints with --tail (compact between the fields), for --jq to filter. A body
- * JSON.parse took but the splitter does not (a field written twice) is refused as --json refuses it.
+ * document --json prints with --tail (compact between the fields), for --jq to filter. Read as
+ * --json reads it, so a body JSON.parse took but --json refuses (a field written twice) is refused.
  */
-export function tailText(response: ApiResponse<Conversation>, tail: number): string | undefined {
-  const { text, body } = response;
+export async function tailText(response: ApiResponse<Conversation>, tail: number): Promise<string | undefined> {
+  const { text } = response;
   if (text === undefined) return undefined;
-  const splitter = new ObjectSplitter('messages');
-  splitter.skipItems = Math.max(0, body.messages.length - tail);
+  const skipped = Math.max(0, response.body.messages.length - tail);
   const decoder = new TextDecoder();
   const fields: string[] = [];
-  let items: string[] = [];
-  let array = '';
-  try {
-    for (const event of splitter.push(Buffer.from(text))) {
-      if (event.kind === 'field') fields.push(`${decoder.decode(event.keyBytes)}:${event.text}`);
-      else if (event.kind === 'items') {
-        array = `${decoder.decode(event.keyBytes)}:[`;
-        items = [];
-      } else if (event.kind === 'item') {
-        if (event.text !== undefined) items.push(event.text);
-      } else fields.push(`${array}${items.join(',')}]`);
-    }
-    splitter.end();
-  } catch (error) {
-    if (!(error instanceof SplitError)) throw error;
-    throw notJson(response.status, response.headers, error.message, { status: response.status, requestId: response.requestId });
-  }
+  let messages: string[] = [];
+  let key = '';
+  await readConversation(
+    {
+      ...response,
+      chunks: (async function* () {
+        yield Buffer.from(text);
+      })(),
+    },
+    {
+      field: (_key, _value, valueText, _bytes, keyBytes) => void fields.push(`${decoder.decode(keyBytes)}:${valueText}`),
+      messagesStart(keyBytes) {
+        key = decoder.decode(keyBytes);
+        messages = [];
+      },
+      // The messages before the last `tail` come undecoded (known), without a message.
+      message(_index, message, messageText) {
+        if (message !== undefined && messageText !== undefined) messages.push(messageText);
+      },
+      messagesEnd: () => void fields.push(`${key}:[${messages.join(',')}]`),
+    },
+    { known: (index) => index < skipped },
+  );
   return `{${fields.join(',')}}`;
 }

@@ -120,7 +120,7 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
         const { tailText } = await import('../../conversation/document.js');
         return {
           json: { ...body, messages: tail === 0 ? [] : body.messages.slice(-tail) },
-          jsonText: tailText(response, tail),
+          jsonText: await tailText(response, tail),
           human() {},
         };
       },
