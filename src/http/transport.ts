@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { NetworkError } from '../errors.js';
 import { cleanLine } from '../common/sanitize.js';
+import { linkedSignal } from '../common/signals.js';
 import { undiciParts } from '../tricks/registry.js';
 import { maskUrlPassword, redactText, traceHeader } from './redact.js';
 import type { Target } from './url.js';
@@ -231,7 +232,8 @@ export class Transport {
       : (this.own ??= createClient(s.proxy ?? {}, s.timeoutMs)));
     // --timeout is the longest wait without progress: for the answer to start, then between two pieces of the body.
     const timer = new IdleTimer(s.timeoutMs);
-    const signal = AbortSignal.any([s.signal, timer.signal]);
+    // Left when the body has been read, or the attempt failed.
+    const { signal, unlink } = linkedSignal([s.signal, timer.signal]);
     let payload: string | Readable | undefined;
     const sent = { ...headers };
     if (typeof body === 'string') payload = body;
@@ -261,7 +263,7 @@ export class Transport {
       timer.disarm();
       timer.inBody = true;
       const streamed = stream && response.statusCode >= 200 && response.statusCode < 300;
-      const chunks = this.bounded(response.body, target, timer);
+      const chunks = this.bounded(response.body, target, timer, unlink);
       const text = streamed ? '' : await this.readBody(chunks);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
@@ -276,6 +278,7 @@ export class Transport {
       return attempt;
     } catch (error) {
       timer.disarm();
+      unlink();
       throw timedOut(timer, s.signal) ?? withCode(error, headersSeen);
     }
   }
@@ -285,7 +288,12 @@ export class Transport {
    * piece: a body that keeps arriving is never cut, however long it takes, nor is one whose reader
    * is slow (a pager the person is reading).
    */
-  private async *bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target, timer: IdleTimer): AsyncIterable<Buffer> {
+  private async *bounded(
+    stream: AsyncIterable<Buffer> & { destroy(): void },
+    target: Target,
+    timer: IdleTimer,
+    unlink: () => void,
+  ): AsyncIterable<Buffer> {
     const limit = this.settings.maxBodyBytes;
     const pieces = stream[Symbol.asyncIterator]();
     let size = 0;
@@ -305,6 +313,7 @@ export class Transport {
     } finally {
       timer.disarm();
       stream.destroy();
+      unlink();
     }
   }
 

@@ -19,6 +19,7 @@ import type { BaseCtx } from '../cli/context.js';
 import { UsageError, WsctlError } from '../errors.js';
 import { invoke } from '../verbs/invoke.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
+import { linkedSignal } from '../common/signals.js';
 import type { IO } from '../terminal/index.js';
 import { commandLine, confine, mcpDoor, rawOptions } from './door.js';
 import { rememberedIds, type SeenIds } from './seen.js';
@@ -135,11 +136,12 @@ export class ToolRunner {
     const { outer } = this;
     const stderr = outer.term.streams.stderr;
     let ctx: Ctx | undefined;
+    const link = linkedSignal([outer.signal, extra.signal]);
     try {
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
         throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
       const raw = rawOptions(tool, (args ?? {}) as Record<string, unknown>);
-      ctx = await outer.forCall({ io: callIO(stderr), prompt: noPrompt, signal: AbortSignal.any([outer.signal, extra.signal]) });
+      ctx = await outer.forCall({ io: callIO(stderr), prompt: noPrompt, signal: link.signal });
       const callCtx = ctx;
       let size: number | undefined;
       // An upload's bytes are counted with its multipart framing: said against the file's size.
@@ -206,6 +208,7 @@ export class ToolRunner {
       return errorResult(error, outer.debug, stderr);
     } finally {
       await ctx?.close().catch(() => {});
+      link.unlink();
     }
   }
 
@@ -295,7 +298,7 @@ export function createServer(
         ) ?? `Unknown tool '${cleanLine(params.name)}'. Tools: ${served.map((t) => t.name).join(', ')}.`,
       );
     const token = extra._meta?.progressToken;
-    const signal = AbortSignal.any([extra.signal, calls.signal]);
+    const { signal, unlink } = linkedSignal([extra.signal, calls.signal]);
     // An empty elicitation capability means form mode (MCP 2025-11-25 keeps it for older clients).
     const elicitation = server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
     const canAsk = !!elicitation && (elicitation.form !== undefined || elicitation.url === undefined);
@@ -332,7 +335,10 @@ export function createServer(
       }),
     );
     inflight.add(call);
-    return call.finally(() => inflight.delete(call));
+    return call.finally(() => {
+      inflight.delete(call);
+      unlink();
+    });
   };
 
   // Resources: the documents of caps and settings, and any conversation's transcript as Markdown.
