@@ -1,6 +1,6 @@
 // The context every command runs with: IO, environment, output, config and the HTTP client.
 // run.ts builds the real one; tests build the same thing around their own streams.
-import { detectAgent } from '../common/agent.js';
+import { detectAgent, type AgentSign } from '../common/agent.js';
 import { Api, Connections, givenKey, NO_CREDENTIAL, readOnce, type Credential } from '../http/index.js';
 import { ConfigStore, configFolder, type ConfigFolder } from '../config/index.js';
 import { findPin } from '../config/pin.js';
@@ -129,23 +129,56 @@ interface DoorShared {
    * that becomes a symbolic link while the server runs is seen at the server's next start.
    */
   folder: ConfigFolder;
+  /**
+   * The door's environment, copied at its first call: a process's environment does not change
+   * while it runs, and each read of process.env asks the C library.
+   */
+  env: Env;
+  /** The calls' global options, and what they and the door's environment say: read once, at the first call. */
+  globals: Globals;
+  settings: Settings;
+  attemptMs: number;
+}
+
+/** What a context reads from its global options and environment before anything else. */
+interface Settings {
+  json: boolean;
+  debug: boolean;
+  told: AgentSign;
+  noInput: boolean;
+  sandbox: boolean;
+  idsCache: { dir: string; off: boolean };
+  backoffMs?: number;
+  maxResponseMb?: number;
+}
+
+function readSettings(env: Env, globals: Globals): Settings {
+  // Every boolean variable is parsed one way, and a bad one is exit 2 before anything is sent.
+  const debug = !!globals.debug || envFlag(env, 'WSCTL_DEBUG');
+  const told = detectAgent(env);
+  // An agent types commands but cannot answer a prompt: as with --no-input, it is told the flag instead.
+  const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT') || told.agent !== undefined;
+  const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
+  const idsCache = { dir: cacheDir(env), off: envFlag(env, 'WSCTL_NO_HISTORY') };
+  envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks/switch.ts; a value that is not a boolean is exit 2 here
+  return {
+    json: !!globals.json || globals.jq !== undefined,
+    debug,
+    told,
+    noInput,
+    sandbox,
+    idsCache,
+    // Variables for tests, bounded so that none can lift a limit or upset a timer.
+    backoffMs: envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds'),
+    maxResponseMb: envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB'),
+  };
 }
 
 export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorShared): Promise<Ctx> {
   const { env } = base;
-  const json = !!globals.json || globals.jq !== undefined;
-  // Every boolean variable is parsed one way, and a bad one is exit 2 before anything is sent.
-  const debug = !!globals.debug || envFlag(env, 'WSCTL_DEBUG');
-  const told = detectAgent(env);
+  const settings = shared?.settings ?? readSettings(env, globals);
+  const { json, debug, told, noInput, sandbox, idsCache, backoffMs, maxResponseMb } = settings;
   const { agent } = told;
-  // An agent types commands but cannot answer a prompt: as with --no-input, it is told the flag instead.
-  const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT') || agent !== undefined;
-  const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
-  const idsCache = { dir: cacheDir(env), off: envFlag(env, 'WSCTL_NO_HISTORY') };
-  envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks/switch.ts; a value that is not a boolean is exit 2 here
-  // Variables for tests, bounded so that none can lift a limit or upset a timer.
-  const backoffMs = envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds');
-  const maxResponseMb = envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB');
   // Compiled before anything is sent: a typo in --jq sends no request.
   const jq = globals.jq === undefined ? undefined : await (await import('../terminal/jq.js')).compileJq(globals.jq, base.signal);
   const agentSaid = agent === undefined ? undefined : `${agent}, from ${told.variable}`;
@@ -161,7 +194,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
   const folder = shared?.folder ?? configFolder(env);
   const config = new ConfigStore(folder.path, (m) => term.warn(m));
   // Usage before configuration: a bad --timeout is exit 2 whatever else is missing.
-  const attemptMs = timeoutMs(globals, env);
+  const attemptMs = shared?.attemptMs ?? timeoutMs(globals, env);
   const dryRun = !!globals.dryRun;
   const clients: Api[] = [];
   let door: DoorShared | undefined;
@@ -274,12 +307,20 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
     timeoutMs: attemptMs,
     idsCache,
     named: () => namedTarget(flags, env),
-    forCall: (call) =>
-      createCtx(
-        { ...base, ...call, progress: undefined },
-        { ...globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false },
-        (door ??= { connections: new Connections(), folder }),
-      ),
+    forCall: (call) => {
+      if (!door) {
+        const callGlobals = { ...globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false };
+        door = {
+          connections: new Connections(),
+          folder,
+          env: { ...env },
+          globals: callGlobals,
+          settings: readSettings(env, callGlobals),
+          attemptMs,
+        };
+      }
+      return createCtx({ ...base, ...call, env: door.env, progress: undefined }, door.globals, door);
+    },
     debug,
     dryRun,
     sandbox,
