@@ -26,6 +26,7 @@ import * as z from 'zod/mini';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
 import { parseBoolean } from '../bin/booleans.cjs';
 import { builtinCrypto, quickCheck, RELIANCES, RUNTIME_FLAGS, TRICKS, tricksOn } from '../src/tricks/registry.js';
+import { servesCalls, TAKES_VALUE } from '../src/tricks/switch.js';
 import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -278,13 +279,11 @@ describe('each trick, on and off', () => {
       expect(failed.code).toBe(2);
       expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
       // A global option's value is not a word of the kind: the launcher, which loads none of the
-      // program, lists the options that take one, as src/common/globals.ts declares them.
-      const launcher = readFileSync(BIN, 'utf8');
-      const listed = /const TAKES_VALUE = (\[[^\]]*\]);/.exec(launcher)?.[1] ?? '[]';
+      // program, takes the options that take one from the flags' file, as src/common/globals.ts declares them.
       const declared = Object.values(GLOBAL_OPTIONS)
         .filter((o) => o.flags.includes('<'))
         .map((o) => o.flags.split(' ')[0]);
-      expect(JSON.parse(listed.replace(/'/g, '"'))).toEqual(declared);
+      expect(TAKES_VALUE).toEqual(declared);
       const other = await recorded(['--profile', 'work', 'caps'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
       expect([other.code, other.stderr]).toEqual([0, '']);
       expect(kinds()).toBe('keys/list/--json caps');
@@ -316,14 +315,14 @@ describe('each trick, on and off', () => {
         expect(kinds()).toBe('keys/list/--json');
         expect(readFileSync(file).length).toBeGreaterThan(key.length + 100_000);
       }
-      // Writing a cache forgets old ones (other Node versions or installs) past the newest eight, and
+      // Writing a cache forgets old ones (other Node versions or installs) past the newest twelve, and
       // the first name this cache had.
       const folder = join(cache, 'wsctl');
-      for (let i = 0; i < 9; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-0000000${i}`), 'old');
+      for (let i = 0; i < 13; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-000000${String(i).padStart(2, '0')}`), 'old');
       writeFileSync(join(folder, 'node20-code-cache'), 'old');
       writeFileSync(file, Buffer.concat([Buffer.from(key), Buffer.alloc(5000, 7)]));
       await on();
-      expect(cacheFiles(cache)).toHaveLength(8);
+      expect(cacheFiles(cache)).toHaveLength(12);
       expect(cacheFiles(cache)).toContain(basename(file));
       expect(existsSync(join(folder, 'node20-code-cache'))).toBe(false);
       // The jq engine's glue comes the same way: a file of its own, made by the first run that loads
@@ -707,6 +706,41 @@ describe('each trick, on and off', () => {
       }
       // --help does not pay for them (nor for loading node:v8).
       expect((await recorded(['--help'], ON)).flags).toEqual([]);
+    },
+  );
+
+  trick(
+    'V8 defaults for the MCP server',
+    '`wsctl mcp` sets no run-time flag and keeps a code cache of its own; its verbs and every command set them, and keep theirs',
+    async () => {
+      for (const argv of [['mcp'], ['--profile', 'mcp', 'mcp', '--read-only'], ['mcp', '--upload-dir', 'uploads']])
+        expect(servesCalls(argv), argv.join(' ')).toBe(true);
+      for (const argv of [['mcp', 'install'], ['--profile', 'work', 'mcp', 'config'], ['keys', 'list'], ['--profile', 'mcp'], []])
+        expect(servesCalls(argv), argv.join(' ')).toBe(false);
+      const cache = tempDir();
+      const codeCaches = () => readdirSync(join(cache, 'wsctl')).filter((n) => n.startsWith('code-cache-'));
+      const call = (id: number) =>
+        `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'keys_list', arguments: {} } })}\n`;
+      const input = `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n${call(1)}`;
+      const served = async () => {
+        const r = await recorded(['mcp'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache }, input);
+        expect([r.code, r.flags], r.stderr).toEqual([0, []]);
+        expect(JSON.parse(r.stdout.trim().split('\n').at(-1) as string).result.structuredContent.keys.length).toBeGreaterThan(0);
+      };
+      await served();
+      expect(codeCaches()).toEqual([expect.stringMatching(/-v8-defaults$/)]);
+      const serverCache = join(cache, 'wsctl', codeCaches()[0] as string);
+      const command = await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
+      expect([command.code, command.flags]).toEqual([0, [...RUNTIME_FLAGS]]);
+      const verb = await recorded(['--sandbox', 'mcp', 'config'], { ...ON, XDG_CACHE_HOME: cache, WSCTL_CONFIG_DIR: tempDir() });
+      expect([verb.code, verb.flags], verb.stderr).toEqual([0, [...RUNTIME_FLAGS]]);
+      expect(codeCaches()).toHaveLength(2);
+      // Each takes its own next time: neither is made again.
+      const made = codeCaches().map((n) => statSync(join(cache, 'wsctl', n)).mtimeMs);
+      await served();
+      expect((await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache })).code).toBe(0);
+      expect(codeCaches().map((n) => statSync(join(cache, 'wsctl', n)).mtimeMs)).toEqual(made);
+      expect(existsSync(serverCache)).toBe(true);
     },
   );
 

@@ -34,7 +34,7 @@ function helpRequest(argv: string[]): { argv: string[]; words: string[] } | unde
 }
 
 /** The App that runs verbs for real: builds the context, runs the verb, prints its Result. */
-function runningApp(base: BaseCtx, outcome: Outcome): App {
+function runningApp(base: BaseCtx, outcome: Outcome, argv: string[]): App {
   const app: App = {
     loadAll: (program) => loadCommands(program, app, 'all'),
     declared: declaredVerbs,
@@ -43,7 +43,7 @@ function runningApp(base: BaseCtx, outcome: Outcome): App {
       outcome.json = !!globals.json || globals.jq !== undefined;
       outcome.debug ||= !!globals.debug;
       // Before anything compiles WebAssembly; --help never gets here, so never pays for node:v8.
-      setRuntimeFlags();
+      setRuntimeFlags(argv);
       const { createCtx } = await import('./loaded.js');
       const ctx = await createCtx(base, globals);
       try {
@@ -122,7 +122,7 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
   };
   let usageMessage: string | undefined;
 
-  const app = runningApp(base, outcome);
+  const app = runningApp(base, outcome, argv);
   const writeHelp = (text: string) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text));
   const width = () => base.helpWidth?.() ?? (Number(base.env.COLUMNS) || undefined);
   const program = buildProgram(VERSION, {

@@ -40,10 +40,40 @@ export function takeCollector(): (() => void) | undefined {
   }
 }
 
-export function setRuntimeFlags(): void {
+/**
+ * The global options that take a value (src/common/globals.ts declares them; test/tricks.test.ts
+ * compares), when it is the next word: skipped when the launcher reads the words of a command.
+ */
+export const TAKES_VALUE = ['--profile', '--base-url', '--timeout', '--jq'];
+
+/** The verbs of `wsctl mcp`: without one, it is the server. */
+const MCP_VERBS = ['config', 'install', 'uninstall'];
+
+/**
+ * Whether argv starts the MCP server, a process that lives and answers call after call: it keeps
+ * V8's defaults (TRICKS: 'V8 defaults for the MCP server'). Its own flags' values are words too,
+ * so a word after `mcp` is a verb only when it is one of the three.
+ */
+export function servesCalls(argv: readonly string[]): boolean {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const arg = argv[i] as string;
+    if (TAKES_VALUE.includes(arg)) i++;
+    else if (!arg.startsWith('-')) words.push(arg);
+  }
+  return words[0] === 'mcp' && !MCP_VERBS.includes(words[1] as string);
+}
+
+/** Sets the flags for the command argv runs, once per process; true when they are set (now or before). */
+export function setRuntimeFlags(argv: readonly string[]): boolean {
   const process_ = globalThis as { [FLAGS_SET]?: boolean };
-  if (!tricksOn || process_[FLAGS_SET]) return;
-  process_[FLAGS_SET] = true;
-  const v8 = process.getBuiltinModule('node:v8');
-  for (const flag of RUNTIME_FLAGS) v8.setFlagsFromString(flag);
+  if (!tricksOn) return false;
+  if (process_[FLAGS_SET] === undefined) {
+    process_[FLAGS_SET] = !servesCalls(argv);
+    if (process_[FLAGS_SET]) {
+      const v8 = process.getBuiltinModule('node:v8');
+      for (const flag of RUNTIME_FLAGS) v8.setFlagsFromString(flag);
+    }
+  }
+  return process_[FLAGS_SET];
 }
