@@ -26,7 +26,8 @@ import * as z from 'zod/mini';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
 import { parseBoolean } from '../bin/booleans.cjs';
 import { builtinCrypto, quickCheck, RELIANCES, RUNTIME_FLAGS, TRICKS, tricksOn } from '../src/tricks/registry.js';
-import { servesCalls, TAKES_VALUE } from '../src/tricks/switch.js';
+import { MCP_TAKES_VALUE, MCP_VERBS, servesCalls, TAKES_VALUE } from '../src/tricks/switch.js';
+import { mcp } from '../src/commands/mcp/index.js';
 import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -713,7 +714,13 @@ describe('each trick, on and off', () => {
     'V8 defaults for the MCP server',
     '`wsctl mcp` sets no run-time flag and keeps a code cache of its own; its verbs and every command set them, and keep theirs',
     async () => {
-      for (const argv of [['mcp'], ['--profile', 'mcp', 'mcp', '--read-only'], ['mcp', '--upload-dir', 'uploads']])
+      // The launcher cannot load the declarations: its lists are compared with them.
+      expect(MCP_VERBS).toEqual(mcp.verbs.map((v) => v.name));
+      const valued = Object.values(mcp.self?.flags ?? {}).filter((f): f is { syntax: string } =>
+        (f as { syntax: string }).syntax.includes('<'),
+      );
+      expect(MCP_TAKES_VALUE).toEqual(valued.map((f) => f.syntax.split(' ')[0]));
+      for (const argv of [['mcp'], ['--profile', 'mcp', 'mcp', '--read-only'], ['mcp', '--upload-dir', 'config']])
         expect(servesCalls(argv), argv.join(' ')).toBe(true);
       for (const argv of [['mcp', 'install'], ['--profile', 'work', 'mcp', 'config'], ['keys', 'list'], ['--profile', 'mcp'], []])
         expect(servesCalls(argv), argv.join(' ')).toBe(false);

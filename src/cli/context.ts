@@ -129,10 +129,7 @@ interface DoorShared {
    * that becomes a symbolic link while the server runs is seen at the server's next start.
    */
   folder: ConfigFolder;
-  /**
-   * The door's environment, copied at its first call: a process's environment does not change
-   * while it runs, and each read of process.env asks the C library.
-   */
+  /** The door's environment for its calls (callEnv). */
   env: Env;
   /** The calls' global options, and what they and the door's environment say: read once, at the first call. */
   globals: Globals;
@@ -150,6 +147,23 @@ interface Settings {
   idsCache: { dir: string; off: boolean };
   backoffMs?: number;
   maxResponseMb?: number;
+}
+
+/** The variables that may hold a credential (the key, a proxy's password): read when asked, never copied. */
+const SECRET_VARIABLES = ['WSCTL_API_KEY', 'HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
+
+/**
+ * A door's environment for its calls: process.env copied, since each read of it asks the C library
+ * (a call reads some twenty variables) and wsctl never writes it. A variable that may hold a
+ * credential is read from process.env when asked (credentials at the last moment); Windows keeps
+ * process.env, whose names are not case-sensitive.
+ */
+function callEnv(env: Env): Env {
+  if (env !== process.env || process.platform === 'win32') return env;
+  const copy: Env = {};
+  for (const [name, value] of Object.entries(env)) if (!SECRET_VARIABLES.includes(name)) copy[name] = value;
+  for (const name of SECRET_VARIABLES) Object.defineProperty(copy, name, { get: () => process.env[name], enumerable: true });
+  return copy;
 }
 
 function readSettings(env: Env, globals: Globals): Settings {
@@ -313,7 +327,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
         door = {
           connections: new Connections(),
           folder,
-          env: { ...env },
+          env: callEnv(env),
           globals: callGlobals,
           settings: readSettings(env, callGlobals),
           attemptMs,

@@ -232,8 +232,6 @@ export class Transport {
       : (this.own ??= createClient(s.proxy ?? {}, s.timeoutMs)));
     // --timeout is the longest wait without progress: for the answer to start, then between two pieces of the body.
     const timer = new IdleTimer(s.timeoutMs);
-    // Left when the body has been read, or the attempt failed.
-    const { signal, unlink } = linkedSignal([s.signal, timer.signal]);
     let payload: string | Readable | undefined;
     const sent = { ...headers };
     if (typeof body === 'string') payload = body;
@@ -249,6 +247,8 @@ export class Transport {
     }
     const started = Date.now();
     let headersSeen = false;
+    // Left when the body has been read, or the attempt failed.
+    const { signal, unlink } = linkedSignal([s.signal, timer.signal]);
     timer.arm();
     try {
       const response = await client.request({

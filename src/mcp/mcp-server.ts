@@ -3,6 +3,7 @@
 // the pipeline every command takes (src/verbs/invoke.ts), with a context of its own built as the
 // command's would be (profile, key, base URL, --sandbox, timeouts, retries, redaction), whose stdout
 // is a sink: stdout carries protocol messages only, whatever a call does.
+import { setMaxListeners } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -267,6 +268,9 @@ export function createServer(
   seen: SeenIds = rememberedIds(ctx),
 ): { server: Server; inflight: Set<Promise<unknown>>; abortCalls: () => void } {
   const calls = new AbortController();
+  // Every call under way or waiting its turn listens to both (linkedSignal) until it ends: Node 20
+  // would warn of a leak past ten.
+  setMaxListeners(0, calls.signal, ctx.signal);
   // The tools are made while initialize is answered: it does not need them.
   const made = Promise.resolve(tools).then((all) => {
     const served = offered(all, options);

@@ -46,19 +46,23 @@ export function takeCollector(): (() => void) | undefined {
  */
 export const TAKES_VALUE = ['--profile', '--base-url', '--timeout', '--jq'];
 
-/** The verbs of `wsctl mcp`: without one, it is the server. */
-const MCP_VERBS = ['config', 'install', 'uninstall'];
+/**
+ * The verbs of `wsctl mcp` (without one, it is the server) and the server's options that take a
+ * value, as src/commands/mcp/ declares them (test/tricks.test.ts compares).
+ */
+export const MCP_VERBS = ['config', 'install', 'uninstall'];
+export const MCP_TAKES_VALUE = ['--upload-dir'];
 
 /**
  * Whether argv starts the MCP server, a process that lives and answers call after call: it keeps
- * V8's defaults (TRICKS: 'V8 defaults for the MCP server'). Its own flags' values are words too,
- * so a word after `mcp` is a verb only when it is one of the three.
+ * V8's defaults (TRICKS: 'V8 defaults for the MCP server'). An alias is not expanded here: one for
+ * the server runs with the commands' flags, only slower.
  */
 export function servesCalls(argv: readonly string[]): boolean {
   const words: string[] = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
     const arg = argv[i] as string;
-    if (TAKES_VALUE.includes(arg)) i++;
+    if (TAKES_VALUE.includes(arg) || MCP_TAKES_VALUE.includes(arg)) i++;
     else if (!arg.startsWith('-')) words.push(arg);
   }
   return words[0] === 'mcp' && !MCP_VERBS.includes(words[1] as string);

@@ -95,10 +95,13 @@ function compare(a, b, env, n = runs) {
   };
 }
 
-/** An MCP server (argv) started and warmed by three calls of keys_list, for work; closed after. */
-/** The calls a server answers before its row is measured: V8 has then optimised it, as it has a server that answers an agent through a session. */
+/**
+ * The calls of keys_list a server answers before its row is measured: V8 has then optimised it, as
+ * it has a server that answers an agent through a session.
+ */
 const WARM_CALLS = 200;
 
+/** An MCP server (argv) started and warmed by `calls` calls of keys_list, for work; closed after. */
 async function warmServer(argv, env, work, calls = WARM_CALLS) {
   const session = await mcpSession(argv, env);
   try {
@@ -348,19 +351,21 @@ async function measure(_label, major, node) {
       const reference = keptAliveGet(env.WSCTL_BASE_URL, env.WSCTL_API_KEY);
       try {
         for (let i = 0; i < WARM_CALLS; i++) await reference.get();
-        // No goal: the calls that follow a start, before V8 has optimised anything (calls 4 to 4 + 4 a run).
-        await warmServer(
+        // The calls that follow a start, before V8 has optimised much: three answered, then calls
+        // 5 to 4 + 4 × runs (compareAsync's first pair is not counted); the same for the floor.
+        const firstCalls = (what, target, argv, b) =>
+          warmServer(argv, env, (session) => calls(what, target, () => session.call('keys_list'), b, runs * 4), 3);
+        await firstCalls(
+          '`wsctl mcp`: one of the first `tools/call keys_list` calls after the start / the same GET from a Node script on a kept-alive `node:http` connection',
+          2,
           mcp,
-          env,
-          (session) =>
-            calls(
-              '`wsctl mcp`: one of the first `tools/call keys_list` calls after the start / the same GET from a Node script on a kept-alive `node:http` connection',
-              Infinity,
-              () => session.call('keys_list'),
-              () => reference.get(),
-              runs * 4,
-            ),
-          3,
+          () => reference.get(),
+        );
+        await firstCalls(
+          "the floor with the design's libraries (test/bench/mcp-sdk-floor.mjs): one of its first calls / the same GET",
+          Infinity,
+          [node, join(root, 'test/bench/mcp-sdk-floor.mjs')],
+          () => reference.get(),
         );
         await warmServer(mcp, env, async (session) => {
           const call = () => session.call('keys_list');

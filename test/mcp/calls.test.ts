@@ -2,6 +2,7 @@
 // once with the rest waiting their turn, a cancelled call's request aborted, a result over 4 MiB
 // refused with how to ask for less; the server goes on after each.
 import { png } from '../images.js';
+import { getEventListeners } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -81,6 +82,25 @@ describe('calls', () => {
     // Within four, the order the service reads them in is the kernel's (the calls share kept-alive connections).
     const fours = seen.arrived.slice(4).map((u) => Math.floor(Number(/p(\d+)/.exec(u)![1]) / 4));
     expect(fours).toEqual([...fours].sort((a, b) => a - b));
+  });
+
+  it("a call ends leaving nothing listening to the server's signal: answered, waiting its turn, failed, cancelled", async () => {
+    const { env } = await slowService(100);
+    const c = await server({}, env);
+    const listening = () => getEventListeners(c.signal, 'abort').length;
+    const eight = Array.from({ length: 8 }, (_, i) => c.client.callTool({ name: 'persona_versions', arguments: { persona_id: `p${i}` } }));
+    // Four run, following the server's signal meanwhile; four wait their turn.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(listening()).toBe(4);
+    for (const r of await Promise.all(eight)) expect(r.isError, texts(r).join()).toBeFalsy();
+    const failed = await c.client.callTool({ name: 'persona_versions', arguments: {} });
+    expect(failed.isError).toBe(true);
+    const cancel = new AbortController();
+    const cancelled = c.client.callTool({ name: 'persona_versions', arguments: { persona_id: 'gone' } }, undefined, { signal: cancel.signal });
+    setTimeout(() => cancel.abort(), 20);
+    await expect(cancelled).rejects.toThrow();
+    for (let waited = 0; listening() > 0 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(listening()).toBe(0);
   });
 
   it('calls one after another reuse kept-alive connections to the service', async () => {

@@ -556,6 +556,8 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
     for (const answer of await Promise.all(many)) expect((answer.result as { isError?: boolean }).isError).toBeFalsy();
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
+    // Each call waiting its turn listens to the server's signals: Node 20 would warn past ten listeners.
+    expect(s.stderr()).not.toMatch(/MaxListeners|memory leak/);
   });
 
   it('a cancelled call aborts its request and is not answered; the server goes on', { timeout: 30_000 }, async () => {

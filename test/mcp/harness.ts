@@ -28,6 +28,8 @@ export async function commandTree(run: (command: Command) => void = () => {}): P
 
 export interface Connected {
   client: Client;
+  /** The server's own signal (its context's), which every call follows until it ends. */
+  signal: AbortSignal;
   stderr(): string;
   stdout(): string;
   close(): Promise<void>;
@@ -52,11 +54,12 @@ export async function connect(
   stderr.on('data', (c) => (err += c));
   const io = { stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
   const never = () => Promise.reject(new Error('no prompts in tests'));
+  const signal = new AbortController().signal;
   const ctx = await createCtx(
     {
       io,
       env: { WSCTL_RETRY_BASE_MS: '10', ...env },
-      signal: new AbortController().signal,
+      signal,
       version: '0.0.0-test',
       prompt: { secret: never, confirm: never },
     },
@@ -70,6 +73,7 @@ export async function connect(
   await client.connect(clientSide);
   return {
     client,
+    signal,
     stderr: () => err,
     stdout: () => out,
     async close() {
