@@ -96,7 +96,9 @@ describe('calls', () => {
     const failed = await c.client.callTool({ name: 'persona_versions', arguments: {} });
     expect(failed.isError).toBe(true);
     const cancel = new AbortController();
-    const cancelled = c.client.callTool({ name: 'persona_versions', arguments: { persona_id: 'gone' } }, undefined, { signal: cancel.signal });
+    const cancelled = c.client.callTool({ name: 'persona_versions', arguments: { persona_id: 'gone' } }, undefined, {
+      signal: cancel.signal,
+    });
     setTimeout(() => cancel.abort(), 20);
     await expect(cancelled).rejects.toThrow();
     for (let waited = 0; listening() > 0 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
