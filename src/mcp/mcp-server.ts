@@ -58,9 +58,18 @@ const noPrompt: BaseCtx['prompt'] = {
 
 /** A call's own streams: no input, its output kept away from the protocol's stdout. */
 function callIO(stderr: Writable): IO {
+  let stdin: Readable | undefined;
+  let stdout: Writable | undefined;
   return {
-    stdin: Readable.from([]),
-    stdout: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    // Made only for a verb that reads or writes them: a stream costs a call a few µs.
+    get stdin() {
+      stdin ??= Readable.from([]);
+      return stdin;
+    },
+    get stdout() {
+      stdout ??= new Writable({ write: (_chunk, _encoding, done) => done() });
+      return stdout;
+    },
     stderr,
     stdinIsTTY: false,
     stdoutIsTTY: false,
