@@ -1,5 +1,5 @@
-// linkedSignal (src/common/signals.ts): AbortSignal.any undone by hand, for an MCP call and an
-// HTTP attempt, so that the server's long-lived signals keep no listener of a call that ended.
+// linkedSignal (src/common/signals.ts): AbortSignal.any undone by hand, for an MCP call, so
+// that the server's long-lived signals keep no listener of a call that ended.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { linkedSignal } from '../src/common/signals.js';

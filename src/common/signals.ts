@@ -1,4 +1,4 @@
-// A signal that follows others, for work that ends: an MCP call, one HTTP attempt.
+// A signal that follows others, for work that ends: an MCP call follows the server's signals.
 
 export interface LinkedSignal {
   /** Aborts, with the first one's reason, when any of the signals does. */

@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { NetworkError } from '../errors.js';
 import { cleanLine } from '../common/sanitize.js';
-import { linkedSignal } from '../common/signals.js';
 import { undiciParts } from '../tricks/registry.js';
 import { maskUrlPassword, redactText, traceHeader } from './redact.js';
 import type { Target } from './url.js';
@@ -146,31 +145,52 @@ function withCode(error: unknown, headersSeen: boolean): unknown {
   return Object.assign(new Error(message, { cause: error }), { code });
 }
 
-/** The attempt's timer: runs only while wsctl waits on the network, and starts again at each piece of progress. */
+/**
+ * The attempt's timer: runs only while wsctl waits on the network, and starts again at each piece
+ * of progress. Its signal, the attempt's, aborts when the wait runs out or the interrupt comes,
+ * until end() (one signal for both: linkedSignal would make a second).
+ */
 class IdleTimer {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
+  private ranOut = false;
+  private readonly interrupted = () => this.controller.abort(this.interrupt.reason);
   /** Whether the wait that ran out was for the body (the answer had started). */
   inBody = false;
 
-  constructor(private readonly ms: number) {}
+  constructor(
+    private readonly ms: number,
+    private readonly interrupt: AbortSignal,
+  ) {
+    if (interrupt.aborted) this.interrupted();
+    else interrupt.addEventListener('abort', this.interrupted);
+  }
 
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
   get fired(): boolean {
-    return this.controller.signal.aborted;
+    return this.ranOut;
   }
 
   arm(): void {
     this.disarm();
-    this.timer = setTimeout(() => this.controller.abort(), this.ms);
+    this.timer = setTimeout(() => {
+      this.ranOut = true;
+      this.controller.abort();
+    }, this.ms);
   }
 
   disarm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /** The attempt is over: the timer stops, and the interrupt is no longer followed. */
+  end(): void {
+    this.disarm();
+    this.interrupt.removeEventListener('abort', this.interrupted);
   }
 }
 
@@ -231,7 +251,6 @@ export class Transport {
       ? (this.shared ??= s.connections.client(s.proxy ?? {}, s.timeoutMs))
       : (this.own ??= createClient(s.proxy ?? {}, s.timeoutMs)));
     // --timeout is the longest wait without progress: for the answer to start, then between two pieces of the body.
-    const timer = new IdleTimer(s.timeoutMs);
     let payload: string | Readable | undefined;
     const sent = { ...headers };
     if (typeof body === 'string') payload = body;
@@ -247,8 +266,8 @@ export class Transport {
     }
     const started = Date.now();
     let headersSeen = false;
-    // Left when the body has been read, or the attempt failed.
-    const { signal, unlink } = linkedSignal([s.signal, timer.signal]);
+    // Ended when the body has been read, or the attempt failed.
+    const timer = new IdleTimer(s.timeoutMs, s.signal);
     timer.arm();
     try {
       const response = await client.request({
@@ -257,14 +276,14 @@ export class Transport {
         method: method as Dispatcher.HttpMethod,
         headers: sent,
         body: payload,
-        signal,
+        signal: timer.signal,
       });
       headersSeen = true;
       timer.disarm();
       timer.inBody = true;
       const streamed = stream && response.statusCode >= 200 && response.statusCode < 300;
-      const chunks = streamed ? this.bounded(response.body, target, timer, unlink) : undefined;
-      const text = chunks ? '' : await this.readBody(response.body, target, timer, unlink);
+      const chunks = streamed ? this.bounded(response.body, target, timer) : undefined;
+      const text = chunks ? '' : await this.readBody(response.body, target, timer);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
       const attempt: Attempt = { status: response.statusCode, headers: flat, text, ms: Date.now() - started };
@@ -277,8 +296,7 @@ export class Transport {
       }
       return attempt;
     } catch (error) {
-      timer.disarm();
-      unlink();
+      timer.end();
       throw timedOut(timer, s.signal) ?? withCode(error, headersSeen);
     }
   }
@@ -288,12 +306,7 @@ export class Transport {
    * piece: a body that keeps arriving is never cut, however long it takes, nor is one whose reader
    * is slow (a pager the person is reading).
    */
-  private async *bounded(
-    stream: AsyncIterable<Buffer> & { destroy(): void },
-    target: Target,
-    timer: IdleTimer,
-    unlink: () => void,
-  ): AsyncIterable<Buffer> {
+  private async *bounded(stream: AsyncIterable<Buffer> & { destroy(): void }, target: Target, timer: IdleTimer): AsyncIterable<Buffer> {
     const limit = this.settings.maxBodyBytes;
     const pieces = stream[Symbol.asyncIterator]();
     let size = 0;
@@ -311,9 +324,8 @@ export class Transport {
     } catch (error) {
       throw timedOut(timer, this.settings.signal) ?? withCode(error, true);
     } finally {
-      timer.disarm();
+      timer.end();
       stream.destroy();
-      unlink();
     }
   }
 
@@ -322,14 +334,14 @@ export class Transport {
    * at once), within the size bound and with the timer of bounded(). Read from the stream's events:
    * for the small answers of most requests, async iteration's promises cost more than the read.
    */
-  private readBody(stream: Readable, target: Target, timer: IdleTimer, unlink: () => void): Promise<string> {
+  private readBody(stream: Readable, target: Target, timer: IdleTimer): Promise<string> {
     const limit = this.settings.maxBodyBytes;
     const decoder = new TextDecoder();
     const parts: string[] = [];
     let size = 0;
     return new Promise((resolve, reject) => {
       const end = (error?: unknown) => {
-        timer.disarm();
+        timer.end();
         // Destroyed, it emits no more; a late error would have nobody to hear it.
         stream
           .off('data', piece)
@@ -337,7 +349,6 @@ export class Transport {
           .off('error', end)
           .on('error', () => {});
         stream.destroy();
-        unlink();
         if (error === undefined) resolve(parts.join('') + decoder.decode());
         else reject(timedOut(timer, this.settings.signal) ?? withCode(error, true));
       };
