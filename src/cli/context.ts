@@ -149,21 +149,16 @@ interface Settings {
   maxResponseMb?: number;
 }
 
-/** The variables that may hold a credential (the key, a proxy's password): read when asked, never copied. */
-const SECRET_VARIABLES = ['WSCTL_API_KEY', 'HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
-
 /**
  * A door's environment for its calls: process.env copied, since each read of it asks the C library
- * (a call reads some twenty variables) and wsctl never writes it. A variable that may hold a
- * credential is read from process.env when asked (credentials at the last moment); Windows keeps
+ * (a call reads some twenty variables) and wsctl never writes it. The key is not copied: it is read
+ * from process.env when a request is sent (credentials at the last moment). Windows keeps
  * process.env, whose names are not case-sensitive.
  */
-function callEnv(env: Env): Env {
+export function callEnv(env: Env): Env {
   if (env !== process.env || process.platform === 'win32') return env;
-  const copy: Env = {};
-  for (const [name, value] of Object.entries(env)) if (!SECRET_VARIABLES.includes(name)) copy[name] = value;
-  for (const name of SECRET_VARIABLES) Object.defineProperty(copy, name, { get: () => process.env[name], enumerable: true });
-  return copy;
+  const { WSCTL_API_KEY: _key, ...copy } = env;
+  return Object.defineProperty(copy, 'WSCTL_API_KEY', { get: () => process.env.WSCTL_API_KEY, enumerable: true });
 }
 
 function readSettings(env: Env, globals: Globals): Settings {

@@ -11,6 +11,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, tempDir } from '../helpers.js';
 import { connect, texts, type Connected } from './harness.js';
+import { callEnv } from '../../src/cli/context.js';
 
 const open: Connected[] = [];
 const servers: { close(): void; closeAllConnections(): void }[] = [];
@@ -103,6 +104,22 @@ describe('calls', () => {
     await expect(cancelled).rejects.toThrow();
     for (let waited = 0; listening() > 0 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(listening()).toBe(0);
+  });
+
+  it("a call's environment is the server's, copied once, but for the key, read when asked", () => {
+    const before = process.env.WSCTL_API_KEY;
+    try {
+      process.env.WSCTL_API_KEY = 'wsk_first_key_000000000000';
+      const env = callEnv(process.env);
+      expect(env.PATH).toBe(process.env.PATH);
+      process.env.WSCTL_API_KEY = 'wsk_second_key_00000000000';
+      expect(env.WSCTL_API_KEY).toBe('wsk_second_key_00000000000');
+      const given = { WSCTL_API_KEY: 'wsk_given' };
+      expect(callEnv(given)).toBe(given);
+    } finally {
+      if (before === undefined) delete process.env.WSCTL_API_KEY;
+      else process.env.WSCTL_API_KEY = before;
+    }
   });
 
   it('calls one after another reuse kept-alive connections to the service', async () => {
