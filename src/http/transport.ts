@@ -347,6 +347,7 @@ export class Transport {
           .off('data', piece)
           .off('end', end)
           .off('error', end)
+          .off('close', closed)
           .on('error', () => {});
         stream.destroy();
         if (error === undefined) resolve(parts.join('') + decoder.decode());
@@ -358,7 +359,10 @@ export class Transport {
         if (size > limit) end(tooLarge(target, limit));
         else parts.push(decoder.decode(chunk, { stream: true }));
       };
-      stream.on('data', piece).on('end', end).on('error', end);
+      // Closed with neither an end nor an error (undici gives one, a future one might not): as the
+      // stream's own iterator says it.
+      const closed = () => end(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+      stream.on('data', piece).on('end', end).on('error', end).on('close', closed);
       timer.arm();
     });
   }
