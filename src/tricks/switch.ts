@@ -59,13 +59,19 @@ export const MCP_TAKES_VALUE = ['--upload-dir'];
  * the server runs with the commands' flags, only slower.
  */
 export function servesCalls(argv: readonly string[]): boolean {
+  const [noun, verb] = commandWords(argv);
+  return noun === 'mcp' && !MCP_VERBS.includes(verb as string);
+}
+
+/** The first two words of a command line, its noun and verb as typed: options and their values skipped. */
+export function commandWords(argv: readonly string[]): string[] {
   const words: string[] = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
     const arg = argv[i] as string;
     if (TAKES_VALUE.includes(arg) || MCP_TAKES_VALUE.includes(arg)) i++;
     else if (!arg.startsWith('-')) words.push(arg);
   }
-  return words[0] === 'mcp' && !MCP_VERBS.includes(words[1] as string);
+  return words;
 }
 
 /** Sets the flags for the command argv runs, once per process; true when they are set (now or before). */
