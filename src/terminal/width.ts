@@ -10,16 +10,39 @@
 import { eastAsianWidth } from 'get-east-asian-width';
 
 const ASCII = /^[\x20-\x7e]*$/;
-// Extends the grapheme before it (Grapheme_Extend, SpacingMark, emoji modifiers, tags).
-const EXTEND = /[\p{M}\u200c\uff9e\uff9f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
-const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
-// UAX #29's Extend, without spacing marks: what may stand between a pictograph and its joiner.
-const GRAPHEME_EXTEND = /[\p{Grapheme_Extend}\p{Emoji_Modifier}]/u;
-const SPACING_MARK = /\p{Mc}/u;
-const MODIFIER_BASE = /\p{Emoji_Modifier_Base}/u;
-// Nothing to show: marks and format characters on their own, controls, default-ignorables.
-const INVISIBLE = /[\p{Mn}\p{Me}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}\p{Cs}]/u;
 const KEYCAP = /^[\d#*]\ufe0f?\u20e3$/;
+
+/** Classes of Unicode properties, which V8 builds from ICU's tables. */
+interface Classes {
+  /** Extends the grapheme before it (Grapheme_Extend, SpacingMark, emoji modifiers, tags). */
+  extend: RegExp;
+  pictographic: RegExp;
+  /** UAX #29's Extend, without spacing marks: what may stand between a pictograph and its joiner. */
+  graphemeExtend: RegExp;
+  spacingMark: RegExp;
+  modifierBase: RegExp;
+  /** Nothing to show: marks and format characters on their own, controls, default-ignorables. */
+  invisible: RegExp;
+}
+
+let madeClasses: Classes | undefined;
+
+/**
+ * The classes, made on first use: a literal run from V8's code cache builds its class as it is
+ * made (1.2-1.6 ms for these, Node 24), and every command loads this module while most print only
+ * ASCII.
+ */
+function classes(): Classes {
+  madeClasses ??= {
+    extend: /[\p{M}\u200c\uff9e\uff9f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u,
+    pictographic: /\p{Extended_Pictographic}/u,
+    graphemeExtend: /[\p{Grapheme_Extend}\p{Emoji_Modifier}]/u,
+    spacingMark: /\p{Mc}/u,
+    modifierBase: /\p{Emoji_Modifier_Base}/u,
+    invisible: /[\p{Mn}\p{Me}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}\p{Cs}]/u,
+  };
+  return madeClasses;
+}
 
 const ZWJ = 0x200d;
 const isRegional = (cp: number) => cp >= 0x1f1e6 && cp <= 0x1f1ff;
@@ -34,9 +57,9 @@ function jamo(cp: number): Jamo {
 }
 
 /** Whether a grapheme break lies between prev and next (UAX #29 GB6-GB9, GB11-GB13). */
-function joins(prev: number, next: number, nextChar: string, state: { pictographic: boolean; regionals: number }): boolean {
-  if (next === ZWJ || EXTEND.test(nextChar)) return true;
-  if (prev === ZWJ) return state.pictographic && PICTOGRAPHIC.test(nextChar);
+function joins(prev: number, next: number, nextChar: string, state: { pictographic: boolean; regionals: number }, u: Classes): boolean {
+  if (next === ZWJ || u.extend.test(nextChar)) return true;
+  if (prev === ZWJ) return state.pictographic && u.pictographic.test(nextChar);
   if (isRegional(prev) && isRegional(next)) return state.regionals % 2 === 1;
   const a = jamo(prev);
   if (a === undefined) return false;
@@ -51,21 +74,22 @@ export function* graphemes(text: string): Generator<string> {
   let start = 0;
   let prev = -1;
   const state = { pictographic: false, regionals: 0 };
+  const u = classes();
   let i = 0;
   while (i < text.length) {
     const cp = text.codePointAt(i) as number;
     const size = cp > 0xffff ? 2 : 1;
     const ch = text.slice(i, i + size);
-    if (prev >= 0 && !joins(prev, cp, ch, state)) {
+    if (prev >= 0 && !joins(prev, cp, ch, state, u)) {
       yield text.slice(start, i);
       start = i;
       state.pictographic = false;
       state.regionals = 0;
     }
-    if (i === start) state.pictographic = PICTOGRAPHIC.test(ch);
-    else if (PICTOGRAPHIC.test(ch)) state.pictographic = prev === ZWJ || state.pictographic;
+    if (i === start) state.pictographic = u.pictographic.test(ch);
+    else if (u.pictographic.test(ch)) state.pictographic = prev === ZWJ || state.pictographic;
     // GB11: ExtPict Extend* ZWJ × ExtPict; anything else after the joiner ends the chance.
-    else if (prev === ZWJ || (cp !== ZWJ && !GRAPHEME_EXTEND.test(ch))) state.pictographic = false;
+    else if (prev === ZWJ || (cp !== ZWJ && !u.graphemeExtend.test(ch))) state.pictographic = false;
     if (isRegional(cp)) state.regionals++;
     prev = cp;
     i += size;
@@ -76,18 +100,19 @@ export function* graphemes(text: string): Generator<string> {
 /** Columns one grapheme takes. */
 export function graphemeWidth(cluster: string): number {
   if (cluster.length === 1 && cluster >= ' ' && cluster <= '~') return 1;
+  const u = classes();
   const chars = Array.from(cluster);
-  const base = chars.findIndex((c) => !INVISIBLE.test(c));
+  const base = chars.findIndex((c) => !u.invisible.test(c));
   if (base < 0) return 0;
   const first = chars[base] as string;
   const cp = first.codePointAt(0) as number;
   // Emoji: a flag, a keycap, a joined sequence, or a pictograph asked to show as emoji.
   if (isRegional(cp) && isRegional(chars[base + 1]?.codePointAt(0) ?? 0)) return 2;
   if (KEYCAP.test(cluster)) return 2;
-  if (PICTOGRAPHIC.test(first)) {
+  if (u.pictographic.test(first)) {
     const next = chars[base + 1]?.codePointAt(0) ?? 0;
-    if (next === 0xfe0f || (isModifier(next) && MODIFIER_BASE.test(first))) return 2;
-    if (chars.includes('\u200d') && chars.filter((c) => PICTOGRAPHIC.test(c)).length >= 2) return 2;
+    if (next === 0xfe0f || (isModifier(next) && u.modifierBase.test(first))) return 2;
+    if (chars.includes('\u200d') && chars.filter((c) => u.pictographic.test(c)).length >= 2) return 2;
   }
   // Hangul jamo: a leading consonant with its vowel (and final) is one syllable block.
   if (jamo(cp) === 'L' || jamo(cp) === 'V' || jamo(cp) === 'T') {
@@ -97,7 +122,7 @@ export function graphemeWidth(cluster: string): number {
       if (jamo(c) === 'L' && jamo(chars[i + 1]?.codePointAt(0) ?? 0) === 'V') {
         width += 2;
         i += jamo(chars[i + 2]?.codePointAt(0) ?? 0) === 'T' ? 2 : 1;
-      } else if (!INVISIBLE.test(chars[i] as string)) width += eastAsianWidth(c);
+      } else if (!u.invisible.test(chars[i] as string)) width += eastAsianWidth(c);
     }
     return width;
   }
@@ -105,7 +130,7 @@ export function graphemeWidth(cluster: string): number {
   let width = eastAsianWidth(cp);
   for (let i = base + 1; i < chars.length; i++) {
     const c = chars[i] as string;
-    if (SPACING_MARK.test(c) || (c >= '\uff00' && c <= '\uffef')) width += eastAsianWidth(c.codePointAt(0) as number);
+    if (u.spacingMark.test(c) || (c >= '\uff00' && c <= '\uffef')) width += eastAsianWidth(c.codePointAt(0) as number);
   }
   return width;
 }
