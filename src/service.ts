@@ -10,8 +10,8 @@ export interface Endpoint {
   method: Method;
   /** Below the base URL; `{name}` is a path parameter. */
   path: string;
-  /** The request body's schema, or 'multipart' for a file upload. */
-  body?: z.ZodMiniType | 'multipart';
+  /** The request body's schema (made when asked for), or 'multipart' for a file upload. */
+  body?: (() => z.ZodMiniType) | 'multipart';
   /** The 2xx body's schema, as the interface describes it (the sandbox checks its replies with it). */
   response?: SchemaName;
   /** The client accepts any 2xx body, JSON or not: the interface shows no success body. */
@@ -53,7 +53,7 @@ export type ParamsOf<E extends EndpointName> = Record<ParamNames<Endpoints[E]['p
 
 type BodyInput<E extends EndpointName> = Endpoints[E] extends { body: 'multipart' }
   ? { upload: Upload }
-  : Endpoints[E] extends { body: infer B extends z.ZodMiniType }
+  : Endpoints[E] extends { body: () => infer B extends z.ZodMiniType }
     ? { body: z.infer<B> }
     : { body?: undefined };
 

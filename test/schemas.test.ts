@@ -22,7 +22,7 @@ describe('request body schemas', () => {
   });
 
   it('maps every kind of issue, and a body that is not an object', () => {
-    const site = CreateWebsiteBody.safeParse({ name: 'x', force: 'yes', parent_path_parts: [1] });
+    const site = CreateWebsiteBody().safeParse({ name: 'x', force: 'yes', parent_path_parts: [1] });
     expect(site.success).toBe(false);
     if (!site.success) {
       expect(validationDetails(site.error.issues, { name: 'x', force: 'yes', parent_path_parts: [1] })).toEqual([
@@ -30,7 +30,7 @@ describe('request body schemas', () => {
         { loc: ['body', 'force'], msg: 'Input should be a valid boolean', type: 'boolean_type' },
       ]);
     }
-    const notObject = ByokBody.safeParse([1]);
+    const notObject = ByokBody().safeParse([1]);
     if (!notObject.success)
       expect(validationDetails(notObject.error.issues, [1])).toEqual([
         { loc: ['body'], msg: 'Input should be a valid JSON object', type: 'model_attributes_type' },

@@ -885,7 +885,7 @@ describe('each trick, on and off', () => {
 
   trick('quickCheck', 'is off with the switch: zod alone decides', () => {
     // In this process the switch is the suite's: its run with WSCTL_NO_TRICKS=1 proves the off path.
-    expect(quickCheck(Message) === undefined).toBe(!tricksOn);
+    expect(quickCheck(Message()) === undefined).toBe(!tricksOn);
   });
 });
 
@@ -969,10 +969,10 @@ function near(def: Def, depth = 0): fc.Arbitrary<unknown> {
 describe('quickCheck: zod’s yes or no on JSON values, without zod’s copies', () => {
   // Every response schema, and the parts the streamed transcript checks one by one.
   const schemas: [string, z.ZodMiniType][] = [
-    ...Object.entries(responseSchemas),
-    ['Message', Message],
-    ['ConversationDetail', ConversationDetail],
-    ['Conversation.messages', responseSchemas.Conversation.shape.messages],
+    ...Object.entries(responseSchemas).map(([name, schema]): [string, z.ZodMiniType] => [name, schema()]),
+    ['Message', Message()],
+    ['ConversationDetail', ConversationDetail()],
+    ['Conversation.messages', responseSchemas.Conversation().shape.messages],
   ];
 
   it.each(schemas)('%s: the same verdict as zod on random values', (_name, schema) => {
@@ -996,8 +996,8 @@ describe('quickCheck: zod’s yes or no on JSON values, without zod’s copies',
 
   it('compiles a check for the schemas a large response uses, and for none outside its subset', () => {
     if (!tricksOn) return;
-    for (const name of ['Conversation', 'ApiKeyList'] as const) expect(quickCheck(responseSchemas[name]), name).toBeDefined();
-    expect(quickCheck(Message)).toBeDefined();
+    for (const name of ['Conversation', 'ApiKeyList'] as const) expect(quickCheck(responseSchemas[name]()), name).toBeDefined();
+    expect(quickCheck(Message())).toBeDefined();
     expect(quickCheck(z.object({ a: z.enum(['x', 'y']) }))).toBeUndefined();
     expect(quickCheck(z.string().check(z.minLength(2)))).toBeUndefined();
   });

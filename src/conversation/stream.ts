@@ -5,7 +5,7 @@ import { NetworkError, type ErrorInfo } from '../errors.js';
 import { checkShape, notJson } from '../http/decode.js';
 import type { StreamedBody } from '../http/index.js';
 import { ObjectSplitter, SplitError, type SplitEvent } from './split.js';
-import { Conversation as ConversationSchema, ConversationDetail, Message as MessageSchema, type Message } from '../schemas.js';
+import { Conversation as ConversationSchema, Message as MessageSchema, type Message } from '../schemas.js';
 import type { Sink } from '../terminal/index.js';
 import type { Spool } from './spool.js';
 import type { Head } from './transcript.js';
@@ -20,8 +20,6 @@ export interface ConversationVisitor {
   message(index: number, message: Message | undefined, text: string | undefined, bytes: Uint8Array | undefined): void | Promise<void>;
   messagesEnd(count: number): void | Promise<void>;
 }
-
-const stateSchema = ConversationSchema.shape.state;
 
 export interface ReadOptions {
   /** Shown each message's text first: true means it was seen before (a follow poll printed it), and it is passed on undecoded. */
@@ -39,6 +37,8 @@ export async function readConversation(
   const info: ErrorInfo = { status: body.status, requestId: body.requestId };
   const splitter = new ObjectSplitter('messages');
   const seen = new Set<string>();
+  const conversationSchema = ConversationSchema();
+  const messageSchema = MessageSchema();
 
   const parse = (text: string, what: string): unknown => {
     try {
@@ -54,15 +54,15 @@ export async function readConversation(
         if (event.text === undefined || known?.(event.index, event.text))
           return visitor.message(event.index, undefined, event.text, event.bytes);
         const message = parse(event.text, `message ${event.index}`);
-        checkShape(MessageSchema, message, ['messages', event.index], info);
+        checkShape(messageSchema, message, ['messages', event.index], info);
         return visitor.message(event.index, message as Message, event.text, event.bytes);
       }
       case 'field': {
         seen.add(event.key);
         const value = parse(event.text, `the field '${event.key}'`);
-        if (event.key === 'conversation') checkShape(ConversationDetail, value, ['conversation'], info);
-        else if (event.key === 'state') checkShape(stateSchema, value, ['state'], info);
-        else if (event.key === 'messages') checkShape(ConversationSchema.shape.messages, value, ['messages'], info);
+        if (event.key === 'conversation') checkShape(conversationSchema.shape.conversation, value, ['conversation'], info);
+        else if (event.key === 'state') checkShape(conversationSchema.shape.state, value, ['state'], info);
+        else if (event.key === 'messages') checkShape(conversationSchema.shape.messages, value, ['messages'], info);
         return visitor.field(event.key, value, event.text, event.bytes, event.keyBytes);
       }
       case 'items':

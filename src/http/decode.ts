@@ -165,7 +165,7 @@ export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
     const what = empty ? 'an empty body' : `a body that is not JSON (${cleanLine(type)})`;
     throw new NetworkError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, errorInfo(attempt));
   }
-  if (options.schema) checkShape(responseSchemas[options.schema], parsed, [], errorInfo(attempt));
+  if (options.schema) checkShape(responseSchemas[options.schema](), parsed, [], errorInfo(attempt));
   return { body: parsed, isJson, text };
 }
 

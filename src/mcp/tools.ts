@@ -115,7 +115,7 @@ function isEmpty(value: unknown): boolean {
 function outputSchema(verb: VerbDecl): ToolListing['outputSchema'] {
   const endpoint: Endpoint = endpoints[(verb.endpoints as (keyof typeof endpoints)[])[0]!];
   const zod =
-    endpoint.anyBody || !endpoint.response ? z.looseObject({ success: z.optional(z.boolean()) }) : responseSchemas[endpoint.response];
+    endpoint.anyBody || !endpoint.response ? z.looseObject({ success: z.optional(z.boolean()) }) : responseSchemas[endpoint.response]();
   const json = z.toJSONSchema(zod, { io: 'input', target: 'draft-7', unrepresentable: 'any' });
   return portable(json) as ToolListing['outputSchema'];
 }

@@ -105,7 +105,7 @@ const serialised = new WeakMap<object, string>();
 /** One handler per endpoint of the table: leaving one out does not compile. */
 export const handlers: Record<EndpointName, Handler> = {
   async createKey({ json, store }) {
-    const input = checked(CreateKeyBody, json);
+    const input = checked(CreateKeyBody(), json);
     if ('reply' in input) return input.reply;
     const key = newKey(input.body.name);
     await store.transact((s) => void s.keys.push(key));
@@ -135,7 +135,7 @@ export const handlers: Record<EndpointName, Handler> = {
     return { status: 200, body: capabilities(await store.read()) };
   },
   async importNote({ json, store }) {
-    const input = checked(NotesImportBody, json);
+    const input = checked(NotesImportBody(), json);
     if ('reply' in input) return input.reply;
     const { page_id: pageId, title, target_path: targetPath } = input.body;
     return store.transact((s) => {
@@ -151,7 +151,7 @@ export const handlers: Record<EndpointName, Handler> = {
     return { status: 200, body: (await store.read()).settings };
   },
   async setConnectionPermission({ params, json, store }) {
-    const input = checked(PermissionBody, json);
+    const input = checked(PermissionBody(), json);
     if ('reply' in input) return input.reply;
     const { permission } = input.body;
     return store.transact((s) => {
@@ -164,7 +164,7 @@ export const handlers: Record<EndpointName, Handler> = {
     });
   },
   async addByok({ json, store }) {
-    const input = checked(ByokBody, json);
+    const input = checked(ByokBody(), json);
     if ('reply' in input) return input.reply;
     const now = new Date().toISOString();
     const config = { id: `byok_${randomId(10)}`, ...input.body, created_at: now, updated_at: now };
@@ -187,7 +187,7 @@ export const handlers: Record<EndpointName, Handler> = {
     return { status: 200, body: { published: persona.published } };
   },
   async createWebsite({ json, store }) {
-    const input = checked(CreateWebsiteBody, json);
+    const input = checked(CreateWebsiteBody(), json);
     if ('reply' in input) return input.reply;
     const { name, variant = 'blank', force = false, display_name: displayName = null } = input.body;
     const parent = input.body.parent_path_parts ?? [];

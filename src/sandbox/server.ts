@@ -82,7 +82,7 @@ async function authenticate(req: IncomingMessage, store: Store): Promise<boolean
 async function checkReply(reply: Reply, routeSchema: SchemaName | undefined): Promise<Reply> {
   const schema = reply.schema ?? routeSchema;
   if (!schema || reply.status >= 300 || reply.body === undefined) return reply;
-  const result = responseSchemas[schema].safeParse(reply.body);
+  const result = responseSchemas[schema]().safeParse(reply.body);
   if (result.success) return reply;
   return { status: 500, body: { detail: `sandbox reply does not match ${schema}: ${result.error.message}` } };
 }

@@ -75,7 +75,7 @@ describe('hostile text in every string of every answer', () => {
   const answers = Object.fromEntries(
     endpointNames.map((name) => {
       const { response, anyBody } = endpoints[name] as Endpoint;
-      return [name, byHand[name] ?? (response ? filled(responseSchemas[response]) : anyBody && { detail: EVIL })];
+      return [name, byHand[name] ?? (response ? filled(responseSchemas[response]()) : anyBody && { detail: EVIL })];
     }),
   ) as Record<EndpointName, unknown>;
   /** A value of the schema with EVIL in every string, every field given, one element in every list. */
