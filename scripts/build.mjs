@@ -189,6 +189,74 @@ const requireNotImport = {
     }));
   },
 };
+// Libraries that few commands run, each in a CommonJS file of its own beside all.cjs
+// (dist/lazy/side/), which all.cjs loads when it is first used: every command reads all.cjs whole
+// and V8 deserialises the code of every module it holds, run or not (`keys list --json` 0.94-0.97x
+// of its time with them out). A side holds packages only, which keep no state the program shares:
+// the proxy's whole undici, uploads' form-data (and its MIME table), the spinner, the MCP SDK's
+// server parts and its client's, and jsonc-parser for client configs. A CommonJS package is its
+// side's module.exports, as it was the bundle's; an ES module's side is its named exports.
+const SIDES = {
+  undici: { specifiers: ['undici'], commonJs: true },
+  'form-data': { specifiers: ['form-data'], commonJs: true },
+  ora: { specifiers: ['ora'] },
+  'jsonc-parser': { specifiers: ['jsonc-parser'] },
+  'mcp-sdk': { specifiers: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/types.js'] },
+  'mcp-client': { specifiers: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js'] },
+};
+const sideBuild = await build({
+  ...common,
+  metafile: true,
+  entryPoints: Object.keys(SIDES).map((side) => ({ in: `side:${side}`, out: side })),
+  outdir: 'dist/lazy/side',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  plugins: [
+    noHttpServers,
+    undiciBuiltins,
+    {
+      name: 'side-entries',
+      setup(b) {
+        b.onResolve({ filter: /^side:/ }, (args) => ({ path: args.path.slice(5), namespace: 'side-entry' }));
+        b.onLoad({ filter: /.*/, namespace: 'side-entry' }, (args) => {
+          const { specifiers, commonJs } = SIDES[args.path];
+          const reexports = specifiers.map((s) => `export * from ${JSON.stringify(s)};`);
+          // export * leaves the default export out.
+          if (args.path === 'ora') reexports.push("export { default } from 'ora';");
+          return {
+            contents: commonJs ? `module.exports = require(${JSON.stringify(specifiers[0])});` : reexports.join('\n'),
+            resolveDir: root,
+            loader: 'js',
+          };
+        });
+      },
+    },
+  ],
+});
+const sideFile = (side) => `dist/lazy/side/${side}.cjs`;
+const sideFiles = Object.keys(SIDES).map(sideFile);
+const sideOf = new Map(Object.entries(SIDES).flatMap(([side, { specifiers }]) => specifiers.map((s) => [s, side])));
+const sides = {
+  name: 'sides',
+  setup(b) {
+    b.onResolve({ filter: /^[@\w]/ }, (args) => (sideOf.has(args.path) ? { path: sideOf.get(args.path), namespace: 'side' } : undefined));
+    // With the launcher, the side comes from V8's code of it, as all.cjs does (bin/wsctl).
+    b.onLoad({ filter: /.*/, namespace: 'side' }, (args) => {
+      const load = `const file = require('node:path').join(__dirname, 'side', ${JSON.stringify(`${args.path}.cjs`)});
+const side = globalThis[Symbol.for('wsctl.runCached')]?.(file) ?? require(file);`;
+      if (SIDES[args.path].commonJs) return { contents: `${load}\nmodule.exports = side;`, loader: 'js' };
+      // esbuild lists no exports of a CommonJS output: the built side says what it exports.
+      const names = Object.keys(createRequire(import.meta.url)(join(root, sideFile(args.path))));
+      const named = names.filter((n) => n !== 'default' && n !== '__esModule');
+      return {
+        contents: `${load}\nexport const { ${named.join(', ')} } = side;${names.includes('default') ? '\nexport default side.default;' : ''}`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
 const all = await build({
   ...common,
   metafile: true,
@@ -196,20 +264,20 @@ const all = await build({
   outdir: 'dist/lazy',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
-  alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  alias: { 'node:http2': './scripts/no-http2.cjs' },
   external: ['@napi-rs/keyring'],
-  plugins: [noHttpServers, undiciBuiltins, commanderChildProcess, requireNotImport],
+  plugins: [sides, noHttpServers, undiciBuiltins, commanderChildProcess, requireNotImport],
   define: { __WSCTL_VERSION__: JSON.stringify(version), 'import.meta.url': '__wsctlUrl' },
   banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-// The launcher reads all.cjs as Latin-1, which is quicker than UTF-8 and the same text while the file
-// is ASCII, as esbuild writes it (non-ASCII characters escaped).
-if (!isAscii(readFileSync(join(root, 'dist/lazy/all.cjs'))))
-  throw new Error('dist/lazy/all.cjs is not ASCII: bin/wsctl reads it as Latin-1');
+// The launcher reads all.cjs and the sides as Latin-1, which is quicker than UTF-8 and the same text
+// while a file is ASCII, as esbuild writes it (non-ASCII characters escaped).
+for (const file of ['dist/lazy/all.cjs', ...sideFiles])
+  if (!isAscii(readFileSync(join(root, file)))) throw new Error(`${file} is not ASCII: bin/wsctl reads it as Latin-1`);
 // The files the launcher runs from V8's code of them start with a hash of their text, which names
 // their code caches: V8 itself takes a cache made for another text of the same length, and a copy
 // that keeps files' times (or an install that sets them all alike) would leave size and mtime equal.
-for (const file of ['dist/lazy/all.cjs', 'dist/lazy/jq-worker.cjs']) {
+for (const file of ['dist/lazy/all.cjs', 'dist/lazy/jq-worker.cjs', ...sideFiles]) {
   const text = readFileSync(join(root, file));
   writeFileSync(
     join(root, file),
@@ -240,6 +308,16 @@ mkdirSync(join(root, 'build'), { recursive: true });
 // What a TAB loads, for the test that keeps it light.
 writeFileSync(join(root, 'build/complete-inputs.json'), JSON.stringify(Object.keys(complete.metafile.inputs), null, 2));
 writeFileSync(join(root, 'build/entry-inputs.json'), JSON.stringify(Object.keys(entry.metafile.inputs), null, 2));
+// What every command reads (all.cjs) and what its side files hold, for the test that keeps them apart.
+writeFileSync(join(root, 'build/all-inputs.json'), JSON.stringify(Object.keys(all.metafile.inputs), null, 2));
+writeFileSync(
+  join(root, 'build/side-inputs.json'),
+  JSON.stringify(
+    Object.keys(sideBuild.metafile.inputs).filter((input) => !input.startsWith('side')),
+    null,
+    2,
+  ),
+);
 // What the launcher loads before `wsctl mcp`'s program, for the test that keeps it to node:fs.
 writeFileSync(join(root, 'build/mcp-early-inputs.json'), JSON.stringify(Object.keys(early.metafile.inputs), null, 2));
 // What the parts bundle, for the test that every bundled package has its licence in the notices.
@@ -250,6 +328,7 @@ const inputs = [
   ...Object.keys(complete.metafile.inputs),
   ...Object.keys(early.metafile.inputs),
   ...Object.keys(all.metafile.inputs),
+  ...Object.keys(sideBuild.metafile.inputs).filter((input) => !input.startsWith('side')),
 ];
 writeFileSync(join(root, 'build/bundle-inputs.json'), JSON.stringify([...new Set(inputs)].sort(), null, 2));
 const missing = [];

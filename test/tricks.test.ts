@@ -236,6 +236,56 @@ describe('each trick, on and off', () => {
 
   trick(
     'code cache of the whole program',
+    "libraries few commands run are side files beside it, loaded when first used and from V8's code of them: a proxied request, whose side the next run takes",
+    async () => {
+      const inputs = (name: string) => JSON.parse(readFileSync(join(ROOT, 'build', name), 'utf8')) as string[];
+      const side = inputs('side-inputs.json');
+      const all = inputs('all-inputs.json');
+      for (const library of [
+        'undici/index.js',
+        'undici/lib/web/fetch/index.js',
+        'undici/lib/dispatcher/env-http-proxy-agent.js',
+        'form-data/',
+        'mime-db/',
+        'ora/',
+        'jsonc-parser/',
+        '@modelcontextprotocol/',
+        'ajv/',
+      ]) {
+        expect(
+          side.some((input) => input.includes(`node_modules/${library}`)),
+          library,
+        ).toBe(true);
+        expect(
+          all.some((input) => input.includes(`node_modules/${library}`)),
+          library,
+        ).toBe(false);
+      }
+      // The command's own client stays in the program.
+      expect(all).toContain('node_modules/undici/lib/dispatcher/agent.js');
+      const proxy = await startConnectProxy();
+      const cache = tempDir();
+      const args = ['keys', 'list', '--json'];
+      const env = { ...sb.env, HTTP_PROXY: proxy.url, ...ON, XDG_CACHE_HOME: cache };
+      const plain = await recorded(args, { ...sb.env, ...ON, XDG_CACHE_HOME: tempDir() });
+      const sideCache = () =>
+        readdirSync(join(cache, 'wsctl'))
+          .filter((n) => n.startsWith('code-cache-'))
+          .find((n) => readFileSync(join(cache, 'wsctl', n), 'latin1').startsWith(cacheKey('dist/lazy/side/undici.cjs')));
+      for (let run = 0; run < 2; run++) {
+        const r = await recorded(args, env);
+        expect([r.code, r.stderr, r.stdout]).toEqual([0, '', plain.stdout]);
+        // Not required: run from V8's code of it, as all.cjs is.
+        expect(r.files.some((f) => f.includes('dist/lazy/side/'))).toBe(false);
+        expect(sideCache(), `run ${run}`).toBeDefined();
+      }
+      expect(proxy.tunnels).toHaveLength(2);
+      expect(plain.files.some((f) => f.includes('side'))).toBe(false);
+    },
+  );
+
+  trick(
+    'code cache of the whole program',
     "a command runs from one CommonJS file whose V8 code is kept in the user's cache folder, one file per Node version and install, checked against the bundle; a cache that cannot be read or written never breaks the command; not for help, nor with the switch",
     async () => {
       const args = ['keys', 'list', '--json'];
@@ -316,14 +366,14 @@ describe('each trick, on and off', () => {
         expect(kinds()).toBe('keys/list/--json');
         expect(readFileSync(file).length).toBeGreaterThan(key.length + 100_000);
       }
-      // Writing a cache forgets old ones (other Node versions or installs) past the newest twelve, and
+      // Writing a cache forgets old ones (other Node versions or installs) past the newest forty, and
       // the first name this cache had.
       const folder = join(cache, 'wsctl');
-      for (let i = 0; i < 13; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-000000${String(i).padStart(2, '0')}`), 'old');
+      for (let i = 0; i < 41; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-000000${String(i).padStart(2, '0')}`), 'old');
       writeFileSync(join(folder, 'node20-code-cache'), 'old');
       writeFileSync(file, Buffer.concat([Buffer.from(key), Buffer.alloc(5000, 7)]));
       await on();
-      expect(cacheFiles(cache)).toHaveLength(12);
+      expect(cacheFiles(cache)).toHaveLength(40);
       expect(cacheFiles(cache)).toContain(basename(file));
       expect(existsSync(join(folder, 'node20-code-cache'))).toBe(false);
       // The jq engine's glue comes the same way: a file of its own, made by the first run that loads
@@ -735,19 +785,22 @@ describe('each trick, on and off', () => {
         expect(JSON.parse(r.stdout.trim().split('\n').at(-1) as string).result.structuredContent.keys.length).toBeGreaterThan(0);
       };
       await served();
-      expect(codeCaches()).toEqual([expect.stringMatching(/-v8-defaults$/)]);
-      const serverCache = join(cache, 'wsctl', codeCaches()[0] as string);
+      // The program's and its side file's with the MCP SDK, which it ran from V8's code too.
+      expect(codeCaches()).toEqual([expect.stringMatching(/-v8-defaults$/), expect.stringMatching(/-v8-defaults$/)]);
+      const heads = codeCaches().map((n) => readFileSync(join(cache, 'wsctl', n), 'latin1').split('\n')[0]);
+      expect(heads.sort()).toEqual([cacheKey('dist/lazy/all.cjs'), cacheKey('dist/lazy/side/mcp-sdk.cjs')].map((k) => k.trim()).sort());
+      const serverCaches = codeCaches().map((n) => join(cache, 'wsctl', n));
       const command = await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
       expect([command.code, command.flags]).toEqual([0, [...RUNTIME_FLAGS]]);
       const verb = await recorded(['--sandbox', 'mcp', 'config'], { ...ON, XDG_CACHE_HOME: cache, WSCTL_CONFIG_DIR: tempDir() });
       expect([verb.code, verb.flags], verb.stderr).toEqual([0, [...RUNTIME_FLAGS]]);
-      expect(codeCaches()).toHaveLength(2);
+      expect(codeCaches()).toHaveLength(3);
       // Each takes its own next time: neither is made again.
       const made = codeCaches().map((n) => statSync(join(cache, 'wsctl', n)).mtimeMs);
       await served();
       expect((await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache })).code).toBe(0);
       expect(codeCaches().map((n) => statSync(join(cache, 'wsctl', n)).mtimeMs)).toEqual(made);
-      expect(existsSync(serverCache)).toBe(true);
+      for (const file of serverCaches) expect(existsSync(file)).toBe(true);
     },
   );
 
