@@ -91,6 +91,8 @@ export interface RunOptions {
   clock?: Clock;
   /** The working folder, where pin files are looked for. */
   cwd?: string;
+  /** As bin/wsctl says it: the process exits once the command ends. */
+  exitsAfter?: boolean;
 }
 
 export interface RunResult {
@@ -148,6 +150,7 @@ export async function run(args: string[], options: RunOptions = {}): Promise<Run
     prompt,
     clock: options.clock,
     cwd: options.cwd,
+    exitsAfter: options.exitsAfter,
   });
   return { code, stdout: out, stderr: err, prompts };
 }

@@ -45,6 +45,12 @@ export interface BaseCtx {
   cwd?: string;
   /** The `initialize` request the launcher already answered (`wsctl mcp`: src/mcp/early.ts). */
   initializeAnswered?: Answered;
+  /**
+   * The process exits once the command ends (bin/wsctl): the command's own connections are left to
+   * the exit, which closes them, rather than closed in order first (2-3 ms of every command). Not
+   * for an MCP call's context, whose server goes on.
+   */
+  exitsAfter?: boolean;
 }
 
 export type KeySource = 'env' | 'profile' | 'sandbox';
@@ -328,7 +334,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
           attemptMs,
         };
       }
-      return createCtx({ ...base, ...call, env: door.env, progress: undefined }, door.globals, door);
+      return createCtx({ ...base, ...call, env: door.env, progress: undefined, exitsAfter: false }, door.globals, door);
     },
     debug,
     dryRun,
@@ -343,7 +349,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
     api,
     async close() {
       jq?.close();
-      await Promise.all(clients.map((c) => c.close()));
+      if (!base.exitsAfter) await Promise.all(clients.map((c) => c.close()));
       await door?.connections.close();
       await embedded?.close();
     },

@@ -137,6 +137,7 @@ export async function cli(argv: string[], early?: EarlyStart): Promise<void> {
     helpWidth,
     cwd: process.cwd(),
     initializeAnswered: early?.answered,
+    exitsAfter: true,
   });
   if (pager) await pager;
   // Writes to a pipe are asynchronous: process.exit would drop what a slow reader has not taken yet.
