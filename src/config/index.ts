@@ -2,7 +2,6 @@
 // is made under the config's lock on a fresh read and written by atomic rename (./atomic.ts), so
 // concurrent invocations lose nothing. A file that does not parse is reported, never rewritten.
 import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { AGENT_POLICIES, type AgentPolicy } from '../common/agent.js';
 import { ConfigError, UsageError } from '../errors.js';
@@ -27,7 +26,7 @@ export type { ConfigData, ConfigFolder, Profile };
  * (`cfg`, `cfg/` and `./cfg` are one folder), and its real path (a symbolic link to it too).
  */
 export function configFolder(env: Env, platform = process.platform): ConfigFolder {
-  const typed = typedConfigDir(env, platform, env.HOME || homedir());
+  const typed = typedConfigDir(env, platform, env.HOME || process.getBuiltinModule('node:os').homedir());
   const path = normaliseDir(typed, process.cwd());
   return { typed, path, real: realPath(path) };
 }

@@ -1,5 +1,4 @@
 // The time the follow loop reads and waits on: the real one, or in tests one that never waits.
-import { setTimeout as wait } from 'node:timers/promises';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -10,5 +9,5 @@ export interface Clock {
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => wait(ms, undefined, { signal }),
+  sleep: (ms, signal) => process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, { signal }),
 };

@@ -1,6 +1,5 @@
 // Text held back in order while a transcript waits for its header.
 import { closeSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtinCrypto } from '../tricks/registry.js';
 import type { Sink } from '../terminal/index.js';
@@ -20,7 +19,7 @@ export class Spool {
   private file?: { fd: number; path?: string; block: Buffer; used: number; bytes: number; failed: boolean };
   private noFile = false;
 
-  constructor(private readonly dir: string = tmpdir()) {}
+  constructor(private readonly dir: string = process.getBuiltinModule('node:os').tmpdir()) {}
 
   write(text: string): void {
     if (this.file && !this.file.failed && this.encode(text)) return;

@@ -3,7 +3,6 @@
 // config's lock on a fresh read and written by atomic rename, so concurrent commands lose
 // nothing. Light on purpose: completion reads it on every TAB (no zod, no HTTP client).
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { withLock, writeFileAtomic } from '../config/atomic.js';
 import type { IdKind } from './kinds.js';
@@ -46,7 +45,7 @@ interface IdsFile {
 
 /** $XDG_CACHE_HOME/wsctl, else ~/.cache/wsctl (the folder the launcher keeps compiled code in too). */
 export function cacheDir(env: Record<string, string | undefined>): string {
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'wsctl');
+  return join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.cache'), 'wsctl');
 }
 
 function identity(w: Workspace): IdsFile['workspace'] {

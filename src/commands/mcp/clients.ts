@@ -1,6 +1,5 @@
 // The MCP clients wsctl knows: the shape each one's config file gives a stdio server, and where
 // that file usually lives on each platform (README.md, "Serving AI agents", says the same).
-import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 import type { Env } from '../../config/resolve.js';
 
@@ -86,6 +85,6 @@ export function snippet(name: ClientName, entry: ServerEntry): Record<string, un
 /** The client's usual config file for this user on this platform. */
 export function clientFile(name: ClientName, env: Env, platform: NodeJS.Platform = process.platform): string {
   const windows = platform === 'win32';
-  const home = (windows ? env.USERPROFILE : env.HOME) || homedir();
+  const home = (windows ? env.USERPROFILE : env.HOME) || process.getBuiltinModule('node:os').homedir();
   return CLIENTS[name].file({ platform, home, env, join: windows ? win32.join : posix.join });
 }
