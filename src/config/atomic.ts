@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { sleep } from '../common/builtins.js';
 
 // Long enough for a holder starved of CPU by many parallel invocations; a live holder is only waited for.
 const LOCK_WAIT_MS = 60_000;
@@ -306,7 +307,7 @@ export async function withLock<T>(path: string, work: () => T | Promise<T>): Pro
     // Given up past the wait only on a lock seen for a while: one being taken over, or passed to
     // another holder, is tried again.
     if (seen !== null && Date.now() > deadline && Date.now() - lastSince > SAME_LOCK_MS) throw lockedTooLong(path, lockPath, seen);
-    await process.getBuiltinModule('node:timers/promises').setTimeout(5 + Math.random() * 20);
+    await sleep(5 + Math.random() * 20);
   }
   try {
     return await work();

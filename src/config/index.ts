@@ -16,6 +16,7 @@ import {
   type Env,
   type Profile,
 } from './resolve.js';
+import { homedir } from '../common/builtins.js';
 
 export { DEFAULT_PROFILE, storedKey };
 
@@ -26,7 +27,7 @@ export type { ConfigData, ConfigFolder, Profile };
  * (`cfg`, `cfg/` and `./cfg` are one folder), and its real path (a symbolic link to it too).
  */
 export function configFolder(env: Env, platform = process.platform): ConfigFolder {
-  const typed = typedConfigDir(env, platform, env.HOME || process.getBuiltinModule('node:os').homedir());
+  const typed = typedConfigDir(env, platform, env.HOME || homedir());
   const path = normaliseDir(typed, process.cwd());
   return { typed, path, real: realPath(path) };
 }

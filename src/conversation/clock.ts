@@ -1,4 +1,5 @@
 // The time the follow loop reads and waits on: the real one, or in tests one that never waits.
+import { sleep } from '../common/builtins.js';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -9,5 +10,5 @@ export interface Clock {
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, { signal }),
+  sleep: (ms, signal) => sleep(ms, signal),
 };

@@ -3,6 +3,7 @@ import { closeSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'no
 import { join } from 'node:path';
 import { builtinCrypto } from '../tricks/registry.js';
 import type { Sink } from '../terminal/index.js';
+import { tmpdir } from '../common/builtins.js';
 
 const IN_MEMORY = 256 << 10;
 const BLOCK = 256 << 10;
@@ -19,7 +20,7 @@ export class Spool {
   private file?: { fd: number; path?: string; block: Buffer; used: number; bytes: number; failed: boolean };
   private noFile = false;
 
-  constructor(private readonly dir: string = process.getBuiltinModule('node:os').tmpdir()) {}
+  constructor(private readonly dir: string = tmpdir()) {}
 
   write(text: string): void {
     if (this.file && !this.file.failed && this.encode(text)) return;

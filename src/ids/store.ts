@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { withLock, writeFileAtomic } from '../config/atomic.js';
 import type { IdKind } from './kinds.js';
 import { ID_KINDS } from './kinds.js';
+import { homedir } from '../common/builtins.js';
 
 /** Ids of each kind kept at most; the least recently seen go first. */
 export const MAX_PER_KIND = 200;
@@ -45,7 +46,7 @@ interface IdsFile {
 
 /** $XDG_CACHE_HOME/wsctl, else ~/.cache/wsctl (the folder the launcher keeps compiled code in too). */
 export function cacheDir(env: Record<string, string | undefined>): string {
-  return join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.cache'), 'wsctl');
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'wsctl');
 }
 
 function identity(w: Workspace): IdsFile['workspace'] {

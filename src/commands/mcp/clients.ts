@@ -2,6 +2,7 @@
 // that file usually lives on each platform (README.md, "Serving AI agents", says the same).
 import { posix, win32 } from 'node:path';
 import type { Env } from '../../config/resolve.js';
+import { homedir } from '../../common/builtins.js';
 
 export const CLIENT_NAMES = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'zed'] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
@@ -85,6 +86,6 @@ export function snippet(name: ClientName, entry: ServerEntry): Record<string, un
 /** The client's usual config file for this user on this platform. */
 export function clientFile(name: ClientName, env: Env, platform: NodeJS.Platform = process.platform): string {
   const windows = platform === 'win32';
-  const home = (windows ? env.USERPROFILE : env.HOME) || process.getBuiltinModule('node:os').homedir();
+  const home = (windows ? env.USERPROFILE : env.HOME) || homedir();
   return CLIENTS[name].file({ platform, home, env, join: windows ? win32.join : posix.join });
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Ctx } from '../../verbs/declare.js';
 import { withLock, writeFileAtomic } from '../../config/atomic.js';
 import { UsageError, WsctlError } from '../../errors.js';
+import { sleep } from '../../common/builtins.js';
 
 export interface Detached {
   pid: number;
@@ -197,8 +198,7 @@ export async function stop(configDir: string): Promise<Stopped> {
     if (!server)
       return Number.isInteger(record.pid) && alive(record.pid as number) ? { unproven: { pid: record.pid, url: record.url } } : undefined;
     process.kill(server.pid, 'SIGINT');
-    for (let waited = 0; sameProcess(server) && waited < STOP_MS; waited += 50)
-      await process.getBuiltinModule('node:timers/promises').setTimeout(50);
+    for (let waited = 0; sameProcess(server) && waited < STOP_MS; waited += 50) await sleep(50);
     if (sameProcess(server)) {
       // Where there is no /proc to tell a reused pid, the server itself must still answer.
       const stillIt = startTime(server.pid) !== undefined || (await identity(server.url, server.key))?.nonce === server.nonce;
