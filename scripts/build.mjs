@@ -5,7 +5,8 @@
 //                    command runs, and chunks of the heavy libraries each loaded where used;
 //   dist/lazy/all.cjs  the whole program in one CommonJS file, for Node 20 (no compile cache for
 //                    ES modules there): the launcher loads it with a V8 code cache (a speed trick,
-//                    src/tricks/registry.ts), and dist/lazy/flags.cjs sets the run-time V8 flags before that.
+//                    src/tricks/registry.ts), and dist/lazy/flags.cjs sets the run-time V8 flags before that;
+//   dist/lazy/side/  the libraries few commands run, which all.cjs loads from there when first used.
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
@@ -191,19 +192,44 @@ const requireNotImport = {
 };
 // Libraries that few commands run, each in a CommonJS file of its own beside all.cjs
 // (dist/lazy/side/), which all.cjs loads when it is first used: every command reads all.cjs whole
-// and V8 deserialises the code of every module it holds, run or not (`keys list --json` 0.94-0.97x
-// of its time with them out). A side holds packages only, which keep no state the program shares:
-// the proxy's whole undici, uploads' form-data (and its MIME table), the spinner, the MCP SDK's
-// server parts and its client's, and jsonc-parser for client configs. A CommonJS package is its
-// side's module.exports, as it was the bundle's; an ES module's side is its named exports.
-const SIDES = {
-  undici: { specifiers: ['undici'], commonJs: true },
-  'form-data': { specifiers: ['form-data'], commonJs: true },
-  ora: { specifiers: ['ora'] },
-  'jsonc-parser': { specifiers: ['jsonc-parser'] },
-  'mcp-sdk': { specifiers: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/types.js'] },
-  'mcp-client': { specifiers: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js'] },
+// and V8 deserialises the code of every module it holds, run or not (`keys list --json` 0.93-0.99x
+// of its time with them out). A side holds packages only, none of which the program imports
+// otherwise: the proxy's whole undici, uploads' form-data (and its MIME table), the spinner, the
+// MCP SDK's server parts (with a zod of their own) and its client's, and jsonc-parser for client
+// configs.
+const SIDE_PACKAGES = {
+  undici: ['undici'],
+  'form-data': ['form-data'],
+  ora: ['ora'],
+  'jsonc-parser': ['jsonc-parser'],
+  'mcp-sdk': ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/types.js'],
+  'mcp-client': ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js'],
 };
+// What each package is, read from the package: a CommonJS one is its side's module.exports, as it
+// was the bundle's; an ES module's side is its named exports, and its default export if it has one.
+const sidePackages = Object.values(SIDE_PACKAGES).flat();
+const shapes = await build({
+  ...common,
+  metafile: true,
+  write: false,
+  entryPoints: sidePackages.map((specifier, i) => ({ in: specifier, out: `p${i}` })),
+  outdir: 'side-shapes',
+  format: 'esm',
+  alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  plugins: [noHttpServers, undiciBuiltins],
+});
+const shapeOf = (specifier) => {
+  const output = shapes.metafile.outputs[`side-shapes/p${sidePackages.indexOf(specifier)}.js`];
+  return { commonJs: shapes.metafile.inputs[output.entryPoint].format === 'cjs', exports: output.exports };
+};
+const SIDES = Object.fromEntries(
+  Object.entries(SIDE_PACKAGES).map(([side, specifiers]) => {
+    const commonJs = specifiers.some((specifier) => shapeOf(specifier).commonJs);
+    if (commonJs && specifiers.length > 1) throw new Error(`side ${side}: a CommonJS package must be a side of its own`);
+    const hasDefault = !commonJs && shapeOf(specifiers[0]).exports.includes('default');
+    return [side, { specifiers, commonJs, hasDefault }];
+  }),
+);
 const sideBuild = await build({
   ...common,
   metafile: true,
@@ -220,10 +246,10 @@ const sideBuild = await build({
       setup(b) {
         b.onResolve({ filter: /^side:/ }, (args) => ({ path: args.path.slice(5), namespace: 'side-entry' }));
         b.onLoad({ filter: /.*/, namespace: 'side-entry' }, (args) => {
-          const { specifiers, commonJs } = SIDES[args.path];
+          const { specifiers, commonJs, hasDefault } = SIDES[args.path];
           const reexports = specifiers.map((s) => `export * from ${JSON.stringify(s)};`);
           // export * leaves the default export out.
-          if (args.path === 'ora') reexports.push("export { default } from 'ora';");
+          if (hasDefault) reexports.push(`export { default } from ${JSON.stringify(specifiers[0])};`);
           return {
             contents: commonJs ? `module.exports = require(${JSON.stringify(specifiers[0])});` : reexports.join('\n'),
             resolveDir: root,
