@@ -56,6 +56,8 @@ describe('the package', () => {
       'dist/wsctl.cjs',
       'dist/lazy/cli/loaded.js',
       'dist/lazy/jq.wasm',
+      'dist/lazy/all.cjs',
+      ...['undici', 'form-data', 'ora', 'jsonc-parser', 'mcp-sdk', 'mcp-client'].map((side) => `dist/lazy/side/${side}.cjs`),
       'completions/_wsctl',
       'man/wsctl.1',
       'man/wsctl-keys-create.1',

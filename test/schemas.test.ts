@@ -31,6 +31,7 @@ describe('request body schemas', () => {
       ]);
     }
     const notObject = ByokBody().safeParse([1]);
+    expect(notObject.success).toBe(false);
     if (!notObject.success)
       expect(validationDetails(notObject.error.issues, [1])).toEqual([
         { loc: ['body'], msg: 'Input should be a valid JSON object', type: 'model_attributes_type' },

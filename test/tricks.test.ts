@@ -4,7 +4,7 @@
 // itself, so the file means the same in the suite's run with the switch on.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import Module from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -267,20 +267,28 @@ describe('each trick, on and off', () => {
       const cache = tempDir();
       const args = ['keys', 'list', '--json'];
       const env = { ...sb.env, HTTP_PROXY: proxy.url, ...ON, XDG_CACHE_HOME: cache };
-      const plain = await recorded(args, { ...sb.env, ...ON, XDG_CACHE_HOME: tempDir() });
-      const sideCache = () =>
-        readdirSync(join(cache, 'wsctl'))
+      const plainCache = tempDir();
+      const plain = await recorded(args, { ...sb.env, ...ON, XDG_CACHE_HOME: plainCache });
+      const caches = (root: string) =>
+        readdirSync(join(root, 'wsctl'))
           .filter((n) => n.startsWith('code-cache-'))
-          .find((n) => readFileSync(join(cache, 'wsctl', n), 'latin1').startsWith(cacheKey('dist/lazy/side/undici.cjs')));
+          .map((n) => join(root, 'wsctl', n));
+      const sideKey = cacheKey('dist/lazy/side/undici.cjs');
+      const sideCache = () => caches(cache).find((f) => readFileSync(f, 'latin1').startsWith(sideKey));
+      let made: number | undefined;
       for (let run = 0; run < 2; run++) {
         const r = await recorded(args, env);
         expect([r.code, r.stderr, r.stdout]).toEqual([0, '', plain.stdout]);
-        // Not required: run from V8's code of it, as all.cjs is.
+        // Not required, but run from V8's code of it, as all.cjs is: made by the first run, taken by the next.
         expect(r.files.some((f) => f.includes('dist/lazy/side/'))).toBe(false);
-        expect(sideCache(), `run ${run}`).toBeDefined();
+        const file = sideCache();
+        expect(file, `run ${run}`).toBeDefined();
+        if (run === 0) made = statSync(file as string).mtimeMs;
+        else expect(statSync(file as string).mtimeMs).toBe(made);
       }
       expect(proxy.tunnels).toHaveLength(2);
-      expect(plain.files.some((f) => f.includes('side'))).toBe(false);
+      // A command without a proxy runs no side: its cache folder holds the program's code alone.
+      expect(caches(plainCache).map((f) => readFileSync(f, 'latin1').split('\n')[0])).toEqual([cacheKey('dist/lazy/all.cjs').trim()]);
     },
   );
 
@@ -366,14 +374,18 @@ describe('each trick, on and off', () => {
         expect(kinds()).toBe('keys/list/--json');
         expect(readFileSync(file).length).toBeGreaterThan(key.length + 100_000);
       }
-      // Writing a cache forgets old ones (other Node versions or installs) past the newest forty, and
-      // the first name this cache had.
+      // Writing a cache forgets old ones past the newest 44, this Node's last (another install's,
+      // here the oldest of all, stays), and the first name this cache had.
       const folder = join(cache, 'wsctl');
-      for (let i = 0; i < 41; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-000000${String(i).padStart(2, '0')}`), 'old');
+      const mine = join(folder, `code-cache-${process.version}-${process.arch}-0000ffff`);
+      writeFileSync(mine, 'another install');
+      utimesSync(mine, new Date(2000, 0, 1), new Date(2000, 0, 1));
+      for (let i = 0; i < 45; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-000000${String(i).padStart(2, '0')}`), 'old');
       writeFileSync(join(folder, 'node20-code-cache'), 'old');
       writeFileSync(file, Buffer.concat([Buffer.from(key), Buffer.alloc(5000, 7)]));
       await on();
-      expect(cacheFiles(cache)).toHaveLength(40);
+      expect(cacheFiles(cache)).toHaveLength(44);
+      expect(existsSync(mine)).toBe(true);
       expect(cacheFiles(cache)).toContain(basename(file));
       expect(existsSync(join(folder, 'node20-code-cache'))).toBe(false);
       // The jq engine's glue comes the same way: a file of its own, made by the first run that loads
