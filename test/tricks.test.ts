@@ -791,16 +791,33 @@ describe('each trick, on and off', () => {
       const call = (id: number) =>
         `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'keys_list', arguments: {} } })}\n`;
       const input = `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n${call(1)}`;
-      const served = async () => {
-        const r = await recorded(['mcp'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache }, input);
+      const served = async (given = input) => {
+        const r = await recorded(['mcp'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache }, given);
         expect([r.code, r.flags], r.stderr).toEqual([0, []]);
-        expect(JSON.parse(r.stdout.trim().split('\n').at(-1) as string).result.structuredContent.keys.length).toBeGreaterThan(0);
+        return JSON.parse(r.stdout.trim().split('\n').at(-1) as string).result;
       };
-      await served();
-      // The program's and its side file's with the MCP SDK, which it ran from V8's code too.
+      // A session without calls makes the server's caches: the program's and its side file's with
+      // the MCP SDK, which it ran from V8's code too.
+      const listed = await served(input.replace(call(1), `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`));
+      expect(listed.tools.length).toBeGreaterThan(10);
       expect(codeCaches()).toEqual([expect.stringMatching(/-v8-defaults$/), expect.stringMatching(/-v8-defaults$/)]);
-      const heads = codeCaches().map((n) => readFileSync(join(cache, 'wsctl', n), 'latin1').split('\n')[0]);
-      expect(heads.sort()).toEqual([cacheKey('dist/lazy/all.cjs'), cacheKey('dist/lazy/side/mcp-sdk.cjs')].map((k) => k.trim()).sort());
+      const heads = () =>
+        codeCaches().map((n) =>
+          readFileSync(join(cache, 'wsctl', n), 'latin1')
+            .split('\n')
+            .slice(0, 2),
+        );
+      const programKey = cacheKey('dist/lazy/all.cjs').trim();
+      expect(
+        heads()
+          .map(([key]) => key)
+          .sort(),
+      ).toEqual([programKey, cacheKey('dist/lazy/side/mcp-sdk.cjs').trim()].sort());
+      const programKinds = () => heads().find(([key]) => key === programKey)?.[1];
+      expect(programKinds()).toBe('mcp');
+      // The first session with a call learns it, once its first call is answered; the next leaves it.
+      expect((await served()).structuredContent.keys.length).toBeGreaterThan(0);
+      expect(programKinds()).toBe('mcp mcp/call');
       const serverCaches = codeCaches().map((n) => join(cache, 'wsctl', n));
       const command = await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
       expect([command.code, command.flags]).toEqual([0, [...RUNTIME_FLAGS]]);
