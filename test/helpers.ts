@@ -102,6 +102,23 @@ export interface RunResult {
   prompts: string[];
 }
 
+/** The streams and prompt of a door no one watches (an MCP server's context in a test): nothing in, nothing asked. */
+export function silentDoor(): { io: IO; prompt: Prompt } {
+  const never = () => Promise.reject(new Error('no prompts here'));
+  return {
+    io: {
+      stdin: Readable.from([]),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      columns: 0,
+    },
+    prompt: { secret: never, confirm: never },
+  };
+}
+
 /** Runs wsctl in this process with its own streams; tty makes stdout and stderr terminals. */
 export async function run(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const stdout = new PassThrough();

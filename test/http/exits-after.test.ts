@@ -2,11 +2,10 @@
 // it; a context in a process that goes on (a test's run, an MCP call of a server) closes its own.
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
-import { PassThrough, Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCtx } from '../../src/cli/context.js';
-import { run, tempDir } from '../helpers.js';
+import { run, silentDoor, tempDir } from '../helpers.js';
 
 /** A service that answers every request with an empty key list, and knows its open connections. */
 async function service() {
@@ -58,18 +57,8 @@ describe('a context closes its own connections unless its process exits next', (
     const s = await service();
     services.push(s);
     const env = { WSCTL_BASE_URL: s.url, WSCTL_API_KEY: 'wsk_test', WSCTL_CONFIG_DIR: tempDir(), HOME: tempDir() };
-    const io = {
-      stdin: Readable.from([]),
-      stdout: new PassThrough(),
-      stderr: new PassThrough(),
-      stdinIsTTY: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      columns: 0,
-    };
-    const never = () => Promise.reject(new Error('no prompts here'));
+    const { io, prompt } = silentDoor();
     const signal = new AbortController().signal;
-    const prompt = { secret: never, confirm: never };
     const door = await createCtx({ io, env, signal, version: '0.0.0-test', prompt, exitsAfter: true }, {});
     const call = await door.forCall({ io, prompt, signal });
     // A request that is not safe to repeat takes the call's own connection, not the server's.

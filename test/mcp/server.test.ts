@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lastRequest, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { lastRequest, silentDoor, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { createCtx } from '../../src/cli/context.js';
 import { ToolRunner } from '../../src/mcp/mcp-server.js';
 import { endpoints } from '../../src/service.js';
@@ -408,21 +408,7 @@ describe('errors', () => {
 
 describe('a call that crashes', () => {
   it('is a result (exit 1, one line), never the end of the server', async () => {
-    const { PassThrough, Readable } = await import('node:stream');
-    const io = {
-      stdin: Readable.from([]),
-      stdout: new PassThrough(),
-      stderr: new PassThrough(),
-      stdinIsTTY: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      columns: 0,
-    };
-    const never = () => Promise.reject(new Error('no prompts'));
-    const ctx = await createCtx(
-      { io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } },
-      {},
-    );
+    const ctx = await createCtx({ ...silentDoor(), env: sb.env, signal: new AbortController().signal, version: '0.0.0-test' }, {});
     const runner = new ToolRunner(ctx, {});
     const crashing = [new TypeError("Cannot read properties of undefined (reading 'x')\n    at somewhere"), 'a string', undefined];
     const keysList = TOOLS.find((t) => t.name === 'keys_list')!;
@@ -442,21 +428,7 @@ describe('a call that crashes', () => {
   });
 
   it("that ends with the verb's own exit code reports that code, with the document", async () => {
-    const { PassThrough, Readable } = await import('node:stream');
-    const io = {
-      stdin: Readable.from([]),
-      stdout: new PassThrough(),
-      stderr: new PassThrough(),
-      stdinIsTTY: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      columns: 0,
-    };
-    const never = () => Promise.reject(new Error('no prompts'));
-    const ctx = await createCtx(
-      { io, env: sb.env, signal: new AbortController().signal, version: '0.0.0-test', prompt: { secret: never, confirm: never } },
-      {},
-    );
+    const ctx = await createCtx({ ...silentDoor(), env: sb.env, signal: new AbortController().signal, version: '0.0.0-test' }, {});
     const runner = new ToolRunner(ctx, {});
     const keysList = TOOLS.find((t) => t.name === 'keys_list')!;
     const verb = {
