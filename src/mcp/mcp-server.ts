@@ -41,7 +41,7 @@ let callLearned = false;
  * Once a first call has answered, the launcher keeps V8's code of the server with it, unless its
  * cache holds a call already: a cache made at the exit of a session without calls, or of a long one
  * (V8 drops code a run stopped using), leaves every start to compile a call's code again (the first
- * call took 28-57 ms instead of 14-19 on Node 24). After the answer is written.
+ * call took 28-57 ms instead of 13-20 on Node 20 and 24). After the answer is written.
  */
 function learnFirstCall(result: CallToolResult): void {
   if (callLearned || result.isError) return;
