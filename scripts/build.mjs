@@ -193,10 +193,10 @@ const requireNotImport = {
 // Libraries that few commands run, each in a CommonJS file of its own beside all.cjs
 // (dist/lazy/side/), which all.cjs loads when it is first used: every command reads all.cjs whole
 // and V8 deserialises the code of every module it holds, run or not (`keys list --json` 0.93-0.99x
-// of its time with them out). A side holds packages only, none of which the program imports
-// otherwise: the proxy's whole undici, uploads' form-data (and its MIME table), the spinner, the
-// MCP SDK's server parts (with a zod of their own) and its client's, and jsonc-parser for client
-// configs.
+// of its time with them out). A side holds packages only, which keep no state the program shares:
+// the proxy's whole undici, uploads' form-data (and its MIME table), the spinner, the MCP SDK's
+// server parts and its client's, and jsonc-parser for client configs. Modules both use are in
+// both (undici's core, zod for the SDK).
 const SIDE_PACKAGES = {
   undici: ['undici'],
   'form-data': ['form-data'],
@@ -220,13 +220,18 @@ const shapes = await build({
 });
 const shapeOf = (specifier) => {
   const output = shapes.metafile.outputs[`side-shapes/p${sidePackages.indexOf(specifier)}.js`];
-  return { commonJs: shapes.metafile.inputs[output.entryPoint].format === 'cjs', exports: output.exports };
+  const format = output?.entryPoint && shapes.metafile.inputs[output.entryPoint]?.format;
+  if (format !== 'cjs' && format !== 'esm') throw new Error(`side package ${specifier}: esbuild told no module format`);
+  return { commonJs: format === 'cjs', exports: output.exports };
 };
 const SIDES = Object.fromEntries(
   Object.entries(SIDE_PACKAGES).map(([side, specifiers]) => {
     const commonJs = specifiers.some((specifier) => shapeOf(specifier).commonJs);
     if (commonJs && specifiers.length > 1) throw new Error(`side ${side}: a CommonJS package must be a side of its own`);
-    const hasDefault = !commonJs && shapeOf(specifiers[0]).exports.includes('default');
+    const defaults = specifiers.filter((specifier) => shapeOf(specifier).exports.includes('default'));
+    if (!commonJs && defaults.length > 0 && defaults[0] !== specifiers[0])
+      throw new Error(`side ${side}: only its first package may have a default export (${defaults[0]})`);
+    const hasDefault = !commonJs && defaults.length > 0;
     return [side, { specifiers, commonJs, hasDefault }];
   }),
 );

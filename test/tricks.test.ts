@@ -380,12 +380,18 @@ describe('each trick, on and off', () => {
       const mine = join(folder, `code-cache-${process.version}-${process.arch}-0000ffff`);
       writeFileSync(mine, 'another install');
       utimesSync(mine, new Date(2000, 0, 1), new Date(2000, 0, 1));
-      for (let i = 0; i < 45; i++) writeFileSync(join(folder, `code-cache-v0.0.${i}-x64-000000${String(i).padStart(2, '0')}`), 'old');
+      const old = (i: number) => join(folder, `code-cache-v0.0.${i}-x64-000000${String(i).padStart(2, '0')}`);
+      for (let i = 0; i < 45; i++) {
+        writeFileSync(old(i), 'old');
+        utimesSync(old(i), new Date(2001, 0, 1, 0, 0, i), new Date(2001, 0, 1, 0, 0, i));
+      }
       writeFileSync(join(folder, 'node20-code-cache'), 'old');
       writeFileSync(file, Buffer.concat([Buffer.from(key), Buffer.alloc(5000, 7)]));
       await on();
       expect(cacheFiles(cache)).toHaveLength(44);
       expect(existsSync(mine)).toBe(true);
+      // The oldest three of the others went.
+      expect([0, 1, 2, 3].map((i) => existsSync(old(i)))).toEqual([false, false, false, true]);
       expect(cacheFiles(cache)).toContain(basename(file));
       expect(existsSync(join(folder, 'node20-code-cache'))).toBe(false);
       // The jq engine's glue comes the same way: a file of its own, made by the first run that loads
@@ -815,9 +821,41 @@ describe('each trick, on and off', () => {
       ).toEqual([programKey, cacheKey('dist/lazy/side/mcp-sdk.cjs').trim()].sort());
       const programKinds = () => heads().find(([key]) => key === programKey)?.[1];
       expect(programKinds()).toBe('mcp');
-      // The first session with a call learns it, once its first call is answered; the next leaves it.
-      expect((await served()).structuredContent.keys.length).toBeGreaterThan(0);
+      // The first session with a call learns it, once its first call is answered (read here while
+      // the session is open); the next leaves it.
+      const open = spawn(process.execPath, [BIN, 'mcp'], {
+        env: { PATH: process.env.PATH, HOME: tempDir(), ...sb.env, ...ON, XDG_CACHE_HOME: cache },
+        stdio: ['pipe', 'pipe', 'ignore'],
+      });
+      let answered = '';
+      open.stdout.on('data', (c) => (answered += c));
+      open.stdin.write(input);
+      for (let i = 0; i < 200 && programKinds() !== 'mcp mcp/call'; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(answered).toContain('"id":1');
       expect(programKinds()).toBe('mcp mcp/call');
+      open.stdin.end();
+      expect(await new Promise((resolve) => open.on('close', resolve))).toBe(0);
+      expect(programKinds()).toBe('mcp mcp/call');
+      // A fresh cache whose first session has a call holds both; at most 24 kinds are learned.
+      const fresh = tempDir();
+      const freshKinds = () =>
+        readdirSync(join(fresh, 'wsctl'))
+          .map((n) =>
+            readFileSync(join(fresh, 'wsctl', n), 'latin1')
+              .split('\n')
+              .slice(0, 2),
+          )
+          .find(([key]) => key === programKey)?.[1];
+      const inFresh = async () => expect((await recorded(['mcp'], { ...sb.env, ...ON, XDG_CACHE_HOME: fresh }, input)).code).toBe(0);
+      await inFresh();
+      expect(freshKinds()).toBe('mcp mcp/call');
+      const freshFile = readdirSync(join(fresh, 'wsctl'))
+        .map((n) => join(fresh, 'wsctl', n))
+        .find((f) => readFileSync(f, 'latin1').startsWith(programKey)) as string;
+      const many = Array.from({ length: 23 }, (_, i) => `kind${i}`).join(' ');
+      writeFileSync(freshFile, Buffer.from(readFileSync(freshFile, 'latin1').replace(/\n[^\n]*\n/, `\n${many}\n`), 'latin1'));
+      await inFresh();
+      expect(freshKinds()).toBe(`${many} mcp`);
       const serverCaches = codeCaches().map((n) => join(cache, 'wsctl', n));
       const command = await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
       expect([command.code, command.flags]).toEqual([0, [...RUNTIME_FLAGS]]);

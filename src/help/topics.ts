@@ -111,7 +111,7 @@ export const SETTINGS: Setting[] = [
   {
     env: ['XDG_CACHE_HOME'],
     meaning:
-      "wsctl's cache folder is `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`): the ids it remembers (`wsctl ids`) and V8's compiled code of wsctl (a code cache of the program, one of `wsctl mcp`'s server, which runs under V8's own flags, one of the jq engine's glue and one of each library file loaded when first used (a proxy's, an upload's, the spinner's, the MCP SDK's), one file each per Node version and install, and Node's compile cache on Node 22 and later)",
+      "wsctl's cache folder is `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`): the ids it remembers (`wsctl ids`) and V8's compiled code of wsctl (a code cache of the program, one of `wsctl mcp`'s server, which runs under V8's own flags, one of the jq engine's glue and one of each library file loaded when first used (`dist/lazy/side/`: a proxy's, an upload's, the spinner's, the MCP SDK's server and client, the client configs' parser), one file each per Node version and install, and Node's compile cache on Node 22 and later)",
   },
   { env: ['WSCTL_NO_HISTORY=1'], meaning: 'remember no ids, and offer none to TAB or in a list (`wsctl ids`)' },
   { env: ['WSCTL_NO_TRICKS=1'], meaning: 'turn every speed trick off (for tests and bug reports): slower, same behaviour' },

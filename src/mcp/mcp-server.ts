@@ -21,6 +21,7 @@ import { UsageError, WsctlError } from '../errors.js';
 import { invoke } from '../verbs/invoke.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { linkedSignal } from '../common/signals.js';
+import { learnCode } from '../tricks/registry.js';
 import type { IO } from '../terminal/index.js';
 import { commandLine, confine, mcpDoor, rawOptions } from './door.js';
 import { rememberedIds, type SeenIds } from './seen.js';
@@ -32,22 +33,6 @@ import { LineTransport, MAX_MESSAGE_BYTES } from './transport.js';
 import { CAPABILITIES, INSTRUCTIONS, serverInfo } from './initialize.js';
 
 export { MAX_MESSAGE_BYTES };
-
-/** Set by the launcher (bin/wsctl) when it runs the program from V8's code cache. */
-const LEARN_CODE = Symbol.for('wsctl.learnCode');
-let callLearned = false;
-
-/**
- * Once a first call has answered, the launcher keeps V8's code of the server with it, unless its
- * cache holds a call already: a cache made at the exit of a session without calls, or of a long one
- * (V8 drops code a run stopped using), leaves every start to compile a call's code again (the first
- * call took 28-57 ms instead of 13-20 on Node 20 and 24). After the answer is written.
- */
-function learnFirstCall(result: CallToolResult): void {
-  if (callLearned || result.isError) return;
-  callLearned = true;
-  setImmediate(() => (globalThis as { [LEARN_CODE]?: (part: string) => void })[LEARN_CODE]?.('mcp/call'));
-}
 
 export interface McpOptions {
   readOnly?: boolean;
@@ -303,6 +288,16 @@ export function createServer(
   });
   const runner = new ToolRunner(ctx, options);
   const turns = new Turns();
+  // Once a first call has answered, the launcher keeps V8's code of the server with it, unless its
+  // cache holds a call already: a cache made at the exit of a session without calls, or of a long
+  // one (V8 drops code a run stopped using), left every start to compile a call's code again (the
+  // first call took 28-57 ms instead of 13-20 on Node 20 and 24). After the answer is handed on.
+  let callLearned = false;
+  const learnFirstCall = (result: CallToolResult) => {
+    if (callLearned || result.isError) return;
+    callLearned = true;
+    setImmediate(() => learnCode('mcp/call'));
+  };
 
   const server = new Server(serverInfo(ctx.version), { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await made).listed }));

@@ -240,6 +240,21 @@ export function collectorEvery(bytes: number): (read: number) => void {
   };
 }
 
+/** Set by the launcher (bin/wsctl) when it runs the program from V8's code cache. */
+const LEARN_CODE = Symbol.for('wsctl.learnCode');
+
+/**
+ * Asks the launcher to keep V8's code of the program now, with a part of the run its cache has not
+ * seen (the code cache trick); nothing without the launcher or with the switch. Whether it writes
+ * is the launcher's to decide (a cache that holds the part, too much CPU spent).
+ */
+export function learnCode(part: string): boolean {
+  const learn = (globalThis as { [LEARN_CODE]?: (part: string) => void })[LEARN_CODE];
+  if (!tricksOn || !learn) return false;
+  learn(part);
+  return true;
+}
+
 export interface UndiciParts {
   Agent: new (options?: { allowH2?: boolean }) => Dispatcher;
   request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
