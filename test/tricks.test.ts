@@ -793,7 +793,8 @@ describe('each trick, on and off', () => {
       for (const argv of [['mcp', 'install'], ['--profile', 'work', 'mcp', 'config'], ['keys', 'list'], ['--profile', 'mcp'], []])
         expect(servesCalls(argv), argv.join(' ')).toBe(false);
       const cache = tempDir();
-      const codeCaches = () => readdirSync(join(cache, 'wsctl')).filter((n) => n.startsWith('code-cache-'));
+      // (Not a server's file while it is written: the tests below read the folder while one runs.)
+      const codeCaches = () => readdirSync(join(cache, 'wsctl')).filter((n) => n.startsWith('code-cache-') && !n.endsWith('.tmp'));
       const call = (id: number) =>
         `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'keys_list', arguments: {} } })}\n`;
       const input = `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n${call(1)}`;
@@ -840,6 +841,7 @@ describe('each trick, on and off', () => {
       const fresh = tempDir();
       const freshKinds = () =>
         readdirSync(join(fresh, 'wsctl'))
+          .filter((n) => n.startsWith('code-cache-'))
           .map((n) =>
             readFileSync(join(fresh, 'wsctl', n), 'latin1')
               .split('\n')
@@ -850,12 +852,17 @@ describe('each trick, on and off', () => {
       await inFresh();
       expect(freshKinds()).toBe('mcp mcp/call');
       const freshFile = readdirSync(join(fresh, 'wsctl'))
+        .filter((n) => n.startsWith('code-cache-'))
         .map((n) => join(fresh, 'wsctl', n))
         .find((f) => readFileSync(f, 'latin1').startsWith(programKey)) as string;
       const many = Array.from({ length: 23 }, (_, i) => `kind${i}`).join(' ');
       writeFileSync(freshFile, Buffer.from(readFileSync(freshFile, 'latin1').replace(/\n[^\n]*\n/, `\n${many}\n`), 'latin1'));
       await inFresh();
-      expect(freshKinds()).toBe(`${many} mcp`);
+      // (Or none, when V8's code of this run is smaller than the cache's: the launcher then keeps the cache.)
+      const learned = freshKinds()?.split(' ') ?? [];
+      expect(learned.slice(0, 23).join(' ')).toBe(many);
+      expect(learned.length).toBeLessThanOrEqual(24);
+      expect(learned).not.toContain('mcp/call');
       const serverCaches = codeCaches().map((n) => join(cache, 'wsctl', n));
       const command = await recorded(['keys', 'list', '--json'], { ...sb.env, ...ON, XDG_CACHE_HOME: cache });
       expect([command.code, command.flags]).toEqual([0, [...RUNTIME_FLAGS]]);
