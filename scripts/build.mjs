@@ -86,6 +86,10 @@ const common = {
   absWorkingDir: root,
 };
 
+// undici's node:http2 stands in (a speed trick, with its own off path at run time); jsonc-parser's main
+// file is UMD, whose require() calls esbuild cannot follow: its ES module build instead.
+const PACKAGE_ALIASES = { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' };
+
 const lazy = await build({
   ...common,
   metafile: true,
@@ -95,9 +99,7 @@ const lazy = await build({
   format: 'esm',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  // A speed trick (src/tricks/registry.ts lists them all), with its own off path at run time.
-  // jsonc-parser's main file is UMD, whose require() calls esbuild cannot follow: its ES module build instead.
-  alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  alias: PACKAGE_ALIASES,
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
   plugins: [noHttpServers, undiciBuiltins],
@@ -215,7 +217,7 @@ const shapes = await build({
   entryPoints: sidePackages.map((specifier, i) => ({ in: specifier, out: `p${i}` })),
   outdir: 'side-shapes',
   format: 'esm',
-  alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  alias: PACKAGE_ALIASES,
   plugins: [noHttpServers, undiciBuiltins],
 });
 const shapeOf = (specifier) => {
@@ -242,7 +244,7 @@ const sideBuild = await build({
   outdir: 'dist/lazy/side',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
-  alias: { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  alias: PACKAGE_ALIASES,
   plugins: [
     noHttpServers,
     undiciBuiltins,
