@@ -31,6 +31,8 @@ export interface ConfigData {
   profiles: Record<string, Profile>;
   /** `wsctl alias set`: name → the command line it stands for (cli.md §5). */
   aliases?: Record<string, string>;
+  /** Accessible mode (cli.md §3), for screen readers and braille displays. */
+  accessible?: boolean;
 }
 
 /** The config folder three ways: as typed, absolute and normalised, and its real path. */
@@ -203,9 +205,10 @@ export function chooseProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'confi
   const pin = input.pin?.();
   if (pin) {
     const name = pinnedName(pin);
+    // Never quoted: a name-shaped line may be a token (a pin can be the first line of any file).
     if (!ownProfile(input.config(), name)) {
       throw new UsageError(
-        `The pin file ${pin.path} names profile '${name}', which does not exist: run \`wsctl profile pin <name>\` there with one of \`wsctl profile list\`, or remove the file. Nothing was sent.`,
+        `The pin file ${pin.path} does not name an existing profile: run \`wsctl profile pin <name>\` there with one of \`wsctl profile list\`, or remove the file. Nothing was sent.`,
       );
     }
     return { name, source: 'pin', pinFile: pin.path };

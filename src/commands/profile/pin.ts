@@ -13,7 +13,8 @@ export const pin = defineVerb({
 The pin chooses the profile after --profile and WSCTL_PROFILE and before the
 current profile. It holds the profile's name and nothing else (no URL, no key),
 so a pin committed to a repository cannot send a key anywhere; a pin holding
-anything but the name of an existing profile stops every command (exit 2).
+anything but the name of an existing profile, or a pin that is a symbolic link,
+stops every command (exit 2). Pinning over a link replaces the link.
 \`wsctl auth status\` shows which pin is in effect.
 `,
   examples: ['wsctl profile pin work', 'wsctl profile pin work --dry-run', 'wsctl profile unpin'],
@@ -28,6 +29,7 @@ export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   const json = { profile: opts.name, pin_file: path };
   if (ctx.dryRun) return wouldChange(json, `Would write ${path}, pinning profile '${opts.name}' to this folder and the folders below it.`);
   try {
+    // A rename into place: a link there (a committed one may point at any file) is replaced, never written through.
     writeFileAtomic(path, `${opts.name}\n`);
   } catch (error) {
     throw new UsageError(
