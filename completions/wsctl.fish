@@ -53,7 +53,7 @@ end
 
 # The ids remembered of a kind for the workspace the line names (id, tab, description), most recent first.
 function __wsctl_ids
-    wsctl __complete ids $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null | string match -r -- '^[A-Za-z0-9._:@+-]+(?:	.*)?$'
+    wsctl __complete ids $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null | string match -r -- '^[A-Za-z0-9._:@+][A-Za-z0-9._:@+-]*(?:	.*)?$'
 end
 
 # True anywhere within the given command.

@@ -17,6 +17,10 @@ const needs = (...tools: string[]) => (tools.every(has) || process.env.CI ? it :
 let env: Record<string, string>;
 let server: Awaited<ReturnType<typeof countingServer>>;
 let otherUrl: string;
+/** A folder pinned to profile proj (not the current one), and one below it. */
+let pinned: string;
+/** A folder whose pin is a symbolic link to a one-line file outside it. */
+let linked: string;
 
 beforeAll(async () => {
   server = await countingServer();
@@ -28,8 +32,18 @@ beforeAll(async () => {
   mkdirSync(config, { mode: 0o700 });
   writeFileSync(
     join(config, 'config.json'),
-    JSON.stringify({ current_profile: 'work', profiles: { work: { base_url: server.url }, home: { base_url: server.url } } }),
+    JSON.stringify({
+      current_profile: 'work',
+      profiles: { work: { base_url: server.url }, home: { base_url: server.url }, proj: { base_url: server.url } },
+    }),
   );
+  pinned = join(dir, 'project', 'src');
+  mkdirSync(pinned, { recursive: true });
+  writeFileSync(join(dir, 'project', '.wsctl-profile'), 'proj\n');
+  linked = join(dir, 'cloned');
+  mkdirSync(linked);
+  writeFileSync(join(dir, 'secret'), 'proj\n');
+  symlinkSync('../secret', join(linked, '.wsctl-profile'));
   env = {
     PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
     HOME: dir,
@@ -53,6 +67,19 @@ beforeAll(async () => {
   });
   await changeIds(cache, { ...work, profile: 'home' }, { seen: [{ kind: 'conversation', id: 'conv_home', description: 'At home' }] });
   await changeIds(cache, { ...work, baseUrl: otherUrl }, { seen: [{ kind: 'conversation', id: 'conv_elsewhere' }] });
+  // An id starting with '-' would be read as an option by the command it completes.
+  await changeIds(
+    cache,
+    { ...work, profile: 'proj' },
+    {
+      seen: [
+        { kind: 'conversation', id: 'conv_proj_a', description: 'Project A' },
+        { kind: 'conversation', id: '-rf', description: 'dash' },
+        { kind: 'conversation', id: '--help', description: 'dashes' },
+        { kind: 'conversation', id: 'conv_proj_b', description: 'Project B' },
+      ],
+    },
+  );
   await changeIds(
     cache,
     { configDir: config, sandbox: true, profile: 'sandbox' },
@@ -127,6 +154,66 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s', (name) => {
     },
     60_000,
   );
+
+  needs(name, 'tmux')(
+    "in a pinned folder TAB offers the pinned profile's ids, not the current profile's, and none starting with '-'",
+    async () => {
+      const term = shell(name);
+      // fish may show the candidates with their common prefix cut (…oj_a): only their ends are looked for.
+      try {
+        // Named on the line, anywhere: an id starting with '-' is never among them.
+        let screen = await tab(term, 'wsctl --profile proj convo show ', /proj_a/);
+        await new Promise((r) => setTimeout(r, 300));
+        screen = term.screen();
+        expect(screen).toContain('proj_b');
+        expect(screen).not.toMatch(/-rf|--help|dash/);
+        // Chosen by the pin of the folder the shell is in.
+        term.send('C-u');
+        term.send(`cd ${pinned}`, 'Enter');
+        screen = await tab(term, 'wsctl convo show ', /proj_a/);
+        await new Promise((r) => setTimeout(r, 300));
+        screen = term.screen();
+        expect(screen).toContain('proj_b');
+        expect(screen).not.toMatch(/_new|_old|-rf|--help|dash/);
+        // The line's --profile comes before the pin.
+        screen = await tab(term, 'wsctl --profile home convo show ', /conv_home/);
+        expect(screen).not.toContain('conv_proj');
+      } finally {
+        term.close();
+      }
+    },
+    60_000,
+  );
+});
+
+describe('the workspace a TAB completes for', () => {
+  const complete = (cwd: string, extra: Record<string, string> = {}, line = ['convo', 'show']) =>
+    spawnSync(process.execPath, [BIN, '__complete', 'ids', 'conversation', '--', ...line], {
+      env: { ...env, ...extra },
+      cwd,
+      encoding: 'utf8',
+    });
+
+  it('is the pinned profile below a pin; WSCTL_PROFILE and --profile come first; no id starts with -', () => {
+    expect(complete(tempDir(), {}, ['--profile', 'proj', 'convo', 'show']).stdout).toBe('conv_proj_a\tProject A\nconv_proj_b\tProject B\n');
+    const r = complete(pinned);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('conv_proj_a\tProject A\nconv_proj_b\tProject B\n');
+    expect(complete(pinned, { WSCTL_PROFILE: 'home' }).stdout).toBe('conv_home\tAt home\n');
+    expect(complete(pinned, {}, ['--profile', 'home', 'convo', 'show']).stdout).toBe('conv_home\tAt home\n');
+  });
+
+  it('is none at all below a bad pin (a link, even to a profile name; an unknown name): no candidate, no message', () => {
+    const r = complete(linked);
+    expect(r.status).toBe(0);
+    expect(r.stdout + r.stderr).toBe('');
+    const unknown = join(tempDir(), 'unknown');
+    mkdirSync(unknown);
+    writeFileSync(join(unknown, '.wsctl-profile'), 's.Xy7Qtoken\n');
+    const u = complete(unknown);
+    expect(u.status).toBe(0);
+    expect(u.stdout + u.stderr).toBe('');
+  });
 });
 
 describe('a broken cache', () => {
@@ -172,7 +259,7 @@ describe('the path that answers a TAB', () => {
       ],
       { env, encoding: 'utf8' },
     );
-    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['home', 'work']);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['home', 'proj', 'work']);
     expect(r.stderr).toContain('complete.cjs');
     expect(r.stderr).not.toContain('wsctl.cjs');
   });

@@ -4,6 +4,7 @@
 // and prints candidates, one a line (`id<TAB>description`). Whatever goes wrong prints nothing.
 import { readFileSync } from 'node:fs';
 import { configFolder } from '../config/index.js';
+import { findPin } from '../config/pin.js';
 import { envFlag, resolveTarget, type ConfigData, type Env } from '../config/resolve.js';
 import { isIdKind, OFFERABLE_ID } from '../ids/kinds.js';
 import { cacheDir, rememberedIds } from '../ids/store.js';
@@ -48,8 +49,11 @@ function readConfig(dir: string): ConfigData {
   }
 }
 
-/** The candidates for `__complete <what> [args]`, one a line; none when anything is amiss. */
-export function completions(args: string[], env: Env): string[] {
+/**
+ * The candidates for `__complete <what> [args]`, one a line; none when anything is amiss. The workspace
+ * is chosen as a command run in cwd would choose it, pin file included; a bad pin offers nothing.
+ */
+export function completions(args: string[], env: Env, cwd: () => string = () => process.cwd()): string[] {
   try {
     const folder = configFolder(env);
     const dir = folder.path;
@@ -61,7 +65,7 @@ export function completions(args: string[], env: Env): string[] {
     const kind = args[1] as Parameters<typeof rememberedIds>[2] & string;
     const rest = args.slice(args.indexOf('--') + 1);
     const { flags, operands } = readLine(args.includes('--') ? rest : []);
-    const r = resolveTarget({ flags, env, folder, config: () => readConfig(dir) });
+    const r = resolveTarget({ flags, env, folder, config: () => readConfig(dir), pin: () => findPin(cwd()) });
     if (!r.sandbox && !r.baseUrl) return [];
     // A connection belongs to the app named before it (`conn rm gmail <TAB>`): the word after the noun and verb.
     const app = kind === 'connection' ? operands[2] : undefined;

@@ -45,12 +45,12 @@ _wsctl_values() {
         [[ $name == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
       done < <(wsctl __complete profiles 2>/dev/null) ;;
     ids:*)
-      # The ids remembered for the workspace this line names, most recent first; only safe characters.
+      # The ids remembered for the workspace this line names, most recent first; only safe characters, and no leading - (it would read as an option).
       local line id
       COMPREPLY=()
       while IFS= read -r line; do
         id="\${line%%$'\\t'*}"
-        [[ $id == "$cur"* && $id =~ ^[A-Za-z0-9._:@+-]+$ ]] && COMPREPLY+=("$id")
+        [[ $id == "$cur"* && $id =~ ^[A-Za-z0-9._:@+][A-Za-z0-9._:@+-]*$ ]] && COMPREPLY+=("$id")
       done < <(wsctl __complete ids "\${src#ids:}" -- "\${_wsctl_words[@]:1:_wsctl_cword-1}" 2>/dev/null)
       # bash replaces only the part of the word after its last ':'
       [[ $cur == *:* ]] && COMPREPLY=("\${COMPREPLY[@]#"\${cur%"\${cur##*:}"}"}") ;;

@@ -52,7 +52,7 @@ _wsctl_values() {
       local -a described
       for line in \${(f)"$(wsctl __complete ids \${1#ids:} -- \${words[2,CURRENT-1]} 2>/dev/null)"}; do
         id=\${line%%$'\\t'*}
-        [[ $id =~ '^[A-Za-z0-9._:@+-]+$' ]] || continue
+        [[ $id =~ '^[A-Za-z0-9._:@+][A-Za-z0-9._:@+-]*$' ]] || continue
         if [[ $line == *$'\\t'* ]]; then described+=("\${id//:/\\\\:}:\${line#*$'\\t'}"); else described+=("\${id//:/\\\\:}"); fi
       done
       (( \${#described} )) && _describe -V -t ids 'id' described ;;

@@ -15,8 +15,11 @@ export const WHERE_FROM: Record<IdKind, string> = {
   account: '`wsctl caps` shows account ids (its connected apps), and `wsctl ids account` lists those seen before',
 };
 
-/** An id that completion may offer and the list may show as typed: nothing a shell or terminal reads specially. */
-export const OFFERABLE_ID = /^[A-Za-z0-9._:@+-]+$/;
+/**
+ * An id that completion may offer and the list may show as typed: nothing a shell or terminal reads
+ * specially, and no leading `-`, which the command it completes would read as an option.
+ */
+export const OFFERABLE_ID = /^[A-Za-z0-9._:@+][A-Za-z0-9._:@+-]*$/;
 
 export function isIdKind(word: string): word is IdKind {
   return (ID_KINDS as readonly string[]).includes(word);
