@@ -77,7 +77,9 @@ describe('wsctl mcp install', () => {
       expect(doc).toEqual({
         client,
         file,
+        written: file,
         changed: true,
+        replaced: null,
         backup: `${file}.bak`,
         tools: expect.any(Number),
         command: process.execPath,
@@ -92,14 +94,16 @@ describe('wsctl mcp install', () => {
       expect(inserted).not.toMatch(/filesystem|github|memory|postgres|"x"|"a"/);
       const parsed = parse(after, [], { allowTrailingComma: true });
       const entry = { command: process.execPath, args, env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR } };
-      expect(parsed[key].wsctl).toEqual(client === 'vscode' ? { type: 'stdio', ...entry } : entry);
+      expect(parsed[key].wsctl).toEqual(
+        client === 'vscode' ? { type: 'stdio', ...entry } : client === 'zed' ? { source: 'custom', ...entry } : entry,
+      );
       expect(Object.keys(parsed[key])).toHaveLength(2);
       if (client === 'claude-code') expect(parsed.projects['/home/u/p'].mcpServers).toEqual({});
       if (client === 'windsurf') expect(after.replace(/\r\n/g, '')).not.toContain('\n');
       if (client === 'cursor') expect(inserted).toMatch(/^\n\t\t"wsctl": \{\n\t\t\t"command"/);
 
       const u = await run(['mcp', 'uninstall', '--client', client, '--config', file, '--json'], { env });
-      expect([u.code, JSON.parse(u.stdout)]).toEqual([0, { client, file, changed: true, backup: `${file}.bak` }]);
+      expect([u.code, JSON.parse(u.stdout)]).toEqual([0, { client, file, written: file, changed: true, backup: `${file}.bak` }]);
       expect(readFileSync(file, 'utf8')).toBe(text);
       expect(readFileSync(`${file}.bak`, 'utf8')).toBe(after);
       const again = await run(['mcp', 'uninstall', '--client', client, '--config', file], { env });

@@ -4,17 +4,19 @@
 // the old file or the new one, never half of one.
 import {
   closeSync,
+  constants,
   copyFileSync,
-  existsSync,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   openSync,
-  readFileSync,
   readlinkSync,
+  readSync,
   realpathSync,
   renameSync,
   rmSync,
+  type Stats,
   statSync,
   writeSync,
 } from 'node:fs';
@@ -51,7 +53,55 @@ function reason(error: unknown): string {
   return e.code ?? e.message;
 }
 
-/** Reads and checks the file; one that cannot be parsed is exit 1 and left as it is. */
+/** A client's config file is a few kilobytes; ~/.claude.json grows to megabytes. Past this it is not read. */
+export const MAX_BYTES = 10 * 1024 * 1024;
+
+/** What a file that is not a regular one is, for a message. */
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** Why a file cannot be a client's config file (not a regular file, or too large), or undefined. */
+function unfit(stats: Stats): string | undefined {
+  if (!stats.isFile()) return `it is ${kindOf(stats)}, not a config file`;
+  if (stats.size > MAX_BYTES) return `it is larger than 10 MiB (${stats.size} bytes), more than a config file holds`;
+  return undefined;
+}
+
+/**
+ * The text of a regular file of at most MAX_BYTES, read from one open file: a FIFO would block a
+ * plain read for ever and /dev/zero never end, so the file is opened without waiting, and checked
+ * after it is open (what the path names may change between a stat and the open).
+ */
+function readBounded(path: string, shown: string): { text: string; mode: number } {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  try {
+    const stats = fstatSync(fd);
+    const why = unfit(stats);
+    if (why) throw new WsctlError(`Cannot use ${shown}: ${why}. Nothing was changed.`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(1 << 20, MAX_BYTES + 1 - total));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      // A file that grew past the bound while it was read.
+      if (total > MAX_BYTES)
+        throw new WsctlError(`Cannot use ${shown}: it is larger than 10 MiB, more than a config file holds. Nothing was changed.`);
+    }
+    return { text: Buffer.concat(chunks).toString('utf8'), mode: stats.mode & 0o7777 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads and checks the file; one that cannot be parsed, is not a regular file or is too large is exit 1 and left as it is. */
 export function readClientFile(path: string): ClientFile {
   let link: boolean;
   try {
@@ -72,13 +122,18 @@ export function readClientFile(path: string): ClientFile {
   let text: string;
   let mode: number;
   try {
-    if (statSync(target).isDirectory()) throw new WsctlError(`Cannot use ${path}: it is a folder, not a config file.`);
-    text = readFileSync(target, 'utf8');
-    mode = statSync(target).mode & 0o7777;
+    const stats = statSync(target);
+    if (stats.isDirectory()) throw new WsctlError(`Cannot use ${path}: it is a folder, not a config file.`);
+    // Refused before it is opened: a FIFO's writer, a device's driver never hear from wsctl.
+    const why = unfit(stats);
+    if (why) throw new WsctlError(`Cannot use ${path}: ${why}. Nothing was changed.`);
+    ({ text, mode } = readBounded(target, path));
   } catch (error) {
     if (error instanceof WsctlError) throw error;
     throw new WsctlError(`Cannot read ${path}: ${reason(error)}.`);
   }
+  // An empty file (or one of blanks alone) holds no settings yet: filled as a missing one would be.
+  if (body(text).trim() === '') return { path, target, text, mode };
   const errors: ParseError[] = [];
   const tree = parseTree(body(text), errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
@@ -91,6 +146,15 @@ export function readClientFile(path: string): ClientFile {
   if (tree && tree.type !== 'object')
     throw new WsctlError(`Cannot use ${path}: it holds a JSON ${tree.type}, not an object. Nothing was changed.`);
   return { path, target, text, mode };
+}
+
+/** The file's text now, undefined when it is gone, null when it is no longer a file wsctl reads. */
+function currentText(file: ClientFile): string | undefined | null {
+  try {
+    return readBounded(file.target, file.path).text;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : null;
+  }
 }
 
 function body(text: string): string {
@@ -216,7 +280,7 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
       closeSync(fd);
     }
     // A client that rewrites its file while it runs (Claude Code does) must not lose its change to ours.
-    if (file.text !== (existsSync(file.target) ? readFileSync(file.target, 'utf8') : undefined)) {
+    if (file.text !== currentText(file)) {
       throw new WsctlError(
         `Cannot write ${file.path}: it changed while wsctl was editing it (the client may be writing it). It was not changed; run the command again.`,
       );

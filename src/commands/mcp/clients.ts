@@ -20,6 +20,8 @@ interface Client {
   key: 'mcpServers' | 'servers' | 'context_servers';
   /** VS Code wants the transport named. */
   typed?: boolean;
+  /** Keys the client's documentation puts before the command (Zed's `"source": "custom"`). */
+  extra?: Record<string, string>;
   file(at: Place): string;
 }
 
@@ -57,6 +59,9 @@ const CLIENTS: Record<ClientName, Client> = {
   zed: {
     label: 'Zed',
     key: 'context_servers',
+    // Zed's documentation gives a server of one's own `"source": "custom"` before its command
+    // (https://zed.dev/docs/ai/mcp, "As Custom Servers"; docs/src/ai/mcp.md in zed-industries/zed).
+    extra: { source: 'custom' },
     file: (at) =>
       at.platform === 'win32'
         ? at.join(at.env.APPDATA || at.join(at.home, 'AppData', 'Roaming'), 'Zed', 'settings.json')
@@ -75,7 +80,8 @@ export function entryPath(name: ClientName): [string, string] {
 
 /** The entry as the client's file holds it. */
 export function clientEntry(name: ClientName, entry: ServerEntry): Record<string, unknown> {
-  return CLIENTS[name].typed ? { type: 'stdio', ...entry } : { ...entry };
+  const client = CLIENTS[name];
+  return { ...(client.typed ? { type: 'stdio' } : {}), ...client.extra, ...entry };
 }
 
 /** The whole snippet `wsctl mcp config` prints. */

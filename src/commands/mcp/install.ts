@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { defineVerb, option, required, type Ctx, type Result } from '../../verbs/declare.js';
+import { cleanLine } from '../../common/sanitize.js';
 import { WsctlError } from '../../errors.js';
 import { CLIENT_NAMES, clientEntry, clientFile, clientLabel, entryPath, type ClientName, type ServerEntry } from './clients.js';
+import { oldCommandLine, refuseUnderAgent, runsOtherwise, uninstallLine } from './command-lines.js';
 import { check, serverEntry, serverFlags, type McpFlags } from './shared.js';
 
 /** How long the server may take to start and list its tools. */
@@ -34,7 +36,8 @@ type Opts = McpFlags & { client: ClientName; config: string | undefined };
 export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
   check(opts, ctx, 'wsctl mcp install');
   const entry = serverEntry(opts, ctx);
-  const path = opts.config !== undefined ? resolve(opts.config) : clientFile(opts.client, ctx.env);
+  const path = configPath(opts, ctx);
+  refuseUnderAgent(opts, ctx.agent, entry, path);
   // jsonc-parser loads with these two verbs only.
   const [{ edited, readClientFile, replaceFile, valueAt }, { unifiedDiff }] = await Promise.all([
     import('./client-file.js'),
@@ -43,28 +46,44 @@ export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
   const file = readClientFile(path);
   const where = entryPath(opts.client);
   const value = clientEntry(opts.client, entry);
-  const changed = JSON.stringify(valueAt(file, where)) !== JSON.stringify(value);
+  const old = valueAt(file, where);
+  const changed = JSON.stringify(old) !== JSON.stringify(value);
+  const replaced = old !== undefined && runsOtherwise(old, entry) ? oldCommandLine(old) : null;
   const label = clientLabel(opts.client);
-  const doc = { client: opts.client, file: path, changed, backup: null as string | null, tools: null as number | null, ...entry };
+  const doc = {
+    client: opts.client,
+    file: path,
+    written: null as string | null,
+    changed,
+    replaced,
+    backup: null as string | null,
+    tools: null as number | null,
+    ...entry,
+  };
+  const through = file.target === path ? '' : ` (through the symbolic link ${path})`;
   if (ctx.dryRun) {
     const diff = changed ? unifiedDiff(file.text, edited(file, where, value), path) : '';
     return {
       json: { ...doc, diff, dry_run: true },
       human(out) {
         out.write(diff);
+        if (replaced) out.line(cleanLine(`It would replace the wsctl entry that runs: ${replaced}`));
         out.line(
           changed ? 'Nothing was changed (--dry-run).' : `${path} already starts wsctl's MCP server this way: nothing would change.`,
         );
       },
     };
   }
-  if (changed) doc.backup = replaceFile(file, edited(file, where, value)) ?? null;
+  if (changed) {
+    doc.backup = replaceFile(file, edited(file, where, value)) ?? null;
+    doc.written = file.target;
+  }
   try {
     doc.tools = await listTools(entry, ctx);
   } catch (error) {
     const kept = doc.backup ? ` The previous file is kept in ${doc.backup}.` : '';
     throw new WsctlError(
-      `${path} ${changed ? 'now starts' : 'starts'} wsctl's MCP server, but the server did not answer: ${(error as Error).message}${kept}`,
+      `${file.target}${through} ${changed ? 'now starts' : 'starts'} wsctl's MCP server, but the server did not answer: ${(error as Error).message}${kept}`,
     );
   }
   return {
@@ -73,13 +92,17 @@ export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
       if (!changed) out.done(`${path} already starts wsctl's MCP server this way for ${label}: nothing was changed.`);
       else
         out.done(
-          `Installed wsctl's MCP server for ${label} in ${path}${doc.backup ? ` (the previous file is kept in ${doc.backup})` : ''}.`,
+          `Installed wsctl's MCP server for ${label} in ${file.target}${through}${doc.backup ? ` (the previous file is kept in ${doc.backup})` : ''}.`,
         );
-      out.line(
-        `The server offers ${doc.tools} tools. Restart ${label} to load it; \`wsctl mcp uninstall --client ${opts.client}\` removes it.`,
-      );
+      if (replaced) out.line(cleanLine(`It replaces the wsctl entry that ran: ${replaced}`));
+      out.line(`The server offers ${doc.tools} tools. Restart ${label} to load it; \`${uninstallLine(opts, path)}\` removes it.`);
     },
   };
+}
+
+/** The config file named with --config (from the working folder), or the client's usual one. */
+export function configPath(opts: { client: ClientName; config: string | undefined }, ctx: Ctx): string {
+  return opts.config !== undefined ? resolve(ctx.cwd ?? '.', opts.config) : clientFile(opts.client, ctx.env);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { flag, option, type Ctx, type Param } from '../../verbs/declare.js';
 import { checkProfileName, configFolder, profileOf } from '../../config/index.js';
 import { UsageError, WsctlError } from '../../errors.js';
+import { requireProfile } from '../profile/shared.js';
 import { CLIENT_NAMES, type ClientName, type ServerEntry } from './clients.js';
 
 /** `--no-confirm`, read as what it asks for: true when given (a `--no-x` flag() would be false then). */
@@ -84,8 +85,8 @@ export function launcherScript(): string {
 // Never a key nor a base URL: the server reads the profile when it starts.
 export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()): ServerEntry {
   const env = ctx.env;
-  const { profile, baseUrl, baseUrlFrom, timeout } = ctx.named();
-  if (profile !== undefined) checkProfileName(profile);
+  const { baseUrl, baseUrlFrom, timeout } = ctx.named();
+  const profile = profileForEntry(ctx);
   if (baseUrl !== undefined && baseUrlFrom !== undefined && !ctx.sandbox) checkBaseUrlKept(baseUrl, baseUrlFrom, profile, ctx);
   const args = [script, 'mcp'];
   if (ctx.sandbox) args.push('--sandbox');
@@ -108,6 +109,21 @@ export function serverEntry(flags: McpFlags, ctx: Ctx, script = launcherScript()
       "WSCTL_API_KEY is not put in the entry: the server takes its key from the profile, or from WSCTL_API_KEY in the client's env for it.",
     );
   return entry;
+}
+
+/**
+ * The profile the entry names: the one given (--profile, WSCTL_PROFILE), which must exist, or the
+ * one a pin file sets here, since the client starts the server in another folder. Under --sandbox
+ * no profile is read, so none is checked nor taken from a pin.
+ */
+function profileForEntry(ctx: Ctx): string | undefined {
+  const named = ctx.named().profile;
+  if (named !== undefined) checkProfileName(named);
+  if (ctx.sandbox) return named;
+  // A server started with a profile that does not exist would serve nothing: refused before anything is written.
+  if (named !== undefined) requireProfile(ctx.config.read(), named);
+  else if (ctx.resolution().profileSource === 'pin') return ctx.resolution().profile;
+  return named;
 }
 
 /**

@@ -1,7 +1,6 @@
-import { resolve } from 'node:path';
 import { defineVerb, type Ctx, type Result } from '../../verbs/declare.js';
-import { clientFile, clientLabel, entryPath, type ClientName } from './clients.js';
-import { fileFlags } from './install.js';
+import { clientLabel, entryPath, type ClientName } from './clients.js';
+import { configPath, fileFlags } from './install.js';
 
 export const uninstall = defineVerb({
   name: 'uninstall',
@@ -15,7 +14,7 @@ export const uninstall = defineVerb({
 });
 
 export async function run(opts: { client: ClientName; config: string | undefined }, ctx: Ctx): Promise<Result> {
-  const path = opts.config !== undefined ? resolve(opts.config) : clientFile(opts.client, ctx.env);
+  const path = configPath(opts, ctx);
   // jsonc-parser loads with these two verbs only.
   const [{ edited, readClientFile, replaceFile, valueAt }, { unifiedDiff }] = await Promise.all([
     import('./client-file.js'),
@@ -24,7 +23,8 @@ export async function run(opts: { client: ClientName; config: string | undefined
   const file = readClientFile(path);
   const where = entryPath(opts.client);
   const changed = valueAt(file, where) !== undefined;
-  const doc = { client: opts.client, file: path, changed, backup: null as string | null };
+  const doc = { client: opts.client, file: path, written: null as string | null, changed, backup: null as string | null };
+  const through = file.target === path ? '' : ` (through the symbolic link ${path})`;
   const none = `${path} has no wsctl entry for ${clientLabel(opts.client)}: nothing to remove.`;
   if (ctx.dryRun) {
     const diff = changed ? unifiedDiff(file.text, edited(file, where, undefined), path) : '';
@@ -36,13 +36,16 @@ export async function run(opts: { client: ClientName; config: string | undefined
       },
     };
   }
-  if (changed) doc.backup = replaceFile(file, edited(file, where, undefined)) ?? null;
+  if (changed) {
+    doc.backup = replaceFile(file, edited(file, where, undefined)) ?? null;
+    doc.written = file.target;
+  }
   return {
     json: doc,
     human: (out) =>
       out.done(
         changed
-          ? `Removed wsctl's MCP server from ${path} (the previous file is kept in ${doc.backup}). Restart ${clientLabel(opts.client)} to unload it.`
+          ? `Removed wsctl's MCP server from ${file.target}${through} (the previous file is kept in ${doc.backup}). Restart ${clientLabel(opts.client)} to unload it.`
           : none,
       ),
   };
