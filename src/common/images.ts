@@ -2,7 +2,8 @@
 // imageProblem walks the whole structure, so that a file which only starts like an image (GIF89a
 // and then a secret) is not sent as an avatar; readImage opens a file once and gives the bytes
 // it checked, which are the bytes sent.
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 
 export const IMAGE_EXTENSIONS: Record<string, string> = {
@@ -186,21 +187,35 @@ export interface Image {
   size: number;
 }
 
+/** What readImage asks of the file it opened, besides being a whole image. */
+export interface ReadImageOptions {
+  maxBytes?: number;
+  /**
+   * Refuses a file by its real path (by throwing) before anything else is said of it: the MCP
+   * door's folders. Given the real path of the file opened, or, when the path cannot be opened,
+   * the real path it names, so that a refusal never says whether a file exists.
+   */
+  allow?: (realPath: string) => Promise<void>;
+}
+
 /**
  * The image at path, opened once and read whole (up to maxBytes): a missing, unreadable or
  * special file, one larger than maxBytes, or one that is not a whole PNG, JPEG, GIF or WebP
- * image is a UsageError (exit 2). For upload-avatar and the MCP server's upload tool.
+ * image is a UsageError (exit 2). Every check is made on the open file, whatever the path names
+ * meanwhile. For upload-avatar and the MCP server's upload tool.
  */
-export async function readImage(path: string, maxBytes = MAX_IMAGE_BYTES): Promise<Image> {
+export async function readImage(path: string, options: ReadImageOptions = {}): Promise<Image> {
+  const { maxBytes = MAX_IMAGE_BYTES, allow } = options;
   const shown = path;
   // Loaded here, not with the module: every command holds this module (through upload-avatar), and
   // node:fs/promises brings readline and the file watchers with it.
-  const [{ open, realpath }, { crc32 }] = await Promise.all([import('node:fs/promises'), import('node:zlib')]);
+  const [fs, { crc32 }] = await Promise.all([import('node:fs/promises'), import('node:zlib')]);
   let handle;
   try {
     // Non-blocking: a FIFO in the file's place is refused below instead of waiting for a writer.
-    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    handle = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   } catch (error) {
+    if (allow) await allow(await namedPath(path, fs));
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
       `Cannot read ${shown}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}.`,
@@ -208,6 +223,8 @@ export async function readImage(path: string, maxBytes = MAX_IMAGE_BYTES): Promi
   }
   try {
     const info = await handle.stat();
+    const realPath = await openedPath(handle.fd, info, path, fs);
+    if (allow) await allow(realPath);
     if (!info.isFile()) throw new UsageError(`${shown} is not a regular file.`);
     if (info.size > maxBytes)
       throw new UsageError(`${shown} is ${info.size} bytes; an avatar may have at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB).`);
@@ -228,7 +245,7 @@ export async function readImage(path: string, maxBytes = MAX_IMAGE_BYTES): Promi
     if (!type) throw new UsageError(`${shown} is not a PNG, JPEG, GIF or WebP image.`);
     const problem = imageProblem(read, type, crc32);
     if (problem) throw new UsageError(`${shown} is not a whole ${IMAGE_EXTENSIONS[type]?.toUpperCase()} image: ${problem}.`);
-    return { bytes: read, type, realPath: await openedPath(handle.fd, path, realpath), size };
+    return { bytes: read, type, realPath, size };
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read ${shown}: ${(error as Error).message}.`);
@@ -237,11 +254,38 @@ export async function readImage(path: string, maxBytes = MAX_IMAGE_BYTES): Promi
   }
 }
 
-/** The real path of the file behind an open descriptor (Linux names it), else of the path. */
-async function openedPath(fd: number, path: string, realpath: (path: string) => Promise<string>): Promise<string> {
+type Fs = typeof import('node:fs/promises');
+
+/**
+ * The real path of the file behind an open descriptor. Linux names it (/proc/self/fd/N: the
+ * kernel's own path, no link in it); elsewhere the real path of the path, taken after opening.
+ * Either holds only while it leads to that same file (a name of a deleted file does not).
+ */
+async function openedPath(fd: number, opened: Stats, path: string, fs: Fs): Promise<string> {
+  const leadsThere = async (candidate: string | undefined) => {
+    const now = candidate === undefined ? undefined : await fs.stat(candidate).catch(() => undefined);
+    return now !== undefined && now.dev === opened.dev && now.ino === opened.ino;
+  };
+  const named = await fs.readlink(`/proc/self/fd/${fd}`).catch(() => undefined);
+  if (named?.startsWith('/') && (await leadsThere(named))) return named;
+  const real = await fs.realpath(path).catch(() => undefined);
+  if (real !== undefined && (await leadsThere(real))) return real;
+  throw new UsageError(`${path} was replaced while it was opened: nothing was read.`);
+}
+
+/**
+ * The real path a path names, even when nothing is there: a dangling link by its target, else its
+ * folder's real path and its name. Where a file would be, without opening it.
+ */
+export async function namedPath(path: string, fs?: Fs, hops = 0): Promise<string> {
+  fs ??= await import('node:fs/promises');
   try {
-    return await realpath(`/proc/self/fd/${fd}`);
+    return await fs.realpath(path);
   } catch {
-    return realpath(path);
+    const folder = await fs.realpath(dirname(path)).catch(() => dirname(path));
+    const here = resolve(folder, basename(path));
+    // 40 hops, as the kernel's own limit (ELOOP): past it the path names no file, and is taken as it is.
+    const target = hops < 40 ? await fs.readlink(here).catch(() => undefined) : undefined;
+    return target === undefined ? here : namedPath(resolve(folder, target), fs, hops + 1);
   }
 }

@@ -12,7 +12,7 @@ export const uploadAvatar = defineVerb({
   endpoints: ['uploadPersonaImage'],
   sample: ['persona', 'upload-avatar', 'test/fixtures/avatar.png'],
   mcp: {
-    note: 'file is a path on the machine that runs wsctl, inside its working folder or a folder the server was given with --upload-dir.',
+    note: 'file is a path on the machine that runs wsctl, inside its working folder (unless that is / or the home folder) or a folder the server was given with --upload-dir.',
     localFile: 'file',
     // A local file leaves the machine; the door names its real path and size.
     confirm: (opts) => ({ action: 'upload file', target: opts.file }),
@@ -20,12 +20,13 @@ export const uploadAvatar = defineVerb({
   run,
 });
 
-export async function run(opts: { file: string }, _ctx: Ctx): Promise<Call> {
+/** opened: the image the MCP door opened and checked before the person was asked (file is then its real path). */
+export async function run(opts: { file: string; opened?: Image }, _ctx: Ctx): Promise<Call> {
   // Opened once: the bytes checked are the bytes sent, whatever happens to the file meanwhile.
-  return upload(await readImage(opts.file), opts.file);
+  return upload(opts.opened ?? (await readImage(opts.file)), opts.file);
 }
 
-/** The upload of an image already read and checked (readImage): the MCP tool checks where it lies first. */
+/** The upload of an image already read and checked (readImage). */
 export async function upload(image: Image, path: string): Promise<Call> {
   const filename = basename(path);
   const part = await filePart('file', { bytes: image.bytes, path, filename, contentType: image.type });
