@@ -62,10 +62,15 @@ export class InterruptedError extends WsctlError {
   }
 }
 
-/** The person answered no: not an error of the tool, so it is said without "Error:". */
+/**
+ * The person answered no: exit 2 as gh exits on a cancelled prompt (reason `declined`, cli.md §4).
+ * Not an error of the tool, so it is said without "Error:".
+ */
 export class CancelledError extends WsctlError {
+  override readonly exitCode = ExitCode.usage;
+  readonly reason = 'declined';
   constructor() {
-    super('Cancelled; nothing was changed.');
+    super('Cancelled: nothing was sent.');
   }
 }
 

@@ -3,7 +3,8 @@
 // options make them destructive, and what `wsctl mcp` offers under each policy.
 import { describe, expect, it } from 'vitest';
 import { AGENT_POLICIES, agentName, detectAgent, widens } from '../src/common/agent.js';
-import { effectOf, mcpOffer, policyRefusal } from '../src/verbs/agent-policy.js';
+import { mcpOffer, policyRefusal } from '../src/verbs/agent-policy.js';
+import { callChanges as effectOf } from '../src/verbs/changes.js';
 import { offered, toolsOf } from '../src/mcp/tools.js';
 import { declaredVerbs } from '../src/cli/program.js';
 import { endpoints } from '../src/service.js';
@@ -83,21 +84,21 @@ describe('the agent policy, from the declarations', () => {
       VERBS.filter((v) => {
         const methods: string[] = sends(v);
         if (methods.includes('DELETE')) return kind === 'destructive';
-        return methods.every((m) => m === 'GET') ? kind === 'read' : kind === 'write';
+        return methods.every((m) => m === 'GET') ? kind === 'none' : kind === 'write';
       })
         .map((v) => v.path.join(' '))
         .sort();
-    for (const kind of ['destructive', 'write', 'read']) expect(effects(kind), kind).toEqual(expected(kind));
+    for (const kind of ['destructive', 'write', 'none']) expect(effects(kind), kind).toEqual(expected(kind));
     // The ones cli.md §11 names, and one of each other kind.
     for (const path of ['conn rm', 'device rm', 'pub rm']) expect(effects('destructive')).toContain(path);
     for (const path of ['keys create', 'byok add', 'site create']) expect(effects('write')).toContain(path);
-    for (const path of ['keys list', 'api', 'convo show', 'profile agents']) expect(effects('read')).toContain(path);
+    for (const path of ['keys list', 'api', 'convo show', 'profile agents']) expect(effects('none')).toContain(path);
   });
 
   it('api is judged by the method it would send; --force is destructive wherever it is given', () => {
     const api = verb('api');
-    expect(effectOf(api, { fields: [] })).toBe('read');
-    expect(effectOf(api, { method: 'GET', fields: [['a', '1']] })).toBe('read');
+    expect(effectOf(api, { fields: [] })).toBe('none');
+    expect(effectOf(api, { method: 'GET', fields: [['a', '1']] })).toBe('none');
     expect(effectOf(api, { fields: [['a', '1']] })).toBe('write');
     expect(effectOf(api, { fields: [], input: '-' })).toBe('write');
     expect(effectOf(api, { method: 'PATCH', fields: [] })).toBe('write');
@@ -142,7 +143,7 @@ describe('the agent policy, from the declarations', () => {
     const noDestructive = names({ allowDestructive: true }, 'no-destructive');
     expect(noDestructive.map((t) => t.name).sort()).toEqual(
       all
-        .filter((t) => t.kind !== 'destructive')
+        .filter((t) => t.changes !== 'destructive')
         .map((t) => t.name)
         .sort(),
     );
@@ -151,7 +152,7 @@ describe('the agent policy, from the declarations', () => {
       /no-destructive: AI agents may not delete or replace/,
     );
     expect(policyRefusal(siteCreate.verb, { name: 'x' }, 'no-destructive', 'work')).toBeUndefined();
-    expect(names({ allowDestructive: true }, 'read-only').every((t) => t.kind === 'read')).toBe(true);
+    expect(names({ allowDestructive: true }, 'read-only').every((t) => t.changes === 'none')).toBe(true);
     expect(names({}, 'read-only').map((t) => t.name)).toEqual(names({ readOnly: true }, 'full').map((t) => t.name));
     // A policy only narrows: full leaves the server's own flags as they are.
     expect(mcpOffer({ readOnly: true }, 'full')).toEqual({ readOnly: true, allowDestructive: false });

@@ -10,7 +10,7 @@ import { serverFlags } from '../src/commands/mcp/shared.js';
 import { agents, POLICY_MEANS } from '../src/commands/profile/agents.js';
 import { list as idsList } from '../src/commands/ids/list.js';
 import { toolsOf, type ToolDef } from '../src/mcp/tools.js';
-import { effectOf } from '../src/verbs/agent-policy.js';
+import { callChanges } from '../src/verbs/changes.js';
 import { ROOT } from './helpers.js';
 import { VERBS } from './endpoints.js';
 
@@ -42,17 +42,13 @@ const verbPaths = VERBS.map((v) => v.path.join(' '));
 const toolNames = TOOLS.map((t) => t.name);
 
 /** The verbs that delete (a DELETE of the table), by the policy's own judgement with no --force. */
-const DELETING = VERBS.filter((v) => v.verb.endpoints !== 'any' && effectOf(v.verb, {}) === 'destructive')
+const DELETING = VERBS.filter((v) => v.verb.endpoints !== 'any' && callChanges(v.verb, {}) === 'destructive')
   .map((v) => v.path.join(' '))
   .sort();
 
 /** A tool a person confirms whatever its arguments say (README's "every call"). */
 function alwaysConfirmed(t: ToolDef): boolean {
-  try {
-    return !!t.spec.confirm?.({} as never);
-  } catch {
-    return true;
-  }
+  return t.asks === 'always';
 }
 
 describe('lists of commands in help texts and the README are the declarations', () => {
@@ -61,7 +57,7 @@ describe('lists of commands in help texts and the README are the declarations', 
     const removing = part(help, /the tools that remove \(([^)]*)\)/);
     const replacing = part(help, /the force argument that replaces \(([^)]*)\)/);
     expect(named(removing, toolNames)).toEqual(
-      TOOLS.filter((t) => t.kind === 'destructive')
+      TOOLS.filter((t) => t.changes === 'destructive')
         .map((t) => t.name)
         .sort(),
     );
@@ -75,7 +71,7 @@ describe('lists of commands in help texts and the README are the declarations', 
   it('wsctl mcp --no-confirm names every tool that always asks and deletes nothing', () => {
     const help = serverFlags.noConfirm.help;
     expect(named(help, toolNames)).toEqual(
-      TOOLS.filter((t) => t.kind !== 'destructive' && alwaysConfirmed(t))
+      TOOLS.filter((t) => t.changes !== 'destructive' && alwaysConfirmed(t))
         .map((t) => t.name)
         .sort(),
     );

@@ -21,16 +21,8 @@ export function releaseOf(packageJson?: string, changelog?: string): { version: 
 async function mcpToolTable(): Promise<string> {
   const { mcpToolsOf } = await import('./loaded.js');
   const rows = (await mcpToolsOf(await declaredVerbs())).map((t) => {
-    const kind = t.kind === 'read' ? 'read' : t.kind === 'destructive' ? 'destructive, only with `--allow-destructive`' : 'write';
-    // A tool that asks whatever its arguments say asks of empty ones too (or reads them to say what it asks).
-    const always = (() => {
-      try {
-        return !!t.spec.confirm?.({} as never);
-      } catch {
-        return true;
-      }
-    })();
-    const confirm = !t.spec.confirm ? '' : always ? 'every call' : 'some calls (below)';
+    const kind = t.changes === 'none' ? 'read' : t.changes === 'destructive' ? 'destructive, only with `--allow-destructive`' : 'write';
+    const confirm = t.asks === 'never' ? '' : t.asks === 'always' ? 'every call' : 'some calls (below)';
     return `| \`${t.name}\` | \`wsctl ${t.path.join(' ')}\` | ${kind} | ${confirm} |`;
   });
   return ['| tool | command | kind | a person confirms |', '|---|---|---|---|', ...rows].join('\n');

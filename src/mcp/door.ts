@@ -1,14 +1,16 @@
 // The MCP door of the pipeline (src/verbs/invoke.ts): a tool call's JSON arguments become the raw options
 // the command line would have read, named as the tool names them; a local file is confined to the
 // server's folders; a person confirms what cannot be undone or sends data away (cli.md §8).
-import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Ctx } from '../verbs/declare.js';
 import { didYouMean } from '../help/suggest.js';
 import { UsageError } from '../errors.js';
 import type { Door, RawOptions } from '../verbs/invoke.js';
 import { cleanLine } from '../common/sanitize.js';
+import { namedPath, readImage, type Image } from '../common/images.js';
 import { toolName, type ToolDef } from './tools.js';
+import { deletes } from '../verbs/changes.js';
 
 /** The command line's messages, in the tool's names (test/mcp/rules.test.ts compares them). */
 export const mcpDoor: Door = {
@@ -67,36 +69,56 @@ function inside(path: string, folder: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
-/** The real path of a file that may not exist: its folder's real path and its name, or the path itself. */
-async function real(path: string): Promise<string> {
+/** Where the server reads local files from (cli.md §8). */
+export interface Folders {
+  /** Its working folder: it counts unless it is / or the home folder, which confine nothing. */
+  working: string;
+  /** --upload-dir, relative to the working folder. */
+  uploadDirs: string[];
+  /** The user's home folder; the process's when not given. */
+  home?: string;
+}
+
+/** The process's home folder; none when the system knows of none (homedir throws then). */
+function userHome(): string {
   try {
-    return await realpath(path);
+    return homedir();
   } catch {
-    try {
-      return resolve(await realpath(dirname(path)), basename(path));
-    } catch {
-      return path;
-    }
+    return '/';
   }
 }
 
+/** The real paths of the folders a file may lie in, and why the working folder is not one of them. */
+async function rootsOf(folders: Folders): Promise<{ roots: string[]; nothing?: string }> {
+  const working = await namedPath(resolve(folders.working));
+  const home = await namedPath(resolve(folders.home || userHome()));
+  const uploadDirs = await Promise.all(folders.uploadDirs.map((f) => namedPath(resolve(folders.working, f))));
+  // A server a client starts in / (Claude Desktop on macOS) or in the home folder would otherwise read every file the user has.
+  const nothing = dirname(working) === working ? 'the root folder' : working === home ? 'the home folder' : undefined;
+  return { roots: nothing ? uploadDirs : [working, ...uploadDirs], nothing };
+}
+
 /**
- * A local file the call names, by its real path, only inside the folders the server reads from;
- * anywhere else the error says only that, never whether it exists. Its size when it can be read.
+ * The image a call names, opened once and checked on the open file before anyone is asked: its
+ * real path inside the folders the server reads from, a regular file, a whole image. Anywhere
+ * else the error says only that, never whether the file exists; nothing outside is opened.
  */
-export async function confine(given: string, folders: string[], cwd: string): Promise<{ path: string; size?: number }> {
-  const path = await real(resolve(cwd, given));
-  const roots = await Promise.all(folders.map((f) => real(resolve(cwd, f))));
-  if (!roots.some((root) => inside(path, root))) {
+export async function openLocalImage(given: string, folders: Folders): Promise<Image> {
+  const { roots, nothing } = await rootsOf(folders);
+  if (roots.length === 0)
     throw new UsageError(
-      `'${cleanLine(given)}' lies outside the folders this server reads files from (its working folder and --upload-dir).`,
+      `This server reads no local file: its working folder is ${nothing}, which confines nothing, and it was started without --upload-dir. Start it with --upload-dir <folder> to let it send the files in that folder.`,
     );
-  }
-  const size = await stat(path).then(
-    (s) => (s.isFile() ? s.size : undefined),
-    () => undefined,
-  );
-  return { path, size };
+  const allow = async (realPath: string) => {
+    if (roots.some((root) => inside(realPath, root))) return;
+    throw new UsageError(
+      `'${cleanLine(given)}' lies outside the folders this server reads files from (${nothing ? `--upload-dir alone: its working folder is ${nothing}, which confines nothing` : 'its working folder and --upload-dir'}).`,
+    );
+  };
+  const path = resolve(folders.working, given);
+  // Checked before opening too: a device or a FIFO outside is never opened.
+  await allow(await namedPath(path));
+  return readImage(path, { allow });
 }
 
 /** A shell word, quoted only where the shell would read it otherwise. */
@@ -123,6 +145,6 @@ export function commandLine(tool: ToolDef, opts: Record<string, unknown>, raw: R
     if (value === true) words.push(flag as string);
     else for (const v of Array.isArray(value) ? value : [value]) words.push(...(flag ? [flag] : []), String(v));
   }
-  if (tool.verb.flags && 'yes' in tool.verb.flags) words.push('--yes');
+  if (deletes(tool.verb)) words.push('--yes');
   return words.map(shellWord).join(' ');
 }

@@ -23,12 +23,15 @@ import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { linkedSignal } from '../common/signals.js';
 import { learnCode } from '../tricks/registry.js';
 import type { IO } from '../terminal/index.js';
-import { commandLine, confine, mcpDoor, rawOptions } from './door.js';
+import { commandLine, mcpDoor, openLocalImage, rawOptions, type Folders } from './door.js';
 import { rememberedIds, type SeenIds } from './seen.js';
 import { mcpOffer, policyInEffect, policyRefusal } from '../verbs/agent-policy.js';
 import type { AgentPolicy } from '../common/agent.js';
 import { AuthError } from '../errors.js';
 import { offered, toolsOf, type DeclaredVerb, type ToolDef } from './tools.js';
+import { deletes, questionOf } from '../verbs/changes.js';
+import { questionText } from './question.js';
+import { askPerson, canAskForm, type Answer } from './elicit.js';
 import { LineTransport, MAX_MESSAGE_BYTES } from './transport.js';
 import { CAPABILITIES, INSTRUCTIONS, serverInfo } from './initialize.js';
 
@@ -125,21 +128,26 @@ class Turns {
 export interface CallExtra {
   signal: AbortSignal;
   /** Asks the client's person; undefined when the client cannot ask. */
-  ask?(message: string): Promise<boolean>;
+  ask?(message: string): Promise<Answer>;
   progress?(progress: number, total?: number): void;
 }
 
 export const DECLINED = 'Declined: nothing was sent.';
+export const UNANSWERED = 'No answer within 10 minutes: nothing was sent.';
 
 export class ToolRunner {
-  private readonly folders: string[];
+  private readonly folders: Folders;
 
   constructor(
     private readonly outer: Ctx,
     private readonly options: McpOptions,
     private readonly cwd = process.cwd(),
   ) {
-    this.folders = [cwd, ...(options.uploadDir ? [options.uploadDir] : [])];
+    this.folders = {
+      working: this.cwd,
+      uploadDirs: options.uploadDir ? [options.uploadDir] : [],
+      home: outer.env.HOME || outer.env.USERPROFILE,
+    };
   }
 
   /** Runs one call with a context of its own; every failure becomes a result, never a crash. */
@@ -159,6 +167,7 @@ export class ToolRunner {
       const progress = extra.progress;
       if (progress) ctx.progress = (done, total) => progress(size === undefined ? done : Math.min(done, size), total ?? size);
       const result = await invoke(tool.verb, raw, ctx, mcpDoor, {
+        path: tool.path,
         extra: tool.spec.extra,
         before: async (opts) => {
           const policy = this.options.policy;
@@ -166,12 +175,14 @@ export class ToolRunner {
           if (refusal) throw new AuthError(refusal);
           const file = tool.spec.localFile;
           if (file !== undefined && typeof opts[file] === 'string') {
-            const confined = await confine(opts[file] as string, this.folders, this.cwd);
-            opts = { ...opts, [file]: confined.path };
-            size = confined.size;
+            // Opened and checked once, before anyone is asked; the verb sends these very bytes.
+            const opened = await openLocalImage(opts[file] as string, this.folders);
+            opts = { ...opts, [file]: opened.realPath, opened };
+            size = opened.size;
           }
           await this.confirm(tool, opts, raw, callCtx, extra, size);
-          return { ...opts, ...tool.spec.fixed };
+          // A deletion the person agreed to here (or --no-confirm) is not asked again on the way.
+          return { ...opts, ...tool.spec.fixed, ...(deletes(tool.verb) ? { yes: true } : {}) };
         },
       });
       if (!result) throw new Error(`${tool.name} returned nothing`);
@@ -223,7 +234,7 @@ export class ToolRunner {
     }
   }
 
-  /** A person agrees before anything is sent, when the tool says so (cli.md §8); --no-confirm skips it. */
+  /** A person agrees before anything is sent, when the call needs it (src/verbs/changes.ts, cli.md §8); --no-confirm skips it. */
   private async confirm(
     tool: ToolDef,
     opts: Record<string, unknown>,
@@ -232,17 +243,17 @@ export class ToolRunner {
     extra: CallExtra,
     size: number | undefined,
   ): Promise<void> {
-    const asked = tool.spec.confirm?.(opts as never);
+    const asked = questionOf(tool.path, tool.verb, opts);
     if (!asked || this.options.noConfirm) return;
-    const target = tool.spec.localFile !== undefined && size !== undefined ? `${asked.target} (${size} bytes)` : asked.target;
     if (!extra.ask) {
       throw new UsageError(
         `${tool.name} needs a person to confirm, and this client cannot ask: nothing was sent. A person can run \`${commandLine(tool, opts, raw, ctx)}\`.`,
       );
     }
     const t = await ctx.target();
-    const message = cleanLine(`Allow the agent to ${asked.action} ${target} (profile '${t.profile}', ${t.baseUrl ?? 'no base URL'})?`);
-    if (!(await extra.ask(message))) throw new UsageError(DECLINED);
+    const message = questionText(tool, asked, { profile: t.profile, baseUrl: t.baseUrl, sandbox: t.keySource === 'sandbox' }, size);
+    const answer = await extra.ask(message);
+    if (answer !== 'yes') throw new UsageError(answer === 'late' ? UNANSWERED : DECLINED);
   }
 }
 
@@ -258,12 +269,20 @@ function protocolError(code: number, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-/** Why a tool of wsctl is not offered by this server, and which flag offers it. */
+/** Why a tool of wsctl is not offered by this server: the profile's agent policy, or the flag that offers it. */
 function notOffered(tool: ToolDef | undefined, options: McpOptions): string | undefined {
   if (!tool) return undefined;
-  if (options.readOnly && tool.kind !== 'read')
+  const policy = options.policy;
+  if (
+    policy &&
+    (policy.policy === 'read-only' ? tool.changes !== 'none' : policy.policy === 'no-destructive' && tool.changes === 'destructive')
+  )
+    return `Tool '${tool.name}' is not offered: the agent policy of profile '${policy.profile}' is ${policy.policy}, which ${
+      policy.policy === 'read-only' ? 'offers the reads alone' : 'offers no tool that deletes'
+    }. A person can change it with \`wsctl profile agents ${policy.profile} <full|no-destructive|read-only>\`.`;
+  if (options.readOnly && tool.changes !== 'none')
     return `Tool '${tool.name}' is not offered: the server was started with --read-only, which offers the reads alone.`;
-  if (tool.kind === 'destructive' && !options.allowDestructive)
+  if (tool.changes === 'destructive' && !options.allowDestructive)
     return `Tool '${tool.name}' deletes, and is offered only when the server is started with --allow-destructive.`;
   return undefined;
 }
@@ -323,29 +342,13 @@ export function createServer(
       );
     const token = extra._meta?.progressToken;
     const { signal, unlink } = linkedSignal([extra.signal, calls.signal]);
-    // An empty elicitation capability means form mode (MCP 2025-11-25 keeps it for older clients).
-    const elicitation = server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
-    const canAsk = !!elicitation && (elicitation.form !== undefined || elicitation.url === undefined);
+    // An empty elicitation capability means form mode (MCP 2025-11-25 keeps it for older clients;
+    // the SDK reads it as `{form: {}}`); `url` alone, or a mode wsctl does not know, cannot confirm.
+    const canAsk = canAskForm(server.getClientCapabilities()?.elicitation);
     const call = turns.run(() =>
       runner.call(tool, params.arguments, {
         signal,
-        ask: canAsk
-          ? async (message) => {
-              const answer = await server.elicitInput(
-                {
-                  mode: 'form',
-                  message,
-                  requestedSchema: {
-                    type: 'object',
-                    properties: { confirm: { type: 'boolean', title: 'Confirm', description: 'Yes, do it' } },
-                    required: ['confirm'],
-                  },
-                },
-                { signal },
-              );
-              return answer.action === 'accept' && answer.content?.confirm === true;
-            }
-          : undefined,
+        ask: canAsk ? (message) => askPerson(server, message, signal, ctx.clock) : undefined,
         progress:
           token === undefined
             ? undefined

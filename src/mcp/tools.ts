@@ -1,15 +1,14 @@
 // The MCP tools of `wsctl mcp`, made from the verbs' declarations (cli.md §8): one per command that
 // calls the service, named <noun>_<verb>, in the order of `wsctl --help`. A tool's arguments are its
 // command's arguments and flags in snake case (less the flags a terminal alone needs, plus what the
-// verb's `mcp` adds); read, write or destructive follows the methods of the endpoints it declares.
+// verb's `mcp` adds); what it changes, and whether a person confirms its calls, is what
+// src/verbs/changes.ts says of its command.
 import * as z from 'zod/mini';
 import type { McpSpec, Param, VerbDecl } from '../verbs/declare.js';
 import { cliName } from '../verbs/invoke.js';
 import { responseSchemas } from '../schemas.js';
 import { endpoints, type Endpoint } from '../service.js';
-
-/** reads change nothing; writes add or change; destructive ones delete (offered only with --allow-destructive). */
-export type ToolKind = 'read' | 'write' | 'destructive';
+import { commandChanges, deletes, questionOf, type Changes } from '../verbs/changes.js';
 
 export interface ToolParam {
   key: string;
@@ -33,7 +32,10 @@ export interface ToolDef {
   name: string;
   /** The command's words: ['keys', 'create']. */
   path: string[];
-  kind: ToolKind;
+  /** none: reads alone; write; destructive: deletes (offered only with --allow-destructive). */
+  changes: Changes;
+  /** Whether a person confirms its calls: every call, some (by their arguments), or none. */
+  asks: 'always' | 'sometimes' | 'never';
   verb: VerbDecl;
   spec: McpSpec;
   params: ToolParam[];
@@ -58,10 +60,15 @@ export function isTool(verb: VerbDecl): boolean {
   return Array.isArray(verb.endpoints) && verb.endpoints.length > 0 && !(verb.mcp && 'none' in verb.mcp);
 }
 
-function kindOf(verb: VerbDecl): ToolKind {
-  const methods = (verb.endpoints as (keyof typeof endpoints)[]).map((e) => endpoints[e].method);
-  if (methods.includes('DELETE')) return 'destructive';
-  return methods.every((m) => m === 'GET') ? 'read' : 'write';
+/** Whether a person confirms a call of the tool: a deletion or a declared question always; a force or a permission by its value. */
+function asksOf(path: string[], verb: VerbDecl, params: ToolParam[]): ToolDef['asks'] {
+  try {
+    if (questionOf(path, verb, {})) return 'always';
+  } catch {
+    // A declared question that reads its arguments asks of every call.
+    return 'always';
+  }
+  return params.some((p) => p.key === 'force' || p.key === 'permission') ? 'sometimes' : 'never';
 }
 
 function paramSchema(param: Param<unknown>, kind: 'arg' | 'flag', override?: Record<string, unknown>): Record<string, unknown> {
@@ -133,7 +140,7 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
     .filter((v) => !v.hidden && isTool(v.verb))
     .map(({ path, verb }) => {
       const spec = (verb.mcp ?? {}) as McpSpec;
-      const kind = kindOf(verb);
+      const changes = commandChanges(verb);
       const declared: [string, Param<unknown>, 'arg' | 'flag'][] = [
         ...Object.entries((verb.args ?? {}) as Record<string, Param<unknown>>).map(
           ([k, p]) => [k, p, 'arg'] as [string, Param<unknown>, 'arg'],
@@ -143,7 +150,8 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
         ),
       ];
       const params = declared
-        .filter(([key]) => !spec.drop?.includes(key))
+        // A deletion's person answers through the client, never through a `yes` the agent passes.
+        .filter(([key]) => !spec.drop?.includes(key) && !(key === 'yes' && deletes(verb)))
         .map(([key, param, pkind]) => {
           const name = toolName(param, pkind);
           return { key, name, param, kind: pkind, schema: paramSchema(param, pkind, spec.schema?.[key]) };
@@ -165,17 +173,17 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
         outputSchema: outputSchema(verb),
         annotations: {
           title,
-          readOnlyHint: kind === 'read',
-          destructiveHint: kind === 'destructive',
+          readOnlyHint: changes === 'none',
+          destructiveHint: changes === 'destructive',
           idempotentHint: methods.every((e) => e.method === 'GET' || e.method === 'DELETE' || !!e.idempotent),
           openWorldHint: !!spec.openWorld,
         },
       };
-      return { name, path, kind, verb, spec, params, listing };
+      return { name, path, changes, asks: asksOf(path, verb, params), verb, spec, params, listing };
     });
 }
 
 /** The tools a server offers: reads alone with --read-only; destructive ones only with --allow-destructive. */
-export function offered<T extends { kind: ToolKind }>(tools: T[], flags: { readOnly?: boolean; allowDestructive?: boolean }): T[] {
-  return tools.filter((t) => (flags.readOnly ? t.kind === 'read' : t.kind !== 'destructive' || !!flags.allowDestructive));
+export function offered<T extends { changes: Changes }>(tools: T[], flags: { readOnly?: boolean; allowDestructive?: boolean }): T[] {
+  return tools.filter((t) => (flags.readOnly ? t.changes === 'none' : t.changes !== 'destructive' || !!flags.allowDestructive));
 }

@@ -16,7 +16,15 @@ import {
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { LIVE_ID, liveStart, liveView } from './live.js';
 import { newKey, randomId, type SandboxState } from './seed.js';
-import { compileTemplate, endpointNames, endpoints, matchTemplate, type Endpoint, type EndpointName } from '../service.js';
+import {
+  compileTemplate,
+  endpointNames,
+  endpoints,
+  matchTemplate,
+  type CompiledTemplate,
+  type Endpoint,
+  type EndpointName,
+} from '../service.js';
 import type { Store } from './store.js';
 
 export interface Reply {
@@ -283,12 +291,15 @@ export const routes: Route[] = [
   ...extraRoutes,
 ];
 
-const compiled = routes.map((route) => ({ route, template: compileTemplate(route.template) }));
+// Compiled when first matched: a route added to the list (a test's endpoint of tomorrow) is served too.
+const compiled = new WeakMap<Route, CompiledTemplate>();
 
 /** The route for a raw (still percent-encoded) path; 'method' when only the method is wrong. */
 export function findRoute(method: string, rawPath: string): Match | 'method' | undefined {
   let wrongMethod = false;
-  for (const { route, template } of compiled) {
+  for (const route of routes) {
+    let template = compiled.get(route);
+    if (!template) compiled.set(route, (template = compileTemplate(route.template)));
     const params = matchTemplate(template, rawPath);
     if (!params) continue;
     if (route.method !== method) {

@@ -1,38 +1,14 @@
-// A profile's agent policy (cli.md §11): what a command would do, judged from its declaration
-// (the methods of the endpoints it calls, `api`'s method, a --force) before it runs, and whether
-// the policy lets an AI agent do it. A guard against an agent's mistakes, not an authorization
-// boundary: an agent that hides its variables is not seen.
+// A profile's agent policy (cli.md §11): whether it lets an AI agent make a call, judged before it
+// runs by what the call changes (./changes.ts, the classification every rule reads). A guard
+// against an agent's mistakes, not an authorization boundary: an agent that hides its variables is
+// not seen.
 import type { AgentPolicy } from '../common/agent.js';
 import { profileOf } from '../config/index.js';
 import type { Ctx } from '../cli/context.js';
 import { AuthError } from '../errors.js';
-import type { Method } from '../http/index.js';
-import { endpoints, type EndpointName } from '../service.js';
+import { callChanges, methodsOf, type Declared } from './changes.js';
 
 export type { AgentPolicy } from '../common/agent.js';
-
-/** What the policy reads of a verb's declaration (VerbSpec in src/verbs/declare.ts). */
-export interface Declared {
-  endpoints: EndpointName[] | 'any';
-  method?(opts: Record<string, unknown>): Method;
-}
-
-/** reads send GET alone; writes send anything else; destructive ones delete (DELETE) or replace (--force). */
-export type Effect = 'read' | 'write' | 'destructive';
-
-/** The methods a verb would send with these options: its endpoints', or for `api` the one it would use. */
-export function methodsOf(verb: Declared, opts: Record<string, unknown>): Method[] {
-  if (verb.endpoints !== 'any') return verb.endpoints.map((name) => endpoints[name].method);
-  // A verb that may call anything and cannot say how is taken to change the workspace.
-  return [verb.method?.(opts) ?? 'POST'];
-}
-
-/** What a verb would do with these options. */
-export function effectOf(verb: Declared, opts: Record<string, unknown>): Effect {
-  const methods = methodsOf(verb, opts);
-  if (methods.includes('DELETE') || opts.force === true) return 'destructive';
-  return methods.every((m) => m === 'GET') ? 'read' : 'write';
-}
 
 /** The policy a profile sets for agents: `full` when it sets none. */
 export function policyOf(profile: { agents?: AgentPolicy } | undefined): AgentPolicy {
@@ -45,12 +21,12 @@ export function policyOf(profile: { agents?: AgentPolicy } | undefined): AgentPo
  */
 export function policyRefusal(verb: Declared, opts: Record<string, unknown>, policy: AgentPolicy, profile: string): string | undefined {
   if (policy === 'full') return undefined;
-  const effect = effectOf(verb, opts);
+  const changes = callChanges(verb, opts);
   const sends = [...new Set(methodsOf(verb, opts))].join(', ');
   const why =
-    policy === 'read-only' && effect !== 'read'
+    policy === 'read-only' && changes !== 'none'
       ? `AI agents may only read, and this command sends ${sends}`
-      : policy === 'no-destructive' && effect === 'destructive'
+      : policy === 'no-destructive' && changes === 'destructive'
         ? `AI agents may not delete or replace, and this command ${opts.force === true ? 'replaces what exists (--force)' : 'deletes'}`
         : undefined;
   if (!why) return undefined;
@@ -66,7 +42,7 @@ export function policyInEffect(ctx: Ctx): { profile: string; policy: AgentPolicy
 /** Under an agent, stops a verb the profile's policy refuses (exit 4), before it asks or sends anything. */
 export function enforcePolicy(ctx: Ctx, verb: Declared, opts: Record<string, unknown>): void {
   // Reads are allowed by every policy: they need not even read the config.
-  if (!ctx.agent || effectOf(verb, opts) === 'read') return;
+  if (!ctx.agent || callChanges(verb, opts) === 'none') return;
   const { profile, policy } = policyInEffect(ctx);
   const refusal = policyRefusal(verb, opts, policy, profile);
   if (refusal) throw new AuthError(refusal);

@@ -31,10 +31,22 @@ export function profileSaid(name: string, r: Pick<Resolution, 'profileSource' | 
   return `profile ${quoted} ${profileFrom(r)}`;
 }
 
-export async function confirmDestructive(ctx: Ctx, action: string, yes: boolean): Promise<void> {
+/** What a person is asked to agree to: the command's words, and the id it acts on (kept whole for a prompt that has it typed). */
+export interface Confirmed {
+  action: string;
+  target: string;
+}
+
+/**
+ * A deletion asks [y/N] on a terminal, naming the target, the profile and the base URL (the
+ * sandbox as `the sandbox`: its port changes on every call); without one it needs --yes.
+ */
+export async function confirmDestructive(ctx: Ctx, confirmed: Confirmed, yes: boolean): Promise<void> {
   if (yes || ctx.dryRun) return;
-  const target = await ctx.target();
-  const where = `${profileSaid(target.profile, ctx.resolution())}, ${target.baseUrl ?? 'no base URL'}`;
-  const question = `${action.charAt(0).toUpperCase()}${action.slice(1)} (${where})?`;
-  if (!(await ctx.term.confirm(question, `pass --yes to ${action}`))) throw new CancelledError();
+  const { action, target } = confirmed;
+  const t = await ctx.target();
+  const where = `${profileSaid(t.profile, ctx.resolution())}, ${ctx.sandbox ? 'the sandbox' : (t.baseUrl ?? 'no base URL')}`;
+  const what = `${action} '${cleanLine(target)}'`;
+  const question = `${what.charAt(0).toUpperCase()}${what.slice(1)} (${where})?`;
+  if (!(await ctx.term.confirm(question, `pass --yes to ${what}`))) throw new CancelledError();
 }

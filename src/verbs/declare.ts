@@ -11,6 +11,7 @@ import type { EndpointName } from '../service.js';
 import type { Terminal } from '../terminal/index.js';
 import type { IdsSpec } from '../ids/record.js';
 import { cleanLine } from '../common/sanitize.js';
+import type { Asked } from './changes.js';
 
 export interface Result {
   /** The document printed with --json: the service's body unless the command says otherwise. */
@@ -298,8 +299,12 @@ export interface McpSpec<O = Record<string, unknown>> {
   openWorld?: boolean;
   /** The argument that names a local file: read only inside the server's folders, its real path confirmed. */
   localFile?: string;
-  /** What a person confirms before anything is sent (cli.md §8): the command's words and its target; undefined when nothing needs it. */
-  confirm?(opts: O): { action: string; target: string } | undefined;
+  /**
+   * That a person confirms every call, for what no rule of src/verbs/changes.ts sees (data leaves
+   * the machine, conversations go to a provider): the command's words and the values it names.
+   * Deletions, --force and a wider permission are confirmed without a line here.
+   */
+  confirm?(opts: O): Asked | undefined;
   /** The one text part, instead of the document as compact JSON (convo show's Markdown transcript). */
   text?(document: unknown): string;
   /** The document returned, when it is not the --json document (keys create's key, masked unless --show-secrets). */

@@ -6,6 +6,7 @@
 import type { Command, Option } from 'commander';
 import {
   examples,
+  flag,
   pathOf,
   rootOf,
   settle,
@@ -18,6 +19,8 @@ import {
   type VerbDecl,
 } from './declare.js';
 import { enforcePolicy } from './agent-policy.js';
+import { deletes, questionOf } from './changes.js';
+import { confirmDestructive } from './confirm.js';
 import { UsageError } from '../errors.js';
 import type { IdKind } from '../ids/kinds.js';
 import { chooseMissing, missingId, remembering } from './remembered-ids.js';
@@ -62,11 +65,20 @@ export interface Declared {
   flags: [string, Param<unknown>][];
 }
 
+/** What answers a deletion's [y/N] off a terminal: every command that sends DELETE takes it, declared or not. */
+const YES = flag('-y, --yes', 'do not ask for confirmation');
+
+/** A verb's flags by key, in the order declared, with --yes for a verb that deletes. */
+export function flagsOf(verb: VerbDecl): [string, Param<unknown>][] {
+  const flags = Object.entries((verb.flags ?? {}) as Record<string, Param<unknown>>);
+  return deletes(verb) && !flags.some(([key]) => key === 'yes') ? [...flags, ['yes', YES]] : flags;
+}
+
 /** A verb's parameters by key, arguments then flags, in the order declared. */
 export function paramsOf(verb: VerbDecl, extra: Record<string, Param<unknown>> = {}): Declared {
   return {
     args: Object.entries(verb.args ?? {}),
-    flags: [...Object.entries(verb.flags ?? {}), ...Object.entries(extra)] as [string, Param<unknown>][],
+    flags: [...flagsOf(verb), ...Object.entries(extra)] as [string, Param<unknown>][],
   };
 }
 
@@ -115,11 +127,15 @@ export function readOptions(
 
 /**
  * Runs a verb with options already read: under an AI agent the profile's agent policy (cli.md §11)
- * first, before it runs or asks anyone anything; then run, its Call settled (planned under
- * --dry-run, else sent), and the ids it took and showed remembered (cli.md §10).
+ * first, before it runs or asks anyone anything; then a deletion's [y/N] (or its --yes; a door
+ * that asked the person its own way passes yes); then run, its Call settled (planned under
+ * --dry-run, else sent), and the ids it took and showed remembered (cli.md §10). `path` is the
+ * command's words, which the question says.
  */
-export async function perform(verb: VerbDecl, opts: Record<string, unknown>, ctx: Ctx, here: Here): Promise<Result | void> {
+export async function perform(verb: VerbDecl, opts: Record<string, unknown>, ctx: Ctx, here: Here, path: string[]): Promise<Result | void> {
   enforcePolicy(ctx, verb, opts);
+  const asked = deletes(verb) ? questionOf(path, verb, opts) : undefined;
+  if (asked) await confirmDestructive(ctx, { action: asked.action, target: asked.facts.map(([, v]) => v).join('/') }, opts.yes === true);
   return remembering(ctx, verb.ids, opts, async () => settle(ctx, await verb.run(opts, ctx, here)));
 }
 
@@ -133,6 +149,8 @@ export const nowhere: Here = {
 };
 
 export interface InvokeOptions {
+  /** The command's words: ['device', 'rm']. */
+  path: string[];
   here?: Here;
   /** Parameters the door takes besides the declared ones (an MCP tool's api_key). */
   extra?: Record<string, Param<unknown>>;
@@ -141,10 +159,10 @@ export interface InvokeOptions {
 }
 
 /** The whole pipeline: read and check the raw options, run, settle, one Result. */
-export async function invoke(verb: VerbDecl, raw: RawOptions, ctx: Ctx, door: Door, options: InvokeOptions = {}): Promise<Result | void> {
+export async function invoke(verb: VerbDecl, raw: RawOptions, ctx: Ctx, door: Door, options: InvokeOptions): Promise<Result | void> {
   let opts = readOptions(verb, raw, door, options.extra);
   if (options.before) opts = (await options.before(opts)) ?? opts;
-  return perform(verb, opts, ctx, options.here ?? nowhere);
+  return perform(verb, opts, ctx, options.here ?? nowhere, options.path);
 }
 
 // The command line's door: commander's commands made from the declarations, each action reading argv into raw options.
@@ -161,7 +179,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
   command.description(verb.summary);
   for (const alias of verb.aliases ?? []) command.alias(alias);
   const args = Object.entries((verb.args ?? {}) as Record<string, Param<unknown>>);
-  const flags = Object.entries((verb.flags ?? {}) as Record<string, Param<unknown>>);
+  const flags = flagsOf(verb);
   const takes = (verb.ids?.takes ?? {}) as Record<string, string | undefined>;
   // Trailing id arguments may be left out: they are chosen from a list, or the error says where they come from.
   const firstChosen = args.findIndex((_, i) => args.slice(i).every(([key]) => takes[key] !== undefined));
@@ -219,7 +237,8 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
           undefined,
           chosen.map((c) => c.key),
         ),
-      async (o, ctx) => perform(verb, await chooseMissing(ctx, verb.ids, o as Record<string, unknown>, chosen), ctx, here),
+      async (o, ctx) =>
+        perform(verb, await chooseMissing(ctx, verb.ids, o as Record<string, unknown>, chosen), ctx, here, pathOf(cmd).split(' ').slice(1)),
     );
   });
 }

@@ -11,6 +11,7 @@ import { verbPaths } from '../../src/common/visible.js';
 import { optionsOf, recordingProgram } from '../argv.js';
 import { samplesOf, VERBS } from '../endpoints.js';
 import { run, tempDir } from '../helpers.js';
+import { flagsOf } from '../../src/verbs/invoke.js';
 
 /**
  * Verbs with the options argv gives them, flags and aliases included. Every verb's samples are
@@ -174,7 +175,8 @@ describe('argv → options', () => {
       for (const args of samplesOf(v)) {
         const got = await optionsOf(args);
         expect(got.verb, args.join(' ')).toBe(name);
-        const keys = [...Object.keys(v.verb.args ?? {}), ...Object.keys(v.verb.flags ?? {})].sort();
+        // A verb that deletes takes --yes whether it declares it or not (src/verbs/invoke.ts flagsOf).
+        const keys = [...Object.keys(v.verb.args ?? {}), ...flagsOf(v.verb).map(([key]) => key)].sort();
         expect(Object.keys(got.opts as object).sort(), args.join(' ')).toEqual(keys);
       }
     },
@@ -249,7 +251,7 @@ const cases: [args: string[], message: string][] = [
   ],
   [['device', 'rm'], "Error: Missing required argument 'device_id'. Run `wsctl device rm --help` for usage."],
   [['device', 'rm', 'dev_x'], "Error: No terminal to ask on: pass --yes to remove device 'dev_x'."],
-  [['pub', 'rm', 'p', '--no-input'], "Error: Prompts are off (--no-input or WSCTL_NO_INPUT=1): pass --yes to unpublish 'p'."],
+  [['pub', 'rm', 'p', '--no-input'], "Error: Prompts are off (--no-input or WSCTL_NO_INPUT=1): pass --yes to remove publication 'p'."],
   [['persona', 'versions', ''], 'Error: persona_id must not be empty.'],
   [['persona', 'upload-avatar', '/nonexistent.png'], 'Error: Cannot read /nonexistent.png: no such file.'],
   [

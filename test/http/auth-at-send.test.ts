@@ -34,7 +34,7 @@ describe('a stored key is read when the request is sent', () => {
     const r = await ask('n', '--debug');
     expect(r.prompts).toHaveLength(1);
     expect(r.prompts[0]).toContain("profile 'work'");
-    expect(r.stderr).toContain('Cancelled; nothing was changed.');
+    expect(r.stderr).toContain('Cancelled: nothing was sent.');
     expect(r.stderr).not.toContain('credential store');
     expect(setup.sb.requests.length).toBe(before);
   });

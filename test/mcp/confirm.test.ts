@@ -59,7 +59,13 @@ describe('a person confirms', () => {
     };
     expect(params.mode ?? 'form').toBe('form');
     expect(params.message).toBe(
-      `Allow the agent to remove device dev_laptop (profile 'default', ${sb.url})?`.replace('dev_laptop', 'dev_phone'),
+      [
+        'Action: remove device. It cannot be undone.',
+        'device_id: "dev_phone"',
+        "Profile: 'default'",
+        `Base URL: ${sb.url}`,
+        'Allow the agent to do this?',
+      ].join('\n'),
     );
     expect(Object.entries(params.requestedSchema.properties).map(([k, v]) => [k, v.type])).toEqual([['confirm', 'boolean']]);
 
@@ -82,7 +88,9 @@ describe('a person confirms', () => {
   it('a target with control characters is named without them', async () => {
     const c = await server({ allowDestructive: true }, () => ({ action: 'decline' }));
     await c.client.callTool({ name: 'pub_rm', arguments: { pub_id: 'pub\u001b[2J\u0007_x' } });
-    expect((c.asked[0]!.params as { message: string }).message).toMatch(/^Allow the agent to unpublish pub_x \(profile/);
+    expect((c.asked[0]!.params as { message: string }).message).toMatch(
+      /^Action: remove publication\. It cannot be undone\.\npub_id: "pub_x"\n/,
+    );
   });
 
   it("a client that cannot ask: refused with exit code 2 naming the command line, with the server's profile; nothing sent", async () => {
@@ -108,16 +116,22 @@ describe('a person confirms', () => {
       [
         'conn_set_permission',
         { app_slug: 'gmail', pd_conn_id: 'pdc_gmail', permission: 'full' },
-        /^Allow the agent to give full access to connection gmail\/pdc_gmail /,
+        /^Action: set the permission of connection\. It gives more than read access\.\napp_slug: "gmail"\npd_conn_id: "pdc_gmail"\npermission: "full"\n/,
       ],
+      // Any value but read widens access (cli.md §8), not only full.
+      ['conn_set_permission', { app_slug: 'gmail', pd_conn_id: 'pdc_gmail', permission: 'write' }, /\npermission: "write"\n/],
       ['conn_set_permission', { app_slug: 'gmail', pd_conn_id: 'pdc_gmail', permission: 'read' }, undefined],
-      ['site_create', { name: 'launch', force: true }, /^Allow the agent to replace site launch /],
+      ['site_create', { name: 'launch', force: true }, /^Action: create site\. With force it replaces what exists\.\nname: "launch"\n/],
       ['site_create', { name: 'other' }, undefined],
-      ['keys_create', { name: 'ci', save_as: 'ci', force: true }, /^Allow the agent to create a key and replace profile ci /],
+      [
+        'keys_create',
+        { name: 'ci', save_as: 'ci', force: true },
+        /^Action: create key\. With force it replaces what exists\.\nname: "ci"\nsave_as: "ci"\n/,
+      ],
       [
         'byok_add',
         { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama', api_key: 'sk-provider-0123456789' },
-        /^Allow the agent to register model provider fast \(https:\/\/api\.groq\.com\/openai\/v1, llama\) /,
+        /^Action: register model provider\. Future conversations go to that provider\.\nprovider_url: "https:\/\/api\.groq\.com\/openai\/v1"\nmodel: "llama"\nname: "fast"\nProfile: /,
       ],
     ];
     for (const [name, args, question] of calls) {
@@ -172,8 +186,16 @@ describe('local files', () => {
     const c = await server({ uploadDir: dir }, accept);
     const ok = await c.client.callTool({ name: 'persona_upload_avatar', arguments: { file: join(dir, 'alias.png') } });
     expect(ok.isError, texts(ok).join()).toBeFalsy();
+    // A temporary folder's path is shorter than the 64 characters a value is cut to.
+    expect(join(dir, 'ada.png').length).toBeLessThan(64);
     expect((c.asked[0]!.params as { message: string }).message).toBe(
-      `Allow the agent to upload file ${join(dir, 'ada.png')} (${PNG.length} bytes) (profile 'default', ${sb.url})?`,
+      [
+        'Action: upload file',
+        `file: ${JSON.stringify(join(dir, 'ada.png'))} (${PNG.length} bytes)`,
+        "Profile: 'default'",
+        `Base URL: ${sb.url}`,
+        'Allow the agent to do this?',
+      ].join('\n'),
     );
     const before = sb.requests.length;
     // Outside, through a link, or missing outside: one message, never whether it exists.

@@ -409,13 +409,14 @@ describe('wsctl mcp config', () => {
     for (const [client, key] of Object.entries(shapes)) {
       const r = await runBin(['mcp', 'config', '--client', client, '--allow-destructive']);
       const entry = { command: process.execPath, args: [script, 'mcp', '--allow-destructive'] };
-      expect(JSON.parse(r.stdout), client).toEqual({ [key]: { wsctl: client === 'vscode' ? { type: 'stdio', ...entry } : entry } });
+      const shaped = client === 'vscode' ? { type: 'stdio', ...entry } : client === 'zed' ? { source: 'custom', ...entry } : entry;
+      expect(JSON.parse(r.stdout), client).toEqual({ [key]: { wsctl: shaped } });
     }
     const json = await runBin(['mcp', 'config', '--client', 'zed', '--json'], { env: { HOME: '/home/someone' } });
     expect(JSON.parse(json.stdout)).toEqual({
       client: 'zed',
       file: '/home/someone/.config/zed/settings.json',
-      snippet: { context_servers: { wsctl: { command: process.execPath, args: [script, 'mcp'] } } },
+      snippet: { context_servers: { wsctl: { source: 'custom', command: process.execPath, args: [script, 'mcp'] } } },
     });
     const bad = await runBin(['mcp', 'config', '--client', 'emacs']);
     expect([bad.code, bad.stderr]).toEqual([
@@ -453,9 +454,9 @@ describe('wsctl mcp config', () => {
     const wrong = await runBin(['mcp', 'config'], { env: { WSCTL_SANDBOX: 'sure' } });
     expect([wrong.code, wrong.stdout]).toEqual([2, '']);
     expect(wrong.stderr).toMatch(/^Error: Invalid WSCTL_SANDBOX 'sure'/);
-    // Flags win over the environment.
-    const flags = await runBin(['--profile', 'ci', 'mcp', 'config'], { env: { WSCTL_PROFILE: 'work' } });
-    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual([script, 'mcp', '--profile', 'ci']);
+    // Flags win over the environment (under --sandbox: a profile named otherwise must exist).
+    const flags = await runBin(['--profile', 'ci', 'mcp', 'config', '--sandbox'], { env: { WSCTL_PROFILE: 'work' } });
+    expect(JSON.parse(flags.stdout).mcpServers.wsctl.args).toEqual([script, 'mcp', '--sandbox', '--profile', 'ci']);
     // A base URL the server would not read is refused, not dropped; the profile's own is fine.
     const url = await runBin(['mcp', 'config'], { env: { WSCTL_BASE_URL: 'https://other.example.com' } });
     expect([url.code, url.stdout]).toEqual([2, '']);
@@ -512,7 +513,15 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
       expect(texts(await client.callTool({ name: 'device_rm', arguments: { device_id: id } }))[0]).toBe(
         'Error: Declined: nothing was sent. (exit code 2)',
       );
-    expect(asked[0]).toMatch(/^Allow the agent to remove device dev_laptop \(profile 'sandbox', http:\/\/127\.0\.0\.1:\d+\)\?$/);
+    expect(asked[0]).toBe(
+      [
+        'Action: remove device. It cannot be undone.',
+        'device_id: "dev_laptop"',
+        "Profile: 'sandbox'",
+        'Base URL: the sandbox',
+        'Allow the agent to do this?',
+      ].join('\n'),
+    );
     // Not asked: the phone is still there.
     const cannot = await spawnServer(['--sandbox', '--allow-destructive', '--profile', 'work'], { WSCTL_CONFIG_DIR: config });
     expect(texts(await cannot.client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } }))[0]).toBe(

@@ -40,7 +40,7 @@ function argvOf(tool: ToolDef, args: Record<string, unknown>): string[] {
     else if (value === true) flags.push(longOf(p));
     else if (value !== false) flags.push(`${longOf(p)}=${value}`);
   }
-  const yes = tool.verb.flags && 'yes' in tool.verb.flags ? ['--yes'] : [];
+  const yes = tool.changes === 'destructive' ? ['--yes'] : [];
   return [...tool.path, ...flags, ...yes, '--', ...positional];
 }
 

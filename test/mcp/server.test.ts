@@ -169,7 +169,7 @@ describe('calls', () => {
     expect(JSON.parse(lastRequest(sb).body)).toEqual({ page_id: 'page_demo', title: 'Roadmap', target_path: ['projects', '2027'] });
     const perm = await client.callTool({
       name: 'conn_set_permission',
-      arguments: { app_slug: 'gmail', pd_conn_id: 'pdc_gmail', permission: 'write' },
+      arguments: { app_slug: 'gmail', pd_conn_id: 'pdc_gmail', permission: 'read' },
     });
     expect(perm.structuredContent).toEqual({ success: true });
     expect([lastRequest(sb).method, lastRequest(sb).path]).toEqual(['PATCH', '/connections/gmail/pdc_gmail/permission']);

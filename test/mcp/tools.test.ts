@@ -62,7 +62,10 @@ describe('tools and the command tree', () => {
       const command = find(tree, tool.path);
       const longOf = (syntax: string) => snake((syntax.match(/--[\w-]+/g) ?? ['']).pop()!);
       const dropped = (tool.spec.drop ?? []).map((key) => longOf((tool.verb.flags as Record<string, { syntax: string }>)[key]!.syntax));
-      const cli = [...command.registeredArguments.map((a) => snake(a.name())), ...command.options.map((o) => snake(o.long ?? ''))];
+      // A deletion's --yes is the command line's answer to [y/N]: a tool's person answers through the client.
+      const cli = [...command.registeredArguments.map((a) => snake(a.name())), ...command.options.map((o) => snake(o.long ?? ''))].filter(
+        (o) => !(o === 'yes' && tool.changes === 'destructive'),
+      );
       const extra = Object.values(tool.spec.extra ?? {}).map((p) => longOf(p.syntax));
       const params = Object.keys(tool.listing.inputSchema.properties);
       for (const d of tool.spec.drop ?? []) expect(Object.keys(tool.verb.flags ?? {}), `${tool.name} drops ${d}`).toContain(d);

@@ -131,7 +131,7 @@ describe('text bodies and prompts on a terminal', () => {
   it('the [y/N] prompt shows a pasted id without its escape sequences', async () => {
     const sb = await startSandbox();
     const r = await runPty(['device', 'rm', 'dev\x1b]0;PWN\x07\x1b[2J'], { cols: 80, env: sb.env, steps: [['[y/N]', 'n\r']] });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.text).toMatch(/Remove device 'dev(\]0;PWN)?' .*\[y\/N\]/);
     expect(r.output).not.toContain('\x1b]0;PWN');
     expect(r.output).not.toContain('\x1b[2J');

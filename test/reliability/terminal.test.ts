@@ -44,7 +44,7 @@ describe.skipIf(!hasTmux && !process.env.CI)('in a real terminal', () => {
     term.send(`WSCTL_API_KEY=${sb.key} wsctl device rm dev_phone`, 'Enter');
     await term.waitFor(/Remove device 'dev_phone' \(default profile 'default', http:\/\/127\.0\.0\.1:\d+\)\? \[y\/N\]/);
     term.send('Enter');
-    await term.waitFor(/Cancelled; nothing was changed/);
+    await term.waitFor(/Cancelled: nothing was sent/);
     expect(sb.state.devices.map((d) => d.id)).toContain('dev_phone');
     expect(sb.requests).toHaveLength(0);
   });

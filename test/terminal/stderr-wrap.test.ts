@@ -50,7 +50,7 @@ describe.concurrent('stderr on a sized terminal', () => {
 
   it.each([60, 80])('a [y/N] question wraps at %i columns, its URL whole and [y/N] on its last line', async (cols) => {
     const r = await runPty(['conn', 'rm', 'gmail', 'pdc_gmail'], { cols, env: sb.env, steps: [['[y/N]', 'n\r']] });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(tooWide(r.text, cols)).toEqual([]);
     const question = lines(r.text.slice(0, r.text.indexOf('[y/N]') + 5));
     expect(question.length).toBeGreaterThan(1);

@@ -158,7 +158,7 @@ describe('prompts on a terminal', () => {
     expect(crashed(r.output)).toBe(false);
   });
 
-  it('[y/N] answered y removes, n cancels (exit 1, no Error:), Ctrl-C exits 130', async () => {
+  it('[y/N] answered y removes, n cancels (exit 2, no Error:), Ctrl-C exits 130', async () => {
     const env = sb.env;
     const yes = await runPty(['device', 'rm', 'dev_phone'], { cols: 80, env, steps: [['[y/N]', 'y\r']] });
     expect(yes.code).toBe(0);
@@ -167,8 +167,8 @@ describe('prompts on a terminal', () => {
     );
     expect(yes.text).toContain("Removed device 'dev_phone'.");
     const no = await runPty(['pub', 'rm', 'pub_demo'], { cols: 80, env, steps: [['[y/N]', 'n\r']] });
-    expect(no.code).toBe(1);
-    expect(no.text).toMatch(/^Cancelled; nothing was changed\.$/m);
+    expect(no.code).toBe(2);
+    expect(no.text).toMatch(/^Cancelled: nothing was sent\.$/m);
     expect(no.text).not.toContain('Error:');
     const interrupted = await runPty(['conn', 'rm', 'gmail', 'pdc_gmail'], { cols: 80, env, steps: [['[y/N]', '\x03']] });
     expect(interrupted.code).toBe(130);

@@ -42,9 +42,15 @@ export const add = defineVerb({
     // The key goes to the verb whole, which checks it as it checks a key read from stdin.
     extra: { apiKey: required('--api-key <key>', "the provider's API key (never shown back in full)") },
     // Future conversations go to that provider.
+    // The provider first: a name may be anything the agent chose.
     confirm: (opts) => ({
       action: 'register model provider',
-      target: `${opts.name} (${maskUrlPassword(opts.providerUrl)}, ${opts.model})`,
+      facts: [
+        ['providerUrl', maskUrlPassword(opts.providerUrl)],
+        ['model', opts.model],
+        ['name', opts.name],
+      ],
+      why: 'Future conversations go to that provider.',
     }),
   },
   run,

@@ -1,6 +1,5 @@
-import { arg, call, defineVerb, flag, parseId, type Call, type Ctx, type Result } from '../../verbs/declare.js';
+import { arg, call, defineVerb, parseId, type Call, type Ctx, type Result } from '../../verbs/declare.js';
 import type { Response } from '../../schemas.js';
-import { confirmDestructive } from '../../verbs/confirm.js';
 import { request } from '../../service.js';
 
 export const rm = defineVerb({
@@ -11,7 +10,6 @@ export const rm = defineVerb({
     appSlug: arg('<app_slug>', 'the app, e.g. gmail (`wsctl caps` lists connected apps)', parseId),
     connId: arg('<pd_conn_id>', 'the connection id, as given to `conn set-permission` before (`wsctl ids connection` lists them)', parseId),
   },
-  flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
   examples: [
     'wsctl conn rm gmail pdc_gmail',
     'wsctl conn rm notion pdc_notion --yes',
@@ -22,17 +20,12 @@ export const rm = defineVerb({
   ids: { takes: { appSlug: 'app', connId: 'connection' }, removes: true },
   mcp: {
     description: 'Remove a connection to a third-party app',
-    drop: ['yes'],
-    // A person confirms through the client instead (cli.md §8).
-    fixed: { yes: true },
-    confirm: (opts) => ({ action: 'remove connection', target: `${opts.appSlug}/${opts.connId}` }),
   },
   run,
 });
 
-export async function run(opts: { appSlug: string; connId: string; yes: boolean }, ctx: Ctx): Promise<Call> {
+export async function run(opts: { appSlug: string; connId: string }, _ctx: Ctx): Promise<Call> {
   const target = `${opts.appSlug}/${opts.connId}`;
-  await confirmDestructive(ctx, `remove connection ${target}`, opts.yes);
   return call({
     request: request('removeConnection', { params: { app_slug: opts.appSlug, pd_conn_id: opts.connId }, what: `connection ${target}` }),
     spinner: 'Removing connection',

@@ -23,11 +23,6 @@ export const setPermission = defineVerb({
     takes: { appSlug: 'app', connId: 'connection' },
     remembers: (opts) => [{ kind: 'connection', id: opts.connId, app: opts.appSlug, description: `${opts.appSlug}, ${opts.permission}` }],
   },
-  mcp: {
-    // Widening access to everything: a person agrees first.
-    confirm: (opts) =>
-      opts.permission === 'full' ? { action: 'give full access to connection', target: `${opts.appSlug}/${opts.connId}` } : undefined,
-  },
   run,
 });
 

@@ -1,4 +1,4 @@
-import { arg, defineVerb, flag, parseId, type Call, type Ctx } from '../../verbs/declare.js';
+import { arg, defineVerb, parseId, type Call, type Ctx } from '../../verbs/declare.js';
 import { remove } from '../../verbs/removal.js';
 
 export const rm = defineVerb({
@@ -6,27 +6,21 @@ export const rm = defineVerb({
   aliases: ['remove'],
   summary: 'Remove a registered device; asks to confirm on a terminal, else needs --yes',
   args: { deviceId: arg('<device_id>', 'the device id', parseId) },
-  flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
   examples: ['wsctl device rm dev_phone', "wsctl device rm dev_phone --yes --jq '.success'"],
   endpoints: ['removeDevice'],
   sample: ['device', 'rm', 'dev_laptop', '--yes'],
   mcp: {
     description: 'Remove a registered device',
-    drop: ['yes'],
-    // A person confirms through the client instead (cli.md §8).
-    fixed: { yes: true },
-    confirm: (opts) => ({ action: 'remove device', target: opts.deviceId }),
   },
   run,
 });
 
-export async function run(opts: { deviceId: string; yes: boolean }, ctx: Ctx): Promise<Call> {
+export async function run(opts: { deviceId: string }, ctx: Ctx): Promise<Call> {
   return remove(ctx, {
     action: `remove device '${opts.deviceId}'`,
     endpoint: 'removeDevice',
     params: { device_id: opts.deviceId },
     what: `device '${opts.deviceId}'`,
-    yes: opts.yes,
     spinner: 'Removing device',
     done: `Removed device '${opts.deviceId}'.`,
   });

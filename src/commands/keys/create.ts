@@ -40,7 +40,6 @@ export const create = defineVerb({
     note: 'The new key is returned masked unless the server was started with --show-secrets; save_as stores it in a wsctl profile.',
     // The key goes back masked, or to a client that asked for it: no warning to copy it on the server's stderr.
     fixed: { keyHidden: true },
-    confirm: (opts) => (opts.force ? { action: 'create a key and replace profile', target: opts.saveAs ?? '' } : undefined),
     shown: (document, server) =>
       server.showSecrets ? document : { ...(document as object), key: mask((document as { key?: string }).key) },
   },

@@ -1,4 +1,4 @@
-import { arg, defineVerb, flag, parseId, type Call, type Ctx } from '../../verbs/declare.js';
+import { arg, defineVerb, parseId, type Call, type Ctx } from '../../verbs/declare.js';
 import { remove } from '../../verbs/removal.js';
 
 export const rm = defineVerb({
@@ -6,27 +6,21 @@ export const rm = defineVerb({
   aliases: ['remove'],
   summary: 'Unpublish a published conversation; asks to confirm on a terminal, else needs --yes',
   args: { pubId: arg('<pub_id>', 'the publication id', parseId) },
-  flags: { yes: flag('-y, --yes', 'do not ask for confirmation') },
   examples: ['wsctl pub rm pub_demo', "wsctl pub rm pub_demo --yes --jq '.success'"],
   endpoints: ['removePublication'],
   sample: ['pub', 'rm', 'pub_demo', '--yes'],
   mcp: {
     description: 'Unpublish a published conversation',
-    drop: ['yes'],
-    // A person confirms through the client instead (cli.md §8).
-    fixed: { yes: true },
-    confirm: (opts) => ({ action: 'unpublish', target: opts.pubId }),
   },
   run,
 });
 
-export async function run(opts: { pubId: string; yes: boolean }, ctx: Ctx): Promise<Call> {
+export async function run(opts: { pubId: string }, ctx: Ctx): Promise<Call> {
   return remove(ctx, {
     action: `unpublish '${opts.pubId}'`,
     endpoint: 'removePublication',
     params: { pub_id: opts.pubId },
     what: `publication '${opts.pubId}'`,
-    yes: opts.yes,
     spinner: 'Unpublishing',
     done: `Unpublished '${opts.pubId}'.`,
   });

@@ -30,7 +30,6 @@ export const create = defineVerb({
   ],
   endpoints: ['createWebsite'],
   sample: ['site', 'create', 'launch'],
-  mcp: { confirm: (opts) => (opts.force ? { action: 'replace site', target: opts.name } : undefined) },
   run,
 });
 

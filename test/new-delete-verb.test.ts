@@ -1,0 +1,144 @@
+// A command that sends DELETE gets every safeguard without a line of its own (cli.md §5, §8, §11;
+// STYLE 21). This test adds, at run time, a 15th endpoint to the table (DELETE a device's data), its
+// sandbox handler, and `device wipe <device_id>` declared with no `mcp` block, no --yes and no
+// confirmation call; then finds it confirmed on both doors, offered to MCP clients only with
+// --allow-destructive and marked destructiveHint, and refused to a no-destructive agent.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { run, startSandbox, type TestSandbox } from './helpers.js';
+import { connect, texts } from './mcp/harness.js';
+import { device } from '../src/commands/device/index.js';
+import { handlers, routes } from '../src/sandbox/routes.js';
+import { endpointNames, endpoints, request, type Endpoint, type EndpointName } from '../src/service.js';
+import { arg, call, defineVerb, parseId } from '../src/verbs/declare.js';
+import { mcpOffer } from '../src/verbs/agent-policy.js';
+
+const wiped: string[] = [];
+const ENDPOINT = 'wipeDevice' as EndpointName;
+(endpoints as unknown as Record<string, Endpoint>)[ENDPOINT] = { method: 'DELETE', path: '/devices/{device_id}/data', response: 'Success' };
+(endpointNames as string[]).push(ENDPOINT);
+(handlers as unknown as Record<string, unknown>)[ENDPOINT] = async ({ params }: { params: Record<string, string> }) => {
+  wiped.push(params.device_id!);
+  return { status: 200, body: { success: true } };
+};
+routes.push({
+  method: 'DELETE',
+  template: '/devices/{device_id}/data',
+  auth: true,
+  schema: 'Success',
+  handle: (handlers as unknown as Record<string, (typeof routes)[number]['handle']>)[ENDPOINT]!,
+});
+device.verbs.push(
+  defineVerb({
+    name: 'wipe',
+    summary: "Erase a device's data",
+    args: { deviceId: arg('<device_id>', 'the device id', parseId) },
+    examples: ['wsctl device wipe dev_phone'],
+    endpoints: [ENDPOINT],
+    sample: ['device', 'wipe', 'dev_phone', '--yes'],
+    run: async (opts) =>
+      call({
+        request: request(ENDPOINT as 'removeDevice', { params: { device_id: opts.deviceId } }),
+        spinner: 'Wiping',
+        answer: ({ body }) => ({ json: body ?? { success: true }, human: (out) => out.done('Wiped.') }),
+      }),
+  }),
+);
+
+let sb: TestSandbox;
+beforeEach(async () => {
+  sb = await startSandbox();
+  wiped.length = 0;
+});
+const sent = () => sb.requests.filter((q) => q.method === 'DELETE').map((q) => q.path);
+
+describe('a DELETE verb declared tomorrow, on the MCP door', () => {
+  it('is offered only with --allow-destructive, destructiveHint: true, with no yes argument', async () => {
+    const plain = await connect({}, sb.env);
+    expect((await plain.client.listTools()).tools.map((t) => t.name)).not.toContain('device_wipe');
+    await plain.close();
+    const c = await connect({ allowDestructive: true }, sb.env);
+    const tool = (await c.client.listTools()).tools.find((t) => t.name === 'device_wipe')!;
+    await c.close();
+    expect(tool.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['device_id']);
+  });
+
+  it('asks a person, naming the action and the target from its words and its id argument; a no sends nothing', async () => {
+    const messages: string[] = [];
+    let answer = false;
+    const c = await connect(
+      { allowDestructive: true },
+      sb.env,
+      {},
+      {
+        answer: (r) => {
+          messages.push((r.params as { message: string }).message);
+          return answer ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+        },
+      },
+    );
+    const no = await c.client.callTool({ name: 'device_wipe', arguments: { device_id: 'dev_phone' } });
+    expect(texts(no)[0]).toBe('Error: Declined: nothing was sent. (exit code 2)');
+    expect(messages[0]).toMatch(/^Action: wipe device\. It cannot be undone\.\ndevice_id: "dev_phone"\nProfile: 'default'\n/);
+    expect(sent()).toEqual([]);
+    answer = true;
+    const yes = await c.client.callTool({ name: 'device_wipe', arguments: { device_id: 'dev_phone' } });
+    expect(yes.isError, texts(yes).join()).toBeFalsy();
+    expect(messages).toHaveLength(2);
+    expect(wiped).toEqual(['dev_phone']);
+    await c.close();
+  });
+
+  it('is not offered under a no-destructive policy: a call of it is an unknown tool', async () => {
+    const c = await connect(
+      { ...mcpOffer({ allowDestructive: true }, 'no-destructive'), policy: { profile: 'default', policy: 'no-destructive' } },
+      sb.env,
+    );
+    expect((await c.client.listTools()).tools.map((t) => t.name)).not.toContain('device_wipe');
+    await expect(c.client.callTool({ name: 'device_wipe', arguments: { device_id: 'dev_phone' } })).rejects.toThrow(/-32602/);
+    await c.close();
+    expect(sent()).toEqual([]);
+  });
+});
+
+describe('a DELETE verb declared tomorrow, on the command line', () => {
+  it('takes --yes, which its help lists', async () => {
+    const help = await run(['device', 'wipe', '--help'], { env: sb.env });
+    expect(help.stdout).toMatch(/-y, --yes\s+do not ask for confirmation/);
+    const r = await run(['device', 'wipe', 'dev_phone', '--yes'], { env: sb.env });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(wiped).toEqual(['dev_phone']);
+  });
+
+  it('asks [y/N] on a terminal, naming the target and the profile: no sends nothing (exit 2), yes wipes', async () => {
+    const no = await run(['device', 'wipe', 'dev_phone'], { env: sb.env, tty: true, stdinTTY: true, answers: ['n'] });
+    expect(no.prompts).toHaveLength(1);
+    expect(no.prompts[0]).toMatch(/^Wipe device 'dev_phone' \(default profile 'default',\s+http:\/\/127\.0\.0\.1:\d+\)\?$/);
+    expect([no.code, no.stderr]).toEqual([2, 'Cancelled: nothing was sent.\n']);
+    expect(sent()).toEqual([]);
+    const yes = await run(['device', 'wipe', 'dev_phone'], { env: sb.env, tty: true, stdinTTY: true, answers: ['y'] });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(wiped).toEqual(['dev_phone']);
+  });
+
+  it('off a terminal needs --yes (exit 2), nothing sent', async () => {
+    const r = await run(['device', 'wipe', 'dev_phone'], { env: sb.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--yes/);
+    expect(sent()).toEqual([]);
+  });
+
+  it('is refused to an agent under a no-destructive policy, before any question (exit 4)', async () => {
+    expect((await run(['profile', 'agents', 'default', 'no-destructive'], { env: sb.env })).code).toBe(0);
+    const r = await run(['device', 'wipe', 'dev_phone', '--yes'], {
+      env: { ...sb.env, CLAUDECODE: '1' },
+      tty: true,
+      stdinTTY: true,
+      answers: ['y'],
+    });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^Error: The agent policy of profile 'default' is no-destructive: AI agents may not delete or replace/);
+    expect(r.prompts).toEqual([]);
+    expect(sent()).toEqual([]);
+  });
+});
