@@ -23,6 +23,7 @@ import { cacheDir } from '../ids/store.js';
 import type { Clock } from '../conversation/clock.js';
 import type { Globals } from '../common/globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from '../terminal/index.js';
+import { sharedAccessibleOn } from '../terminal/accessible.js';
 import type { Prompt } from '../terminal/prompt.js';
 import type { Answered } from '../mcp/early.js';
 
@@ -152,6 +153,8 @@ interface Settings {
   noInput: boolean;
   sandbox: boolean;
   idsCache: { dir: string; off: boolean };
+  /** Accessible mode from the environment: WSCTL_ACCESSIBLE (a boolean, checked) or ACCESSIBLE (never an error). */
+  accessible: boolean;
   backoffMs?: number;
   maxResponseMb?: number;
 }
@@ -168,6 +171,15 @@ export function callEnv(env: Env): Env {
   return Object.defineProperty(copy, 'WSCTL_API_KEY', { get: () => process.env.WSCTL_API_KEY, enumerable: true });
 }
 
+/** The answer, or false when it cannot be had. */
+function tryRead(read: () => boolean): boolean {
+  try {
+    return read();
+  } catch {
+    return false;
+  }
+}
+
 function readSettings(env: Env, globals: Globals): Settings {
   // Every boolean variable is parsed one way, and a bad one is exit 2 before anything is sent.
   const debug = !!globals.debug || envFlag(env, 'WSCTL_DEBUG');
@@ -176,6 +188,7 @@ function readSettings(env: Env, globals: Globals): Settings {
   const noInput = globals.input === false || envFlag(env, 'WSCTL_NO_INPUT') || told.agent !== undefined;
   const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
   const idsCache = { dir: cacheDir(env), off: envFlag(env, 'WSCTL_NO_HISTORY') };
+  const accessible = envFlag(env, 'WSCTL_ACCESSIBLE') || sharedAccessibleOn(env.ACCESSIBLE);
   envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks/switch.ts; a value that is not a boolean is exit 2 here
   return {
     json: !!globals.json || globals.jq !== undefined,
@@ -184,6 +197,7 @@ function readSettings(env: Env, globals: Globals): Settings {
     noInput,
     sandbox,
     idsCache,
+    accessible,
     // Variables for tests, bounded so that none can lift a limit or upset a timer.
     backoffMs: envNumber(env, 'WSCTL_RETRY_BASE_MS', 0, 10_000, 'milliseconds'),
     maxResponseMb: envNumber(env, 'WSCTL_MAX_RESPONSE_MB', 1, 256, 'MiB'),
@@ -198,7 +212,11 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
   // Compiled before anything is sent: a typo in --jq sends no request.
   const jq = globals.jq === undefined ? undefined : await (await import('../terminal/jq.js')).compileJq(globals.jq, base.signal);
   const agentSaid = agent === undefined ? undefined : `${agent}, from ${told.variable}`;
+  // config.json is read for accessible mode only when output asks (a prompt, a spinner, a ✓ line).
+  let accessibleInConfig: (() => boolean) | undefined;
   const term = await createTerminal(base.io, env, {
+    accessible: () => settings.accessible || (accessibleInConfig?.() ?? false),
+    clock: base.clock,
     json,
     noColor: globals.color === false,
     noInput,
@@ -209,6 +227,9 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
   if (debug && told.variable) term.trace(agent === undefined ? `agent: none (${told.variable} says so)` : `agent: ${agentSaid}`);
   const folder = shared?.folder ?? configFolder(env);
   const config = new ConfigStore(folder.path, (m) => term.warn(m));
+  let inConfig: boolean | undefined;
+  // A config that cannot be read is reported by the command that needs it, not here.
+  accessibleInConfig = () => (inConfig ??= tryRead(() => config.read().accessible === true));
   // Usage before configuration: a bad --timeout is exit 2 whatever else is missing.
   const attemptMs = shared?.attemptMs ?? timeoutMs(globals, env);
   const dryRun = !!globals.dryRun;
@@ -250,7 +271,8 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
       case 'keyring': {
         const entry = r.entry;
         const credential =
-          storeReads.get(entry.account) ?? readOnce(() => readKeyring(entry, (line) => debug && term.trace(`credential store: ${line}`)));
+          storeReads.get(entry.account) ??
+          readOnce(() => readKeyring(entry, (line) => debug && term.trace(`credential store: ${line}`), base.signal));
         storeReads.set(entry.account, credential);
         return { ...t, credential, keySource: 'profile', keyStorage: 'keyring' };
       }

@@ -76,6 +76,7 @@ function parseConfig(text: string, path: string): ConfigData {
   if (data.aliases !== undefined && (!isRecord(data.aliases) || !Object.values(data.aliases).every((v) => typeof v === 'string'))) {
     throw broken('"aliases" is not a map of strings');
   }
+  if (data.accessible !== undefined && typeof data.accessible !== 'boolean') throw broken('"accessible" is not true or false');
   // A value of the wrong type is as broken as a file that does not parse (cli.md §2).
   for (const [name, profile] of Object.entries(profiles as Record<string, Record<string, unknown>>)) {
     for (const field of ['base_url', 'api_key'] as const) {

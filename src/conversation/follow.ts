@@ -240,7 +240,8 @@ export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.c
   try {
     let answer = await poll(true);
     while (ACTIVE.has(answer.state)) {
-      status.set(`${answer.state} · ${since(clock.now() - lastMessageAt)} since the last message`);
+      // About the state: said again at once, where nothing is redrawn, when it changes.
+      status.set(`${answer.state} · ${since(clock.now() - lastMessageAt)} since the last message`, answer.state);
       try {
         await clock.sleep(opts.intervalMs, ctx.signal);
       } catch {

@@ -79,7 +79,7 @@ export const SETTINGS: Setting[] = [
   {
     env: ['WSCTL_PAGER', 'PAGER'],
     meaning:
-      'pager of `convo show` on a TTY (default `less -FRX`, with `LESS=FRX` unless `LESS` is set, and none when `TERM=dumb`; `--no-pager` turns it off). One that cannot be started (not installed) is skipped with one warning and the output printed directly; one that exits with a failure makes the command exit 1',
+      'pager of `convo show` on a TTY (default `less -FRX`, with `LESS=FRX` unless `LESS` is set, and none when `TERM=dumb` or in accessible mode; `--no-pager` turns it off). One that cannot be started (not installed) is skipped with one warning and the output printed directly; one that exits with a failure makes the command exit 1',
   },
   { env: ['COLUMNS'], meaning: "the width tables and help fit (default: the terminal's own)" },
   { env: ['PATH'], meaning: "where the pager is looked up before it is started, as the shell would (the shell's default when unset)" },
@@ -98,6 +98,16 @@ export const SETTINGS: Setting[] = [
   {
     env: AGENT_VARIABLES.map(([variable]) => variable),
     meaning: `set (to anything but empty, \`0\` or \`false\`) by an AI agent for the commands it runs, naming it (${AGENT_VARIABLES.map(([variable, name]) => `\`${variable}\`: \`${name}\``).join(', ')}); read after \`WSCTL_AGENT\` and \`AI_AGENT\``,
+  },
+  {
+    env: ['WSCTL_ACCESSIBLE=1', 'ACCESSIBLE'],
+    meaning:
+      'accessible mode, for screen readers and braille displays (also `"accessible": true` in `config.json`); `ACCESSIBLE`, shared with other programs, is on for any value but empty, `0`, `false`, `no` or `off`, and never an error. Nothing is redrawn: a list to choose from is printed once, numbered, and answered by typing a number; a spinner is one line when the work starts and `still working: …` every 30 seconds; a destructive confirmation asks to type the target\'s id (anything else cancels); `done:` and `warning:` in words instead of symbols; no colour',
+  },
+  {
+    env: ['TERM'],
+    meaning:
+      '`dumb`: no escape sequences at all (no colour or other styling, no spinner, no cursor movement); a list to choose from is the numbered list of accessible mode',
   },
   { env: ['CI'], meaning: 'when set, no spinners (colour is not changed by it)' },
   {
@@ -129,11 +139,11 @@ export const EXIT_CODES: [number, string][] = [
   [0, 'success'],
   [
     1,
-    "the service refused or failed (HTTP 4xx/5xx not below), or said so in a 2xx body (`success: false`, a create-website `error`); also a declined confirmation (`Cancelled; nothing was changed.`, without `Error:`), a result that could not be written (a full disk: one line, after waiting for all of the output; `keys create` then names the new key's id and name so that it can be deleted; only a reader that closed the pipe, `| head`, ends it quietly), and a Node.js older than wsctl needs",
+    "the service refused or failed (HTTP 4xx/5xx not below), or said so in a 2xx body (`success: false`, a create-website `error`); also a result that could not be written (a full disk: one line, after waiting for all of the output; `keys create` then names the new key's id and name so that it can be deleted; only a reader that closed the pipe, `| head`, ends it quietly), and a Node.js older than wsctl needs",
   ],
   [
     2,
-    'usage: bad arguments or flags, input that fails validation before sending, HTTP 422, a destructive command without `--yes` off a TTY or with `--no-input`, plain `http://` to a non-loopback host, a `--jq` expression that does not compile or fails',
+    'usage: bad arguments or flags, input that fails validation before sending, HTTP 422, a destructive command without `--yes` off a TTY or with `--no-input`, a no to a confirmation (`Cancelled: nothing was sent.`, without `Error:`), plain `http://` to a non-loopback host, a `--jq` expression that does not compile or fails',
   ],
   [
     3,
@@ -148,7 +158,7 @@ export const EXIT_CODES: [number, string][] = [
 export const FILES: [string, string][] = [
   [
     '<config dir>/config.json',
-    'profiles: base URL, where the key is stored, what AI agents may do (`agents`), the current profile, aliases (mode 0600, folder 0700); written under a lock by atomic rename',
+    'profiles: base URL, where the key is stored, what AI agents may do (`agents`), the current profile, aliases, accessible mode (`"accessible": true`) (mode 0600, folder 0700); written under a lock by atomic rename',
   ],
   ['.wsctl-profile', 'a pin (`wsctl profile pin`): the name of the profile used in its folder and the folders below it, and nothing else'],
   ['<config dir>/sandbox.json', "the embedded sandbox's state (`wsctl sandbox reset` restores its seed)"],
@@ -166,7 +176,7 @@ export const TOPICS: Topic[] = [
     summary: 'every environment variable wsctl reads',
     intro: [
       'Environment variables wsctl reads. Precedence everywhere: flag, then environment, then profile, then built-in default.',
-      `Boolean variables (\`WSCTL_SANDBOX\`, \`WSCTL_NO_INPUT\`, \`WSCTL_DEBUG\`, \`WSCTL_NO_HISTORY\`, \`WSCTL_NO_TRICKS\`) are ${BOOLEAN_VALUES}, naming the variable.`,
+      `Boolean variables (\`WSCTL_SANDBOX\`, \`WSCTL_NO_INPUT\`, \`WSCTL_DEBUG\`, \`WSCTL_NO_HISTORY\`, \`WSCTL_NO_TRICKS\`, \`WSCTL_ACCESSIBLE\`) are ${BOOLEAN_VALUES}, naming the variable.`,
     ],
     get rows() {
       return environmentRows();
@@ -219,6 +229,7 @@ export const TOPICS: Topic[] = [
       "Aliases (`wsctl alias set <name> '<command line>'`) are kept in `config.json` too; `$1`, `$2`, … take the arguments after the alias.",
       "A profile also says what an AI agent running wsctl may do with it: `wsctl profile agents <profile> <full|no-destructive|read-only>` (default `full`). It guards against an agent's mistakes; it is not an authorization boundary.",
       "Keys live in the operating system's credential store (macOS Keychain, Windows Credential Manager, the Secret Service on Linux), one entry per profile; where none can be reached, in `config.json` with a warning (`--insecure-storage` chooses the file on purpose). `WSCTL_API_KEY` overrides the stored key and is never written anywhere.",
+      'Accessible mode, for screen readers and braille displays: `"accessible": true` at the top level of `config.json`, or `WSCTL_ACCESSIBLE=1` or `ACCESSIBLE=1` (see `wsctl help environment`). Nothing is redrawn, a list to choose from is numbered and answered by typing a number, progress is lines of words, a destructive confirmation asks to type the target\'s id, and `done:` and `warning:` are said in words.',
       "A store entry is named from the config folder's real path (`wsctl:<folder>`): a symbolic link to the folder is the same folder. An entry an earlier version named from a relative folder (`wsctl:.wsctl`) may be any project's: it is never read, moved, sent or deleted, and such a profile asks for `wsctl auth login` again.",
       'A stored key belongs to the base URL stored with it: with `--base-url` or `WSCTL_BASE_URL` naming another origin (scheme, host, port), it is not sent and the command exits 4; log in for that URL, or set `WSCTL_API_KEY`.',
       'The config dir is `WSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wsctl` or `~/.config/wsctl` on Linux, `~/Library/Preferences/wsctl` on macOS, `%APPDATA%\\wsctl` on Windows. Files:',

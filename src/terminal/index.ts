@@ -3,7 +3,8 @@
 // spinner. Verbs say what a value is (an id, a time, a secret, a warning); this decides how it
 // reads on a TTY, piped, or as JSON. Heavy libraries (chalk, ora) load only when used.
 import type { Readable, Writable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import { realClock, type Clock } from '../conversation/clock.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { displayWidth, label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
@@ -13,6 +14,7 @@ import type { JqFilter } from './jq.js';
 import { readFirstLine, readStdin, type Choice, type Prompt } from './prompt.js';
 import { renderTable } from './table.js';
 import { wrapWords } from './words.js';
+import { heartbeat, lineStatus, numberedLines, numberQuestion, typedNumber, typeToConfirm } from './accessible.js';
 
 export { clean, cleanLine } from '../common/sanitize.js';
 export { displayWidth, fitPieces, mask, plural, relativeTime, thousands, wrap, type Piece } from './format.js';
@@ -72,10 +74,14 @@ export function dumbTerminal(env: Env): boolean {
  */
 export function colorWanted(isTTY: boolean, env: Env, noColorFlag: boolean): boolean {
   if (noColorFlag || (env.NO_COLOR ?? '') !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
-  if ((env.CLICOLOR_FORCE ?? '') !== '' && env.CLICOLOR_FORCE !== '0') return true;
+  if (colorForced(env)) return true;
   if (env.FORCE_COLOR === '0' || env.CLICOLOR === '0') return false;
   return isTTY && !dumbTerminal(env);
+}
+
+/** FORCE_COLOR or CLICOLOR_FORCE set to anything but 0: colour even where it would be off. */
+function colorForced(env: Env): boolean {
+  return (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') || ((env.CLICOLOR_FORCE ?? '') !== '' && env.CLICOLOR_FORCE !== '0');
 }
 
 /** The width to lay out for: $COLUMNS, else the terminal's own, else 80. */
@@ -115,7 +121,8 @@ export function rawField(value: Cell): string {
 }
 
 export interface StatusLine {
-  set(text: string): void;
+  /** `topic`: what the line is about (a state); said again at once in accessible mode when it changes. */
+  set(text: string, topic?: string): void;
   /** Removes the line, before a result is printed. */
   clear(): void;
 }
@@ -129,6 +136,13 @@ export interface TerminalOptions {
   prompt: Prompt;
   /** --jq: every JSON document printed goes through it. */
   jq?: JqFilter;
+  /**
+   * Accessible mode (cli.md §3): WSCTL_ACCESSIBLE, ACCESSIBLE or `"accessible": true` in config.json.
+   * Asked when output needs it, so config.json is read for it only then.
+   */
+  accessible?: () => boolean;
+  /** What the heartbeat of accessible mode counts its 30 seconds on; the real clock when absent. */
+  clock?: Clock;
 }
 
 export class Terminal {
@@ -141,15 +155,33 @@ export class Terminal {
   constructor(
     private readonly io: IO,
     /** colours for stdout */
-    readonly paint: Painter,
+    private readonly stdoutPaint: Painter,
     /** colours for stderr */
-    readonly paintErr: Painter,
+    private readonly stderrPaint: Painter,
     private readonly env: Env,
     private readonly options: TerminalOptions,
   ) {
     this.tty = io.stdoutIsTTY;
     this.width = terminalWidth(env, io.columns);
     this.canPrompt = io.stdinIsTTY && io.stderrIsTTY && !options.noInput;
+  }
+
+  /** Accessible mode (cli.md §3): numbered lists, progress in lines of words, typed confirmations, no colour. */
+  get accessible(): boolean {
+    return this.options.accessible?.() ?? false;
+  }
+
+  /**
+   * Colours for stdout. None in accessible mode unless forced: a screen reader or braille display
+   * gets the words without escape sequences, and no meaning is carried by colour alone.
+   */
+  get paint(): Painter {
+    return this.stdoutPaint !== plain && this.accessible && !colorForced(this.env) ? plain : this.stdoutPaint;
+  }
+
+  /** Colours for stderr, as paint. */
+  get paintErr(): Painter {
+    return this.stderrPaint !== plain && this.accessible && !colorForced(this.env) ? plain : this.stderrPaint;
   }
 
   write(text: string): void {
@@ -305,10 +337,13 @@ export class Terminal {
     return value ? this.paint.green('yes') : this.paint.red('no');
   }
 
-  /** A confirmation that is the command's result; the check mark only on a TTY. */
+  /** A confirmation that is the command's result; the check mark (in accessible mode the word) only on a TTY. */
   done(message: string): void {
     const text = cleanLine(message);
-    this.line(this.tty ? `${this.paint.green('✓')} ${text}` : text);
+    if (!this.tty) return this.line(text);
+    // Wrapped at the terminal's width between words, as talk on stderr is: a path it names stays whole.
+    const wrapped = wrapWords(`${this.accessible ? 'done:' : '✓'} ${text}`, this.width, displayWidth);
+    this.line(this.accessible ? wrapped : `${this.paint.green('✓')}${wrapped.slice(1)}`);
   }
 
   /**
@@ -325,6 +360,7 @@ export class Terminal {
   }
 
   warn(message: string): void {
+    if (this.accessible) return void this.io.stderr.write(`${this.forStderr(`warning: ${cleanErrorMessage(message)}`)}\n`);
     const text = this.forStderr(`! ${cleanErrorMessage(message)}`);
     this.io.stderr.write(`${this.paintErr.yellow('!')}${text.slice(1)}\n`);
   }
@@ -334,11 +370,26 @@ export class Terminal {
     this.io.stderr.write(`${this.paintErr.dim(message)}\n`);
   }
 
-  /** Spinners and status lines: stderr is a terminal with a size (ora cannot draw without one) that moves its cursor, outside CI. */
+  /** Progress is shown: stderr is a terminal (a person reads it), outside CI and not under an agent. */
+  private get showsProgress(): boolean {
+    return this.io.stderrIsTTY && this.env.CI === undefined && this.options.agent === undefined;
+  }
+
+  /** Spinners and status lines: progress is shown, on a terminal with a size (ora cannot draw without one) that moves its cursor. */
   private get animated(): boolean {
     const width = (this.io.stderr as { columns?: number }).columns ?? 0;
-    return this.io.stderrIsTTY && this.env.CI === undefined && width > 0 && !dumbTerminal(this.env) && this.options.agent === undefined;
+    return this.showsProgress && width > 0 && !dumbTerminal(this.env) && !this.accessible;
   }
+
+  /** Progress said in lines instead of drawn (accessible mode). */
+  private get saysProgress(): boolean {
+    return this.showsProgress && this.accessible;
+  }
+
+  /** A line of progress on stderr, wrapped like any talk there. */
+  private say = (line: string): void => {
+    this.io.stderr.write(`${this.forStderr(cleanErrorMessage(line))}\n`);
+  };
 
   /** The spinner's colour follows stderr's colour rules (ora's own would ignore CLICOLOR=0). */
   private get spinnerColor(): 'cyan' | false {
@@ -349,6 +400,7 @@ export class Terminal {
   async spin<T>(text: string, work: Promise<T>, progress?: () => string | undefined): Promise<T> {
     // Handled now: the work may fail while the spinner module is still loading.
     work.catch(() => {});
+    if (this.saysProgress) return heartbeat(this.say, this.options.clock ?? realClock, text, work, progress);
     if (!this.animated) return work;
     const { default: ora } = await import('ora');
     const spinner = ora({
@@ -369,6 +421,7 @@ export class Terminal {
 
   /** A one-line status on stderr while waiting (a spinner), only on a TTY with a size and outside CI. */
   async statusLine(): Promise<StatusLine> {
+    if (this.saysProgress) return lineStatus(this.say, this.options.clock ?? realClock);
     if (!this.animated) return { set: () => {}, clear: () => {} };
     const { default: ora } = await import('ora');
     const spinner = ora({ stream: this.io.stderr as NodeJS.WriteStream, isEnabled: true, discardStdin: false, color: this.spinnerColor });
@@ -385,11 +438,12 @@ export class Terminal {
 
   /**
    * Where long output goes: the pager on a TTY unless turned off, else stdout. On TERM=dumb only a
-   * pager the user names is started (less would stop to warn that the terminal is not functional).
+   * pager the user names is started (less would stop to warn that the terminal is not functional),
+   * and so in accessible mode, where nothing is redrawn: the output is printed once, as it reads.
    */
   async pager(wanted: boolean): Promise<Sink> {
     const named = this.env.WSCTL_PAGER ?? this.env.PAGER;
-    if (named === undefined && dumbTerminal(this.env)) return bufferedSink(this.io.stdout);
+    if (named === undefined && (dumbTerminal(this.env) || this.accessible)) return bufferedSink(this.io.stdout);
     const command = (named ?? 'less -FRX').trim();
     if (!wanted || !this.tty || command === '' || command === 'cat' || this.options.agent !== undefined)
       return bufferedSink(this.io.stdout);
@@ -440,11 +494,21 @@ export class Terminal {
     return this.options.prompt.text(this.question(question));
   }
 
-  /** Asks [y/N]; without a terminal (or with --no-input) names what answers it instead. */
-  async confirm(question: string, instead: string): Promise<boolean> {
+  /**
+   * Asks [y/N]; without a terminal (or with --no-input) names what answers it instead. `typed`, the
+   * target's id of a destructive command: in accessible mode the answer is that id typed out, and
+   * anything else is no (cli.md §5).
+   */
+  async confirm(question: string, instead: string, typed?: string): Promise<boolean> {
     if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
     // The question repeats arguments (a pasted id): none of it may drive the terminal (cli.md §5).
-    return this.options.prompt.confirm(this.question(cleanLine(question), ' [y/N]'));
+    const asked = cleanLine(question);
+    if (typed !== undefined && this.accessible && this.options.prompt.text) {
+      const id = cleanLine(typed);
+      const answer = await this.options.prompt.text(this.question(`${asked}\n${typeToConfirm(asked, id)} `));
+      return id !== '' && answer.trim() === id;
+    }
+    return this.options.prompt.confirm(this.question(asked, ' [y/N]'));
   }
 
   /**
@@ -460,15 +524,35 @@ export class Terminal {
     return wrapped.slice(0, wrapped.length - suffix.length) + tail;
   }
 
-  /** A list can be shown to choose from: prompting is allowed (canPrompt, the one place that decides) and the prompt draws lists. */
+  /** The list to choose from is printed once, numbered, and answered by typing: accessible mode, and a terminal that cannot move its cursor. */
+  private get numberedList(): boolean {
+    return this.accessible || dumbTerminal(this.env);
+  }
+
+  /** A list can be shown to choose from: prompting is allowed (canPrompt, the one place that decides) and the prompt can show it. */
   get canChoose(): boolean {
-    return this.canPrompt && !!this.options.prompt.choose;
+    return this.canPrompt && !!(this.numberedList ? this.options.prompt.text : this.options.prompt.choose);
   }
 
   /** Shows the items to choose one from; without a terminal (or with --no-input) names what answers it instead. */
   async choose(question: string, items: Choice[], instead: string): Promise<string> {
-    if (!this.canChoose || !this.options.prompt.choose) throw new UsageError(this.noPrompt(instead));
-    return this.options.prompt.choose(cleanLine(question), items, this.width);
+    if (!this.canChoose) throw new UsageError(this.noPrompt(instead));
+    if (this.numberedList) return this.chooseByNumber(cleanLine(question), items);
+    return this.options.prompt.choose!(cleanLine(question), items, this.width);
+  }
+
+  /** The numbered list: printed once, then a number is typed; Enter alone cancels (exit 130, as Esc does in the drawn list). */
+  private async chooseByNumber(question: string, items: Choice[]): Promise<string> {
+    for (const line of numberedLines(question, items)) this.io.stderr.write(`${this.forStderr(line)}\n`);
+    // A few wrong answers are asked again; then the choice ends, as a cancel would.
+    for (let tries = 0; tries < 3; tries++) {
+      const answer = await this.options.prompt.text!(this.question(numberQuestion(items.length)));
+      const picked = typedNumber(answer, items.length);
+      if (picked === 'cancel') break;
+      if (picked !== undefined) return (items[picked] as Choice).id;
+      this.io.stderr.write(`${this.forStderr(`'${cleanLine(answer.trim())}' is not a number from 1 to ${items.length}.`)}\n`);
+    }
+    throw new InterruptedError();
   }
 
   private noPrompt(instead: string): string {

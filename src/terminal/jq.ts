@@ -31,7 +31,7 @@ export interface JqFilter {
 }
 
 // jq exits 3 for an expression that does not compile and 5 for an error at run time.
-const JQ_COMPILE_ERROR = 3;
+export const JQ_COMPILE_ERROR = 3;
 const HOLD_BYTES = 1 << 20;
 /** A longer document (in characters) goes straight to the worker, on any path: reading it alone would hold this thread too long. */
 const LOCAL_INPUT_LENGTH = 8 << 20;
@@ -60,7 +60,7 @@ export function forJq(json: string): string {
 }
 
 /** jq's own message, on one line: "jq: error: syntax error, unexpected ...". */
-function jqMessage(stderr: string, before: string): string {
+export function jqMessage(stderr: string, before: string): string {
   const first = stderr.split('\n').find((line) => line.trim() !== '') ?? 'jq failed';
   // The engine read `before` ahead of the expression: positions on its first line are counted as typed.
   const typed = first.replace(
@@ -74,13 +74,13 @@ function jqMessage(stderr: string, before: string): string {
 }
 
 /** What the compile check runs: jq -n with `empty | …` compiles the expression and evaluates nothing. */
-const CHECK_PREFIX = asArgument('empty | ');
+export const CHECK_PREFIX = asArgument('empty | ');
 
 /**
  * The worker's file: dist/lazy/jq-worker.cjs, next to the chunk that holds this module; from the
  * sources (the in-process tests), the built one (`npm test` builds first).
  */
-function workerFile(): URL {
+export function workerFile(): URL {
   const here = import.meta.url;
   const lazy = here.lastIndexOf('/dist/lazy/');
   return lazy >= 0 ? new URL(`${here.slice(0, lazy)}/dist/lazy/jq-worker.cjs`) : new URL('../../dist/lazy/jq-worker.cjs', here);

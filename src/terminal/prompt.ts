@@ -49,6 +49,19 @@ export function editLine(line: string, input: string): { line: string; done: boo
   return { line, done: false, interrupted: false };
 }
 
+/**
+ * What the terminal is sent to show an edit of the answer: only the characters that changed,
+ * erased one by one with backspace and typed again. Nothing else is redrawn, so a screen reader
+ * hears each key once, and a terminal that cannot move its cursor (TERM=dumb) gets no escape.
+ */
+export function echoed(before: string, after: string): string {
+  const old = Array.from(before);
+  const now = Array.from(after);
+  let same = 0;
+  while (same < old.length && same < now.length && old[same] === now[same]) same++;
+  return '\b \b'.repeat(old.length - same) + now.slice(same).join('');
+}
+
 export function terminalPrompt(stdin: Readable, stderr: Writable, signal: AbortSignal): Prompt {
   const input = stdin as RawStdin;
 
@@ -78,14 +91,13 @@ export function terminalPrompt(stdin: Readable, stderr: Writable, signal: AbortS
         const before = line;
         const edit = editLine(line, chunk);
         line = edit.line;
-        if (echo && raw) {
-          // Redraw what is typed: erase the old answer, write the new one.
-          stderr.write('\b \b'.repeat(Array.from(before).length) + line);
-        }
+        if (echo && raw) stderr.write(echoed(before, line));
         if (edit.interrupted) return finish(new InterruptedError());
         if (edit.done) return finish();
       };
       if (signal.aborted) return finish(new InterruptedError());
+      // A stream already ended sends no 'end' again: a question asked after it is answered empty.
+      if (input.readableEnded) return finish();
       signal.addEventListener('abort', onAbort, { once: true });
       input.on('data', onData);
       input.on('end', onEnd);

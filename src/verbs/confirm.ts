@@ -48,5 +48,6 @@ export async function confirmDestructive(ctx: Ctx, confirmed: Confirmed, yes: bo
   const where = `${profileSaid(t.profile, ctx.resolution())}, ${ctx.sandbox ? 'the sandbox' : (t.baseUrl ?? 'no base URL')}`;
   const what = `${action} '${cleanLine(target)}'`;
   const question = `${what.charAt(0).toUpperCase()}${what.slice(1)} (${where})?`;
-  if (!(await ctx.term.confirm(question, `pass --yes to ${what}`))) throw new CancelledError();
+  // In accessible mode the person types the target's id (cli.md §3): a single key is too easy to press.
+  if (!(await ctx.term.confirm(question, `pass --yes to ${what}`, target))) throw new CancelledError();
 }
