@@ -197,13 +197,14 @@ const requireNotImport = {
 // and V8 deserialises the code of every module it holds, run or not (`keys list --json` 0.93-0.99x
 // of its time with them out). A side holds packages only, which keep no state the program shares:
 // the proxy's whole undici, uploads' form-data (and its MIME table), the spinner, the MCP SDK's
-// server parts and its client's, and jsonc-parser for client configs. Modules both use are in
-// both (undici's core, zod for the SDK).
+// server parts and its client's, and jsonc-parser and toml-eslint-parser for client configs.
+// Modules both use are in both (undici's core, zod for the SDK).
 const SIDE_PACKAGES = {
   undici: ['undici'],
   'form-data': ['form-data'],
   ora: ['ora'],
   'jsonc-parser': ['jsonc-parser'],
+  'toml-eslint-parser': ['toml-eslint-parser'],
   'mcp-sdk': ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/types.js'],
   'mcp-client': ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js'],
 };

@@ -118,6 +118,7 @@ export const SETTINGS: Setting[] = [
     env: ['APPDATA', 'USERPROFILE'],
     meaning: "on Windows, where `mcp install` finds each MCP client's config file (`%APPDATA%`, the home folder)",
   },
+  { env: ['CODEX_HOME'], meaning: "Codex's folder, where `mcp install --client codex` finds `config.toml` (default `~/.codex`)" },
   {
     env: ['XDG_CACHE_HOME'],
     meaning:

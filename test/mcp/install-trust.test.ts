@@ -1,5 +1,5 @@
 // wsctl mcp config, install and uninstall where a person must be able to trust what they wrote, for
-// each of the six clients, through the built bin/wsctl: an agent cannot widen its own server, a
+// each of the nine clients, through the built bin/wsctl: an agent cannot widen its own server, a
 // pinned folder's profile goes into the entry, a profile that does not exist writes nothing, a
 // FIFO, a device or a huge file is refused unread, a replaced entry is named, the way back is the
 // exact command line, an empty file is filled, Zed gets its `"source": "custom"`, and a symbolic
@@ -19,11 +19,12 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
+import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
 import { describe, expect, it } from 'vitest';
 import { BIN, run, runBin, tempDir } from '../helpers.js';
 
 const SCRIPT = realpathSync(BIN);
-const CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'zed'] as const;
+const CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'zed', 'codex', 'gemini-cli', 'opencode'] as const;
 type Client = (typeof CLIENTS)[number];
 const KEY: Record<Client, string> = {
   'claude-desktop': 'mcpServers',
@@ -32,6 +33,9 @@ const KEY: Record<Client, string> = {
   vscode: 'servers',
   windsurf: 'mcpServers',
   zed: 'context_servers',
+  codex: 'mcp_servers',
+  'gemini-cli': 'mcpServers',
+  opencode: 'mcp',
 };
 const LABEL: Record<Client, string> = {
   'claude-desktop': 'Claude Desktop',
@@ -40,6 +44,9 @@ const LABEL: Record<Client, string> = {
   vscode: 'VS Code',
   windsurf: 'Windsurf',
   zed: 'Zed',
+  codex: 'Codex',
+  'gemini-cli': 'Gemini CLI',
+  opencode: 'OpenCode',
 };
 /** A kill timeout for each run: a run that waits for ever (on a FIFO) ends as a failure, not a hung suite. */
 const KILL_MS = 15_000;
@@ -48,13 +55,45 @@ const KILL_MS = 15_000;
 function shaped(client: Client, entry: Record<string, unknown>): Record<string, unknown> {
   if (client === 'vscode') return { type: 'stdio', ...entry };
   if (client === 'zed') return { source: 'custom', ...entry };
+  if (client === 'opencode') {
+    const { command, args, env } = entry as { command: string; args: string[]; env?: unknown };
+    return { type: 'local', command: [command, ...args], enabled: true, ...(env ? { environment: env } : {}) };
+  }
   return entry;
+}
+
+/** The args an entry of the client's file gives the command (OpenCode's are the rest of its one array). */
+function argsOf(client: Client, wsctl: Record<string, unknown>): unknown {
+  return client === 'opencode' ? (wsctl.command as string[]).slice(1) : wsctl.args;
+}
+
+/** The whole file as its client reads it: TOML for Codex, JSON with comments for the others. */
+function readDoc(client: Client, text: string): Record<string, Record<string, Record<string, unknown>>> {
+  return client === 'codex' ? (getStaticTOMLValue(parseTOML(text)) as unknown as ReturnType<typeof readDoc>) : parse(text);
+}
+
+function toml(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(toml).join(', ')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${k} = ${toml(v)}`)
+      .join(', ')} }`;
+  return JSON.stringify(value);
 }
 
 /** A config file of the client's shape with another server and a comment. */
 function fileText(client: Client, wsctl?: Record<string, unknown>): string {
-  const servers: Record<string, unknown> = { other: { command: 'other-mcp', args: [] } };
+  const servers: Record<string, unknown> = { other: shaped(client, { command: 'other-mcp', args: [] }) };
   if (wsctl) servers.wsctl = wsctl;
+  if (client === 'codex')
+    return `# mine\nmodel = "o3"\n${Object.entries(servers)
+      .map(
+        ([name, entry]) =>
+          `\n[mcp_servers.${name}]\n${Object.entries(entry as object)
+            .map(([k, v]) => `${k} = ${toml(v)}\n`)
+            .join('')}`,
+      )
+      .join('')}`;
   return `// mine\n${JSON.stringify({ [KEY[client]]: servers }, null, 2)}\n`;
 }
 
@@ -145,15 +184,15 @@ describe('the profile in the entry', () => {
         args: [SCRIPT, 'mcp', '--profile', 'work', '--read-only'],
         env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR },
       };
-      expect(JSON.parse(c.stdout)).toEqual({ [KEY[client]]: { wsctl: shaped(client, entry) } });
+      expect(readDoc(client, c.stdout)).toEqual({ [KEY[client]]: { wsctl: shaped(client, entry) } });
       const file = join(dir, 'client.json');
       const i = await bin(['mcp', 'install', '--client', client, '--config', file, '--read-only', '--json'], env, cwd);
       expect([i.code, i.stderr]).toEqual([0, '']);
       expect(JSON.parse(i.stdout).args).toEqual(entry.args);
-      expect(parse(readFileSync(file, 'utf8'))[KEY[client]].wsctl).toEqual(shaped(client, entry));
+      expect(readDoc(client, readFileSync(file, 'utf8'))[KEY[client]].wsctl).toEqual(shaped(client, entry));
       // Outside the pinned folder nothing is added.
       const outside = await bin(['mcp', 'config', '--client', client], env, dir);
-      expect(JSON.parse(outside.stdout)[KEY[client]].wsctl.args).toEqual([SCRIPT, 'mcp']);
+      expect(argsOf(client, readDoc(client, outside.stdout)[KEY[client]].wsctl)).toEqual([SCRIPT, 'mcp']);
     },
     60_000,
   );
@@ -285,12 +324,13 @@ describe('what install says', () => {
       const r = await bin(['mcp', 'install', '--client', client, '--config', file, '--sandbox', '--json'], env);
       expect([r.code, r.stderr]).toEqual([0, '']);
       const entry = { command: process.execPath, args: [SCRIPT, 'mcp', '--sandbox'], env: { WSCTL_CONFIG_DIR: env.WSCTL_CONFIG_DIR } };
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ [KEY[client]]: { wsctl: shaped(client, entry) } });
+      expect(readDoc(client, readFileSync(file, 'utf8'))).toEqual({ [KEY[client]]: { wsctl: shaped(client, entry) } });
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(readFileSync(`${file}.bak`, 'utf8')).toBe(blank);
       const u = await bin(['mcp', 'uninstall', '--client', client, '--config', file], env);
       expect(u.code).toBe(0);
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ [KEY[client]]: {} });
+      // A TOML table taken out leaves nothing of it; a JSON object, its empty parent.
+      expect(readDoc(client, readFileSync(file, 'utf8'))).toEqual(client === 'codex' ? {} : { [KEY[client]]: {} });
     },
     60_000,
   );
@@ -310,7 +350,7 @@ describe('what install says', () => {
         `Installed wsctl's MCP server for ${LABEL[client]} in ${real} (through the symbolic link ${link}) (the previous file is kept in ${real}.bak).`,
       );
       expect(lstatSync(link).isSymbolicLink()).toBe(true);
-      expect(parse(readFileSync(real, 'utf8'))[KEY[client]].wsctl.args).toEqual([SCRIPT, 'mcp', '--sandbox']);
+      expect(argsOf(client, readDoc(client, readFileSync(real, 'utf8'))[KEY[client]].wsctl)).toEqual([SCRIPT, 'mcp', '--sandbox']);
       const json = await bin(['mcp', 'install', '--client', client, '--config', link, '--sandbox', '--read-only', '--json'], env);
       expect(JSON.parse(json.stdout)).toMatchObject({ file: link, written: real, backup: `${real}.bak` });
       const u = await bin(['mcp', 'uninstall', '--client', client, '--config', link], env);

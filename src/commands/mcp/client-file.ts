@@ -46,7 +46,7 @@ export interface ClientFile {
   mode?: number;
 }
 
-const BOM = '\uFEFF';
+export const BOM = '\uFEFF';
 
 function reason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
@@ -101,8 +101,21 @@ function readBounded(path: string, shown: string): { text: string; mode: number 
   }
 }
 
-/** Reads and checks the file; one that cannot be parsed, is not a regular file or is too large is exit 1 and left as it is. */
-export function readClientFile(path: string): ClientFile {
+/** What install and uninstall ask of a client's file, whatever its syntax (JSON with comments, or TOML). */
+export interface ConfigFormat {
+  /** Reads and checks the file; one that cannot be parsed, is not a regular file or is too large is exit 1 and left as it is. */
+  read(path: string): ClientFile;
+  /** The value at a path of the file, or undefined. */
+  valueAt(file: ClientFile, path: string[]): unknown;
+  /** The file's text with the value at path set (undefined: removed); exit 1 for a file it cannot edit safely. */
+  edited(file: ClientFile, path: string[], value: unknown): string;
+}
+
+/**
+ * The file's text, read with every check but its syntax: a missing file (text undefined), a symbolic
+ * link followed, and one that is not a regular file or is larger than 10 MiB refused unread.
+ */
+export function readRawFile(path: string): ClientFile {
   let link: boolean;
   try {
     link = lstatSync(path).isSymbolicLink();
@@ -132,8 +145,15 @@ export function readClientFile(path: string): ClientFile {
     if (error instanceof WsctlError) throw error;
     throw new WsctlError(`Cannot read ${path}: ${reason(error)}.`);
   }
+  return { path, target, text, mode };
+}
+
+/** Reads and checks a file of JSON with comments. */
+export function readClientFile(path: string): ClientFile {
+  const file = readRawFile(path);
+  const text = file.text;
   // An empty file (or one of blanks alone) holds no settings yet: filled as a missing one would be.
-  if (body(text).trim() === '') return { path, target, text, mode };
+  if (text === undefined || body(text).trim() === '') return file;
   const errors: ParseError[] = [];
   const tree = parseTree(body(text), errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
@@ -145,7 +165,7 @@ export function readClientFile(path: string): ClientFile {
   }
   if (tree && tree.type !== 'object')
     throw new WsctlError(`Cannot use ${path}: it holds a JSON ${tree.type}, not an object. Nothing was changed.`);
-  return { path, target, text, mode };
+  return file;
 }
 
 /** The file's text now, undefined when it is gone, null when it is no longer a file wsctl reads. */
@@ -157,11 +177,11 @@ function currentText(file: ClientFile): string | undefined | null {
   }
 }
 
-function body(text: string): string {
+export function body(text: string): string {
   return text.startsWith(BOM) ? text.slice(1) : text;
 }
 
-function position(text: string, offset: number): { line: number; column: number } {
+export function position(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset).split('\n');
   return { line: before.length, column: (before[before.length - 1]?.length ?? 0) + 1 };
 }
@@ -297,3 +317,6 @@ export function replaceFile(file: ClientFile, text: string): string | undefined 
   }
   return backup;
 }
+
+/** JSON with comments, the syntax of every client's file but Codex's. */
+export const jsonc: ConfigFormat = { read: readClientFile, valueAt, edited };

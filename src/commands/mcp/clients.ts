@@ -1,10 +1,21 @@
 // The MCP clients wsctl knows: the shape each one's config file gives a stdio server, and where
 // that file usually lives on each platform (README.md, "Serving AI agents", says the same).
+import { lstatSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
 import type { Env } from '../../config/resolve.js';
 import { homedir } from '../../common/builtins.js';
 
-export const CLIENT_NAMES = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'zed'] as const;
+export const CLIENT_NAMES = [
+  'claude-desktop',
+  'claude-code',
+  'cursor',
+  'vscode',
+  'windsurf',
+  'zed',
+  'codex',
+  'gemini-cli',
+  'opencode',
+] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
 
 /** What starts the server: the same three fields in every client. */
@@ -16,12 +27,16 @@ export interface ServerEntry {
 
 interface Client {
   label: string;
-  /** The top-level object that holds the servers, by name. */
-  key: 'mcpServers' | 'servers' | 'context_servers';
+  /** The top-level object (a TOML table for Codex) that holds the servers, by name. */
+  key: 'mcpServers' | 'servers' | 'context_servers' | 'mcp_servers' | 'mcp';
+  /** JSON with comments, or Codex's TOML. */
+  format?: 'toml';
   /** VS Code wants the transport named. */
   typed?: boolean;
   /** Keys the client's documentation puts before the command (Zed's `"source": "custom"`). */
   extra?: Record<string, string>;
+  /** A shape of the client's own, where command, args and env are not three fields (OpenCode). */
+  shape?(entry: ServerEntry): Record<string, unknown>;
   file(at: Place): string;
 }
 
@@ -30,6 +45,8 @@ interface Place {
   home: string;
   env: Env;
   join(...parts: string[]): string;
+  /** Whether something (a file, a link, even a dangling one) is at the path. */
+  exists(path: string): boolean;
 }
 
 /** The per-user settings folder of an app: Application Support, %APPDATA%, or $XDG_CONFIG_HOME. */
@@ -67,7 +84,43 @@ const CLIENTS: Record<ClientName, Client> = {
         ? at.join(at.env.APPDATA || at.join(at.home, 'AppData', 'Roaming'), 'Zed', 'settings.json')
         : at.join(at.env.XDG_CONFIG_HOME || at.join(at.home, '.config'), 'zed', 'settings.json'),
   },
+  // Codex reads `[mcp_servers.<name>]` tables with `command`, `args` and `env` from
+  // $CODEX_HOME/config.toml, ~/.codex by default (https://developers.openai.com/codex/mcp;
+  // docs/config.md, "MCP integration", in openai/codex).
+  codex: {
+    label: 'Codex',
+    key: 'mcp_servers',
+    format: 'toml',
+    file: (at) => at.join(at.env.CODEX_HOME || at.join(at.home, '.codex'), 'config.toml'),
+  },
+  // Gemini CLI's user settings, `mcpServers` with `command`, `args` and `env`
+  // (https://geminicli.com/docs/tools/mcp-server; docs/tools/mcp-server.md in google-gemini/gemini-cli).
+  'gemini-cli': { label: 'Gemini CLI', key: 'mcpServers', file: (at) => at.join(at.home, '.gemini', 'settings.json') },
+  // OpenCode: a local server is `"type": "local"` with the whole command line as one array, and its
+  // variables in `environment` (https://opencode.ai/docs/mcp-servers, "Local"). Its global config is
+  // ~/.config/opencode (XDG, on every platform), as opencode.json or opencode.jsonc
+  // (https://opencode.ai/docs/config, "Global"): the one there is edited, never a second one made.
+  opencode: {
+    label: 'OpenCode',
+    key: 'mcp',
+    shape: ({ command, args, env }) => ({
+      type: 'local',
+      command: [command, ...args],
+      enabled: true,
+      ...(env ? { environment: env } : {}),
+    }),
+    file(at) {
+      const folder = at.join(at.env.XDG_CONFIG_HOME || at.join(at.home, '.config'), 'opencode');
+      const jsonc = at.join(folder, 'opencode.jsonc');
+      return at.exists(jsonc) && !at.exists(at.join(folder, 'opencode.json')) ? jsonc : at.join(folder, 'opencode.json');
+    },
+  },
 };
+
+/** Whether the client's file is TOML (Codex) rather than JSON with comments. */
+export function isToml(name: ClientName): boolean {
+  return CLIENTS[name].format === 'toml';
+}
 
 export function clientLabel(name: ClientName): string {
   return CLIENTS[name].label;
@@ -81,6 +134,7 @@ export function entryPath(name: ClientName): [string, string] {
 /** The entry as the client's file holds it. */
 export function clientEntry(name: ClientName, entry: ServerEntry): Record<string, unknown> {
   const client = CLIENTS[name];
+  if (client.shape) return client.shape(entry);
   return { ...(client.typed ? { type: 'stdio' } : {}), ...client.extra, ...entry };
 }
 
@@ -89,9 +143,23 @@ export function snippet(name: ClientName, entry: ServerEntry): Record<string, un
   return { [CLIENTS[name].key]: { wsctl: clientEntry(name, entry) } };
 }
 
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The client's usual config file for this user on this platform. */
-export function clientFile(name: ClientName, env: Env, platform: NodeJS.Platform = process.platform): string {
+export function clientFile(
+  name: ClientName,
+  env: Env,
+  platform: NodeJS.Platform = process.platform,
+  exists: (path: string) => boolean = present,
+): string {
   const windows = platform === 'win32';
   const home = (windows ? env.USERPROFILE : env.HOME) || homedir();
-  return CLIENTS[name].file({ platform, home, env, join: windows ? win32.join : posix.join });
+  return CLIENTS[name].file({ platform, home, env, join: windows ? win32.join : posix.join, exists });
 }

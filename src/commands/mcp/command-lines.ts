@@ -35,19 +35,25 @@ export function refuseUnderAgent(opts: Opts, agent: string | undefined, entry: S
   );
 }
 
+/** The command line an entry in a client's file runs: `command` and `args`, or OpenCode's one array. */
+function argvOf(old: unknown): string[] | undefined {
+  const { command, args } = (old !== null && typeof old === 'object' ? old : {}) as Record<string, unknown>;
+  const words = (list: unknown[]) => list.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
+  if (Array.isArray(command)) return words(command);
+  if (typeof command === 'string') return [command, ...(Array.isArray(args) ? words(args) : [])];
+  return undefined;
+}
+
 /** Whether an entry starts another command line than this one (its env or client keys aside). */
 export function runsOtherwise(old: unknown, entry: ServerEntry): boolean {
-  const { command, args } = (old !== null && typeof old === 'object' ? old : {}) as Record<string, unknown>;
-  return command !== entry.command || JSON.stringify(args) !== JSON.stringify(entry.args);
+  return JSON.stringify(argvOf(old)) !== JSON.stringify([entry.command, ...entry.args]);
 }
 
 /** The command line an entry in a client's file runs (never its env: it may hold a key). */
 export function oldCommandLine(old: unknown): string {
-  const { command, args, url } = (old !== null && typeof old === 'object' ? old : {}) as Record<string, unknown>;
-  if (typeof command === 'string') {
-    const rest = Array.isArray(args) ? args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))) : [];
-    return [command, ...rest].map(shellWord).join(' ');
-  }
+  const argv = argvOf(old);
+  if (argv && argv.length > 0) return argv.map(shellWord).join(' ');
+  const { url } = (old !== null && typeof old === 'object' ? old : {}) as Record<string, unknown>;
   if (typeof url === 'string') return url;
   return '(an entry with no command)';
 }

@@ -4,6 +4,7 @@ import { cleanLine } from '../../common/sanitize.js';
 import { WsctlError } from '../../errors.js';
 import { CLIENT_NAMES, clientEntry, clientFile, clientLabel, entryPath, type ClientName, type ServerEntry } from './clients.js';
 import { oldCommandLine, refuseUnderAgent, runsOtherwise, uninstallLine } from './command-lines.js';
+import { formatOf } from './formats.js';
 import { check, serverEntry, serverFlags, type McpFlags } from './shared.js';
 
 /** How long the server may take to start and list its tools. */
@@ -38,12 +39,13 @@ export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
   const entry = serverEntry(opts, ctx);
   const path = configPath(opts, ctx);
   refuseUnderAgent(opts, ctx.agent, entry, path);
-  // jsonc-parser loads with these two verbs only.
-  const [{ edited, readClientFile, replaceFile, valueAt }, { unifiedDiff }] = await Promise.all([
+  // The file's parser (jsonc-parser, or TOML's for Codex) loads with these two verbs only.
+  const [{ edited, read, valueAt }, { replaceFile }, { unifiedDiff }] = await Promise.all([
+    formatOf(opts.client),
     import('./client-file.js'),
     import('./diff.js'),
   ]);
-  const file = readClientFile(path);
+  const file = read(path);
   const where = entryPath(opts.client);
   const value = clientEntry(opts.client, entry);
   const old = valueAt(file, where);

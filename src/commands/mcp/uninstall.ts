@@ -1,5 +1,6 @@
 import { defineVerb, type Ctx, type Result } from '../../verbs/declare.js';
 import { clientLabel, entryPath, type ClientName } from './clients.js';
+import { formatOf } from './formats.js';
 import { configPath, fileFlags } from './install.js';
 
 export const uninstall = defineVerb({
@@ -15,12 +16,13 @@ export const uninstall = defineVerb({
 
 export async function run(opts: { client: ClientName; config: string | undefined }, ctx: Ctx): Promise<Result> {
   const path = configPath(opts, ctx);
-  // jsonc-parser loads with these two verbs only.
-  const [{ edited, readClientFile, replaceFile, valueAt }, { unifiedDiff }] = await Promise.all([
+  // The file's parser (jsonc-parser, or TOML's for Codex) loads with these two verbs only.
+  const [{ edited, read, valueAt }, { replaceFile }, { unifiedDiff }] = await Promise.all([
+    formatOf(opts.client),
     import('./client-file.js'),
     import('./diff.js'),
   ]);
-  const file = readClientFile(path);
+  const file = read(path);
   const where = entryPath(opts.client);
   const changed = valueAt(file, where) !== undefined;
   const doc = { client: opts.client, file: path, written: null as string | null, changed, backup: null as string | null };
