@@ -55,8 +55,7 @@ export default defineConfig({
     // the suite in 218 s against 268 s for 2 (Node 20), the repeat in 176 against 204 s (Node 24).
     maxWorkers: Math.max(3, availableParallelism()),
     sequence: { sequencer: LongestFirst },
-    // WSCTL_NO_TRICKS=1 reaches every process a test starts (see the file).
-    setupFiles: ['test/no-tricks-setup.ts', 'test/cleanup-setup.ts'],
+    setupFiles: ['test/cleanup-setup.ts'],
     globalSetup: ['test/global-setup.ts'],
     // In-process runs must never reach a developer's own keyring: tests that want a Secret
     // Service start their own in dbus-run-session (test/config/keyring.test.ts).

@@ -1,4 +1,3 @@
 // The types of booleans.cjs, for src/ and the tests.
 export declare function parseBoolean(value: string | undefined): boolean | undefined;
 export declare function notABoolean(name: string, value: string): string;
-export declare function tricksOn(): boolean;

@@ -40,14 +40,14 @@ describe('--jq: a Ctrl-C while a filter runs on the main thread', { retry: 2 }, 
     const sent = sb.requests.length;
     // The tricks on, even in the suite's run without them: this is their path.
     const r = await runBin(['keys', 'list', '--jq', filter], {
-      env: { ...sb.env, WSCTL_NO_TRICKS: '0', NODE_OPTIONS: `--require ${preload}` },
+      env: { ...sb.env, NODE_OPTIONS: `--require ${preload}` },
     });
     expect([r.code, r.stdout], r.stderr).toEqual([130, '']);
     // The answer had come: the Ctrl-C landed in the filter's run, not before the request.
     expect(sb.requests.length).toBe(sent + 1);
     expect(r.stderr).toContain('"message": "Interrupted."');
     // Without the preload, the same filter prints.
-    const plain = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env, WSCTL_NO_TRICKS: '0' } });
+    const plain = await runBin(['keys', 'list', '--jq', filter], { env: { ...sb.env } });
     expect([plain.code, plain.stdout === '']).toEqual([0, false]);
   });
 });

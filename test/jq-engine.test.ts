@@ -1,7 +1,7 @@
 // The jq engine as built (scripts/jq-wasm.cjs patches jq-wasm, pinned): jq 1.8, its memory bound
 // raised to 1 GiB in both places, the glue's sinks and input replaced by the worker's, and the
-// WebAssembly read from dist/lazy/jq.wasm. These fail loudly when the package moves under them.
-import { readdirSync, readFileSync } from 'node:fs';
+// WebAssembly read from dist/jq.wasm. These fail loudly when the package moves under them.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TextInput } from '../src/terminal/jq-local.js';
@@ -49,20 +49,20 @@ describe('the jq engine', () => {
   });
 
   it("may grow to 1 GiB: the binary's memory maximum and the glue's getHeapMax both say so (less on the main thread, where the hooks say)", () => {
-    const wasm = readFileSync(join(ROOT, 'dist/lazy/jq.wasm'));
+    const wasm = readFileSync(join(ROOT, 'dist/jq.wasm'));
     expect(wasm.subarray(0, 4)).toEqual(Buffer.from('\0asm'));
     expect(memoryLimits(wasm).max).toBe(16384); // 64 KiB pages
     const package_ = memoryLimits(readFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm')));
     expect(package_.max).toBe(4096);
     expect(memoryLimits(wasm).min).toBe(package_.min);
-    const worker = readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8');
+    const worker = readFileSync(join(ROOT, 'dist/jq-worker.cjs'), 'utf8');
     // The glue's getHeapMax (its name is minified away).
     expect(worker).toMatch(/\(\)\s*=>\s*globalThis\.__wsctlJq\?\.heapMax\s*\?\?\s*1073741824\b/);
     expect(worker).not.toContain('268435456');
   });
 
   it("reads the worker's sinks and input in place of the glue's own, and jq's stdout a block at a time", () => {
-    const worker = readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8');
+    const worker = readFileSync(join(ROOT, 'dist/jq-worker.cjs'), 'utf8');
     for (const hook of [
       '__wsctlJq?.stdout',
       '__wsctlJq?.stderr',
@@ -73,15 +73,13 @@ describe('the jq engine', () => {
       expect(worker, hook).toContain(hook);
   });
 
-  it('is read from dist/lazy/jq.wasm, not decoded from inlined base64, and loads only with --jq', () => {
+  it("is read from dist/jq.wasm, not decoded from inlined base64; jq-wasm is in the engine's file only", () => {
     // "AGFzbQ" is "\0asm", the start of any WebAssembly binary, in base64.
-    expect(readFileSync(join(ROOT, 'dist/lazy/jq-worker.cjs'), 'utf8')).not.toContain('AGFzbQ');
-    // The worker is started by the engine's host, its own entry (main.ts starts it before app.js loads).
-    expect(readFileSync(join(ROOT, 'dist/lazy/terminal/jq.js'), 'utf8')).toContain('jq-worker.cjs');
-    const chunks = readdirSync(join(ROOT, 'dist/lazy/chunks')).map((f) => readFileSync(join(ROOT, 'dist/lazy/chunks', f), 'utf8'));
-    expect(chunks.filter((c) => c.includes('jq-worker.cjs'))).toEqual([]);
-    const entry = JSON.parse(readFileSync(join(ROOT, 'build/entry-inputs.json'), 'utf8')) as string[];
-    expect(entry.filter((f) => f.includes('jq'))).toEqual([]);
+    expect(readFileSync(join(ROOT, 'dist/jq-worker.cjs'), 'utf8')).not.toContain('AGFzbQ');
+    expect(readFileSync(join(ROOT, 'dist/wsctl.cjs'), 'latin1')).toContain('jq-worker.cjs');
+    const inputs = JSON.parse(readFileSync(join(ROOT, 'build/inputs.json'), 'utf8')) as Record<string, string[]>;
+    expect(inputs['wsctl.cjs']?.filter((f) => f.includes('jq-wasm'))).toEqual([]);
+    expect(inputs['jq-worker.cjs']?.filter((f) => f.includes('jq-wasm')).length).toBeGreaterThan(0);
   });
 });
 

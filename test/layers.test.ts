@@ -27,7 +27,8 @@ type Layer =
   | 'conversation'
   | 'commands'
   | 'mcp'
-  | 'cli';
+  | 'cli'
+  | 'boot';
 
 /** What each layer may import besides itself and the leaf modules. */
 const MAY_IMPORT: Record<Layer, Layer[]> = {
@@ -44,6 +45,8 @@ const MAY_IMPORT: Record<Layer, Layer[]> = {
   commands: ['http', 'config', 'ids', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation'],
   mcp: ['http', 'config', 'ids', 'terminal', 'help', 'service', 'conversation', 'commands'],
   cli: ['http', 'config', 'ids', 'terminal', 'completion', 'help', 'service', 'sandbox', 'conversation', 'commands', 'mcp'],
+  // What bin/wsctl runs: the answers given without the program (MCP's initialize among them).
+  boot: ['mcp'],
 };
 
 /** Each folder's layer (the verb framework is part of the commands layer). */
@@ -62,6 +65,7 @@ const FOLDERS: Record<string, Layer> = {
   commands: 'commands',
   mcp: 'mcp',
   cli: 'cli',
+  boot: 'boot',
 };
 /** The root holds plain data every layer may use, the endpoint table, and the bundle's entry. */
 const ROOT_FILES: Record<string, Layer> = {
@@ -82,7 +86,7 @@ const CROSSINGS: Record<string, string> = {
   'mcp/mcp-server.ts → cli/context.ts': 'the MCP server builds a context per tool call',
 };
 
-/** The one reader of boolean variables: outside src/, since the launcher and the build's stand-ins share it. */
+/** The one reader of boolean variables (outside src/, where the launcher once read it too). */
 const SHARED_LEAVES = ['../bin/booleans.cjs'];
 
 function layerOf(file: string): Layer | undefined {

@@ -54,10 +54,11 @@ describe('the package', () => {
       'bin/wsctl',
       'bin/package.json',
       'dist/wsctl.cjs',
-      'dist/lazy/cli/loaded.js',
-      'dist/lazy/jq.wasm',
-      'dist/lazy/all.cjs',
-      ...['undici', 'form-data', 'ora', 'jsonc-parser', 'mcp-sdk', 'mcp-client'].map((side) => `dist/lazy/side/${side}.cjs`),
+      'dist/boot.cjs',
+      'dist/complete.cjs',
+      'dist/jq-worker.cjs',
+      'dist/jq.wasm',
+      'dist/help-80.txt',
       'completions/_wsctl',
       'man/wsctl.1',
       'man/wsctl-keys-create.1',
@@ -65,6 +66,15 @@ describe('the package', () => {
       expect(packed, file).toContain(file);
     }
     expect(packed.filter((f) => /^(src|test|scripts|node_modules)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
+    // One program: besides it, the boot file, the TAB answerer and the jq engine's thread only.
+    expect(packed.filter((f) => f.startsWith('dist/')).sort()).toEqual([
+      'dist/boot.cjs',
+      'dist/complete.cjs',
+      'dist/help-80.txt',
+      'dist/jq-worker.cjs',
+      'dist/jq.wasm',
+      'dist/wsctl.cjs',
+    ]);
     // The build's records of what it bundled are for the tests: nothing in the package reads them.
     expect(packed.filter((f) => /inputs\.json$/.test(f) || f.startsWith('build/'))).toEqual([]);
     // Every man page listed in package.json is in the package (npm install -g links them).
@@ -83,7 +93,9 @@ describe('the package', () => {
 describe('third-party notices', () => {
   const notices = readFileSync(join(ROOT, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
   // Read from the build's own record of what it bundled, not from the generator's list.
-  const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'build', 'bundle-inputs.json'), 'utf8'));
+  const inputs: string[] = Object.values(
+    JSON.parse(readFileSync(join(ROOT, 'build', 'inputs.json'), 'utf8')) as Record<string, string[]>,
+  ).flat();
   const bundled = new Map<string, string>();
   for (const input of inputs.filter((i) => i.includes('node_modules/'))) {
     const rest = input.slice(input.lastIndexOf('node_modules/') + 'node_modules/'.length).split('/');
@@ -129,7 +141,9 @@ describe('an older Node', () => {
   });
 
   it('`engines` is honest: no bundled or installed package needs a newer Node, and undici needs exactly this one', () => {
-    const inputs: string[] = JSON.parse(readFileSync(join(ROOT, 'build', 'bundle-inputs.json'), 'utf8'));
+    const inputs: string[] = Object.values(
+      JSON.parse(readFileSync(join(ROOT, 'build', 'inputs.json'), 'utf8')) as Record<string, string[]>,
+    ).flat();
     const dirs = new Set(Object.keys(pkg.dependencies).map((d) => `node_modules/${d}`));
     for (const input of inputs.filter((i) => i.includes('node_modules/'))) {
       const at = input.lastIndexOf('node_modules/');

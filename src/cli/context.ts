@@ -189,7 +189,6 @@ function readSettings(env: Env, globals: Globals): Settings {
   const sandbox = !!globals.sandbox || envFlag(env, 'WSCTL_SANDBOX');
   const idsCache = { dir: cacheDir(env), off: envFlag(env, 'WSCTL_NO_HISTORY') };
   const accessible = envFlag(env, 'WSCTL_ACCESSIBLE') || sharedAccessibleOn(env.ACCESSIBLE);
-  envFlag(env, 'WSCTL_NO_TRICKS'); // read by the launcher and tricks/switch.ts; a value that is not a boolean is exit 2 here
   return {
     json: !!globals.json || globals.jq !== undefined,
     debug,

@@ -6,7 +6,6 @@ import type { IO } from '../terminal/index.js';
 import type { Prompt } from '../terminal/prompt.js';
 import { debugFromEnv, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, unexpected } from './report.js';
 import { main, VERSION } from './run.js';
-import { tricksOn } from '../tricks/switch.js';
 import type { EarlyStart } from '../mcp/early.js';
 
 /** The width help wraps at: $COLUMNS, else the terminal's (only asked when stdout is one, and only when help is written). */
@@ -114,7 +113,6 @@ export async function cli(argv: string[], early?: EarlyStart): Promise<void> {
       lostNote = note;
     },
   };
-  if (!tricksOn) delete io.writeHelp;
   // The prompt module loads on the first question.
   const prompt: Prompt = {
     secret: async (question) =>

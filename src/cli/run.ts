@@ -15,7 +15,6 @@ import {
   VALUE_OPTIONS,
 } from './program.js';
 import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
-import { setRuntimeFlags } from '../tricks/switch.js';
 
 declare const __WSCTL_VERSION__: string;
 export const VERSION = typeof __WSCTL_VERSION__ === 'string' ? __WSCTL_VERSION__ : '0.0.0-dev';
@@ -34,7 +33,7 @@ function helpRequest(argv: string[]): { argv: string[]; words: string[] } | unde
 }
 
 /** The App that runs verbs for real: builds the context, runs the verb, prints its Result. */
-function runningApp(base: BaseCtx, outcome: Outcome, argv: string[]): App {
+function runningApp(base: BaseCtx, outcome: Outcome): App {
   const app: App = {
     loadAll: (program) => loadCommands(program, app, 'all'),
     declared: declaredVerbs,
@@ -42,8 +41,6 @@ function runningApp(base: BaseCtx, outcome: Outcome, argv: string[]): App {
       const globals = rootOf(command).opts<Globals>();
       outcome.json = !!globals.json || globals.jq !== undefined;
       outcome.debug ||= !!globals.debug;
-      // Before anything compiles WebAssembly; --help never gets here, so never pays for node:v8.
-      setRuntimeFlags(argv);
       const { createCtx } = await import('./loaded.js');
       const ctx = await createCtx(base, globals);
       try {
@@ -122,7 +119,7 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
   };
   let usageMessage: string | undefined;
 
-  const app = runningApp(base, outcome, argv);
+  const app = runningApp(base, outcome);
   const writeHelp = (text: string) => (base.io.writeHelp ? base.io.writeHelp(text) : base.io.stdout.write(text));
   const width = () => base.helpWidth?.() ?? (Number(base.env.COLUMNS) || undefined);
   const program = buildProgram(VERSION, {

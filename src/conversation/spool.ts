@@ -1,7 +1,6 @@
 // Text held back in order while a transcript waits for its header.
 import { closeSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtinCrypto } from '../tricks/registry.js';
 import type { Sink } from '../terminal/index.js';
 import { tmpdir } from '../common/builtins.js';
 
@@ -61,7 +60,8 @@ export class Spool {
   /** Moves what is held into a new file; from then on each text is encoded into it as it comes. */
   private toFile(): void {
     try {
-      const path = join(this.dir, `wsctl-${process.pid}-${builtinCrypto().randomBytes(6).toString('hex')}.spool`);
+      // node:crypto only here, when a transcript needs a file: an import would load it for every command.
+      const path = join(this.dir, `wsctl-${process.pid}-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.spool`);
       const fd = openSync(path, 'wx+', 0o600);
       // Unlinked while open: nothing is left behind, whatever ends the process.
       const unlinkedNow = process.platform !== 'win32';

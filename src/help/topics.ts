@@ -122,10 +122,13 @@ export const SETTINGS: Setting[] = [
   {
     env: ['XDG_CACHE_HOME'],
     meaning:
-      "wsctl's cache folder is `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`): the ids it remembers (`wsctl ids`) and V8's compiled code of wsctl (a code cache of the program, one of `wsctl mcp`'s server, which runs under V8's own flags, one of the jq engine's glue and one of each library file loaded when first used (`dist/lazy/side/`: a proxy's, an upload's, the spinner's, the MCP SDK's server and client, the client configs' parser), one file each per Node version and install, and Node's compile cache on Node 22 and later)",
+      "wsctl's cache folder is `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`): the ids it remembers (`wsctl ids`) and V8's compiled code of wsctl (a code cache of the program, one file per Node version and build, and Node's compile cache on Node 22 and later)",
   },
   { env: ['WSCTL_NO_HISTORY=1'], meaning: 'remember no ids, and offer none to TAB or in a list (`wsctl ids`)' },
-  { env: ['WSCTL_NO_TRICKS=1'], meaning: 'turn every speed trick off (for tests and bug reports): slower, same behaviour' },
+  {
+    env: ['NODE_DISABLE_COMPILE_CACHE=1'],
+    meaning: "Node's switch for its compile cache: wsctl keeps no code cache of its own either (slower starts, same behaviour)",
+  },
   {
     env: ['WSCTL_RETRY_BASE_MS', 'WSCTL_MAX_RESPONSE_MB'],
     meaning: 'for tests: the first retry delay, and the bound on a response body (default 256)',
@@ -177,7 +180,7 @@ export const TOPICS: Topic[] = [
     summary: 'every environment variable wsctl reads',
     intro: [
       'Environment variables wsctl reads. Precedence everywhere: flag, then environment, then profile, then built-in default.',
-      `Boolean variables (\`WSCTL_SANDBOX\`, \`WSCTL_NO_INPUT\`, \`WSCTL_DEBUG\`, \`WSCTL_NO_HISTORY\`, \`WSCTL_NO_TRICKS\`, \`WSCTL_ACCESSIBLE\`) are ${BOOLEAN_VALUES}, naming the variable.`,
+      `Boolean variables (\`WSCTL_SANDBOX\`, \`WSCTL_NO_INPUT\`, \`WSCTL_DEBUG\`, \`WSCTL_NO_HISTORY\`, \`WSCTL_ACCESSIBLE\`) are ${BOOLEAN_VALUES}, naming the variable.`,
     ],
     get rows() {
       return environmentRows();

@@ -1,9 +1,9 @@
 // A speed trick (src/tricks/registry.ts lists them all): `wsctl mcp`'s answer to `initialize`
-// before the program loads. An MCP client's first message is `initialize`, whose answer depends on
-// nothing the program loads (./initialize.ts); the launcher reads that first line from stdin,
+// before the program loads, given by the boot file (src/boot/). An MCP client's first message is `initialize`, whose answer depends on
+// nothing the program loads (./initialize.ts); the boot file reads that first line from stdin,
 // answers it, and hands the bytes it read to the program, whose server takes the request again
 // (the SDK's Server keeps the client's capabilities) and whose transport leaves out the second
-// answer. Built as dist/mcp-early.cjs: it loads nothing but node:fs, which Node has loaded at
+// answer. Part of dist/boot.cjs: it loads nothing but node:fs, which Node has loaded at
 // start (not node:tty, which takes 5 ms to load: a terminal is known by fstat).
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { initializeAnswer } from './initialize.js';
@@ -17,7 +17,7 @@ function onCharacterDevice(fd: number): boolean {
   }
 }
 
-/** What the launcher read of stdin, for the program to take first, and what it answered. */
+/** What the boot file read of stdin, for the program to take first, and what it answered. */
 export interface EarlyStart {
   read: Buffer;
   answered?: Answered;
@@ -36,15 +36,12 @@ export interface Answered {
 /** `wsctl mcp` flags that cannot make the server refuse to start (mcp/shared.ts check()); anything else goes the plain way. */
 const SWITCHES = new Set(['--read-only', '--allow-destructive', '--show-secrets', '--no-confirm', '--sandbox']);
 const WITH_VALUE = new Set(['--profile', '--upload-dir']);
-/**
- * Variables the server's start reads without checking (the others are checked, and may be exit 2);
- * WSCTL_NO_TRICKS is checked already: the launcher comes here only with the tricks on.
- */
-const PLAIN_VARIABLES = new Set(['WSCTL_PROFILE', 'WSCTL_BASE_URL', 'WSCTL_API_KEY', 'WSCTL_CONFIG_DIR', 'WSCTL_NO_TRICKS']);
+/** Variables the server's start reads without checking (the others are checked, and may be exit 2). */
+const PLAIN_VARIABLES = new Set(['WSCTL_PROFILE', 'WSCTL_BASE_URL', 'WSCTL_API_KEY', 'WSCTL_CONFIG_DIR']);
 /** The most read while looking for the first line: an `initialize` is far smaller. */
 const MOST = 256 * 1024;
 
-/** Whether `wsctl mcp <args>` will serve, as far as the launcher can tell without the program. */
+/** Whether `wsctl mcp <args>` will serve, as far as the boot file can tell without the program. */
 export function plainStart(args: string[], env: Record<string, string | undefined>): boolean {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;

@@ -21,7 +21,6 @@ import { UsageError, WsctlError } from '../errors.js';
 import { invoke } from '../verbs/invoke.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { linkedSignal } from '../common/signals.js';
-import { learnCode } from '../tricks/registry.js';
 import type { IO } from '../terminal/index.js';
 import { commandLine, mcpDoor, openLocalImage, rawOptions, type Folders } from './door.js';
 import { rememberedIds, type SeenIds } from './seen.js';
@@ -307,16 +306,6 @@ export function createServer(
   });
   const runner = new ToolRunner(ctx, options);
   const turns = new Turns();
-  // Once a first call has answered, the launcher keeps V8's code of the server with it, unless its
-  // cache holds a call already: a cache made at the exit of a session without calls, or of a long
-  // one (V8 drops code a run stopped using), left every start to compile a call's code again (the
-  // first call took 28-57 ms instead of 13-20 on Node 20 and 24). After the answer is handed on.
-  let callLearned = false;
-  const learnFirstCall = (result: CallToolResult) => {
-    if (callLearned || result.isError) return;
-    callLearned = true;
-    setImmediate(() => learnCode('mcp/call'));
-  };
 
   const server = new Server(serverInfo(ctx.version), { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await made).listed }));
@@ -362,7 +351,6 @@ export function createServer(
       }),
     );
     inflight.add(call);
-    call.then(learnFirstCall, () => {});
     return call.finally(() => {
       inflight.delete(call);
       unlink();

@@ -1,5 +1,5 @@
 // The sandbox's seeded demo data, under the stable ids the README lists.
-import { builtinCrypto } from '../tricks/registry.js';
+import { randomBytes } from 'node:crypto';
 import { liveSeed } from './live.js';
 import type { SandboxState, StoredConnection, StoredConversation, StoredKey } from './state.js';
 
@@ -8,7 +8,7 @@ export type { SandboxState, StoredConnection, StoredConversation, StoredKey };
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export function randomId(length: number): string {
-  const bytes = builtinCrypto().randomBytes(length);
+  const bytes = randomBytes(length);
   let out = '';
   for (const byte of bytes) out += ALPHABET[byte % ALPHABET.length];
   return out;

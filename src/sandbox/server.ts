@@ -10,7 +10,6 @@ import { takeFault, type Fault } from './faults.js';
 import { findRoute, type Reply } from './routes.js';
 import { randomId } from './seed.js';
 import type { Store } from './store.js';
-import { builtinHttp } from '../tricks/registry.js';
 
 export interface RecordedRequest {
   method: string;
@@ -260,7 +259,7 @@ export async function startSandboxServer(options: ServerOptions): Promise<Sandbo
     send(res, 404, { detail: 'Unknown sandbox control route' });
   }
 
-  const { createServer } = await builtinHttp();
+  const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
       log(`error: ${error.stack ?? error.message}`);

@@ -21,7 +21,6 @@ export const SLICE_MS = 200;
 const LOCAL_HEAP = 64 << 20;
 
 /** Set by the launcher (bin/wsctl) when it runs the program from V8's code cache. */
-const RUN_CACHED = Symbol.for('wsctl.runCached');
 
 /** Thrown by the output sink past the output bound, through the glue (scripts/jq-wasm.cjs lets it pass). */
 const MOVE = Symbol('move to the worker');
@@ -108,13 +107,11 @@ interface Glue {
   loadJq(options: { wasmModule: CompiledWasm }): Promise<{ raw(input: string, query: string, flags: string[]): { exitCode: number } }>;
 }
 
-/** Loads the engine (file: dist/lazy/jq-worker.cjs) on this thread, from its compiled WebAssembly. */
+/** Loads the engine (file: dist/jq-worker.cjs) on this thread, from its compiled WebAssembly. */
 export async function loadLocalEngine(file: URL, module: CompiledWasm, holdBytes: number): Promise<LocalEngine> {
   (globalThis as { __wsctlJq?: typeof hooks }).__wsctlJq = hooks;
   const path = fileURLToPath(file);
-  // With the tricks, the launcher runs it from V8's code of it, as it runs the program (bin/wsctl).
-  const runCached = (globalThis as { [RUN_CACHED]?: (file: string) => unknown })[RUN_CACHED];
-  const glue = (runCached?.(path) ?? createRequire(import.meta.url)(path)) as Glue;
+  const glue = createRequire(import.meta.url)(path) as Glue;
   let jq: Awaited<ReturnType<Glue['loadJq']>> | undefined = await glue.loadJq({ wasmModule: module });
   return {
     run(query, flags, text) {

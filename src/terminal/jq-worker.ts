@@ -1,10 +1,9 @@
-// The jq engine (built to dist/lazy/jq-worker.cjs, with jq-wasm's glue). Started as a worker
+// The jq engine (built to dist/jq-worker.cjs, with jq-wasm's glue). Started as a worker
 // thread, it runs a filter so that one that never ends or needs too much memory holds only this
 // thread, which the main thread terminates on Ctrl-C or SIGTERM. jq's output goes to the main
 // thread in chunks as it comes, at most MAX_IN_FLIGHT chunks ahead of what has been written (a
 // filter such as `range(1e9)` never piles up in memory). The main thread also loads this file for
-// a filter's first try there (jq-local.ts: with require(), or with the tricks from the launcher's
-// code cache), having set its own hooks first.
+// a filter's first try there (jq-local.ts, with require()), having set its own hooks first.
 import type { MessagePort } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import type { FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
@@ -12,8 +11,10 @@ import { asArgument, MAX_IN_FLIGHT, MEMORY_FAILURE, OutputChunks, Tail } from '.
 
 export { loadJq };
 
-// The main thread's hooks say it is not the worker: node:worker_threads (2-3 ms) is then not loaded.
-if (!(globalThis as { __wsctlJq?: unknown }).__wsctlJq) {
+// Run as a worker thread's script, this file is its main module; loaded by the main thread (the
+// engine's glue for jq-local.ts, or jq-protocol.ts for the program) it is not, and
+// node:worker_threads (2-3 ms) is not loaded.
+if (typeof module !== 'undefined' && require.main === module) {
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   if (parentPort) serve(parentPort, new Int32Array((workerData as WorkerData).inFlight));
 }

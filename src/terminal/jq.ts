@@ -8,7 +8,6 @@
 // output (cli.md §3).
 import { readFileSync } from 'node:fs';
 import { InterruptedError, UsageError } from '../errors.js';
-import { liftoffOnly, tricksOn } from '../tricks/registry.js';
 import { loadLocalEngine, type LocalEngine } from './jq-local.js';
 import { followPath, plainPath } from './jq-path.js';
 import { asArgument, type CompiledWasm, type Outcome } from './jq-protocol.js';
@@ -77,13 +76,13 @@ export function jqMessage(stderr: string, before: string): string {
 export const CHECK_PREFIX = asArgument('empty | ');
 
 /**
- * The worker's file: dist/lazy/jq-worker.cjs, next to the chunk that holds this module; from the
+ * The worker's file: dist/jq-worker.cjs, next to the program that holds this module; from the
  * sources (the in-process tests), the built one (`npm test` builds first).
  */
 export function workerFile(): URL {
   const here = import.meta.url;
-  const lazy = here.lastIndexOf('/dist/lazy/');
-  return lazy >= 0 ? new URL(`${here.slice(0, lazy)}/dist/lazy/jq-worker.cjs`) : new URL('../../dist/lazy/jq-worker.cjs', here);
+  const built = here.lastIndexOf('/dist/');
+  return built >= 0 ? new URL(`${here.slice(0, built)}/dist/jq-worker.cjs`) : new URL('../../dist/jq-worker.cjs', here);
 }
 
 /** On a terminal: each result line with a string's escapes removed (jq -c prints strings quoted). */
@@ -122,29 +121,20 @@ let started: Promise<Engine> | undefined;
 
 /** The runner, as soon as it sees --jq: the engine loads while the commands load, unless the filter is a plain path. */
 export function prestartJq(expression: string | undefined): void {
-  if (tricksOn && expression !== undefined && plainPath(expression)) return;
+  if (expression !== undefined && plainPath(expression)) return;
   startJq().catch(() => {});
 }
 
 /**
- * Compiles the engine's WebAssembly and loads the engine on this thread or, with the tricks off,
- * starts its thread. The runner calls it as soon as it sees --jq, while the commands load; the
+ * Compiles the engine's WebAssembly and loads the engine on this thread. The runner calls it as soon as it sees --jq, while the commands load; the
  * first compileJq takes the engine started here.
  */
 export function startJq(): Promise<Engine> {
   started ??= (async () => {
-    // Before the engine's WebAssembly is compiled: its optimising tier-up would hold the process at exit.
-    await liftoffOnly();
     const file = workerFile();
     const { WebAssembly } = globalThis as unknown as {
       WebAssembly: { Module: new (bytes: Uint8Array) => CompiledWasm; compile(bytes: Uint8Array): Promise<CompiledWasm> };
     };
-    if (!tricksOn) {
-      // node:fs/promises only here: it loads fs streams and readline (1-2 ms), which the tricks' path does without.
-      const { readFile } = await import('node:fs/promises');
-      const module = readFile(new URL('jq.wasm', file)).then((bytes) => WebAssembly.compile(bytes));
-      return { file, module, thread: startThread(file, module) };
-    }
     // Compiled at once on this thread (~3 ms, lazily): WebAssembly.compile's answer waits for the
     // event loop of a thread that is busy loading the commands (~15 ms).
     const module = Promise.resolve().then(() => new WebAssembly.Module(readFileSync(new URL('jq.wasm', file))));
@@ -157,7 +147,7 @@ export function startJq(): Promise<Engine> {
 
 /** Compiles the expression (nothing is evaluated) so that a typo fails before any request is sent. */
 export async function compileJq(expression: string, signal: AbortSignal): Promise<JqFilter> {
-  const steps = tricksOn ? plainPath(expression) : undefined;
+  const steps = plainPath(expression);
   if (!steps) return compileInEngine(expression, signal);
   // A plain path always compiles: the engine starts only for a document the path cannot answer.
   let engine: Promise<JqFilter> | undefined;

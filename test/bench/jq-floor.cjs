@@ -1,6 +1,6 @@
 // The floor of the --jq goal: the least a fresh Node process does to answer
 // `wsctl keys list --jq <filter>` piped: the GET of the P2 reference (node:http, CommonJS) while the
-// engine wsctl uses (the built dist/lazy/jq-worker.cjs glue and dist/lazy/jq.wasm) is compiled
+// engine wsctl uses (the built dist/jq-worker.cjs glue and dist/jq.wasm) is compiled
 // and instantiated, then the filter once on the body, with jq's `-r -c` as wsctl gives it piped.
 // The V8 flags wsctl sets too (Liftoff only: tier-up would hold the process at exit), so that the
 // floor is the engine's, not V8's. Usage: node jq-floor.cjs '<filter>'.
@@ -10,7 +10,7 @@ const http = require('node:http');
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-const lazy = join(__dirname, '..', '..', 'dist', 'lazy');
+const lazy = join(__dirname, '..', '..', 'dist');
 const engine = Promise.resolve().then(() =>
   require(join(lazy, 'jq-worker.cjs')).loadJq({ wasmModule: new WebAssembly.Module(readFileSync(join(lazy, 'jq.wasm'))) }),
 );

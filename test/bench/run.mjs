@@ -31,7 +31,7 @@ if (!existsSync(TIME)) {
 }
 
 // A clean environment: no NODE_EXTRA_CA_CERTS (which costs every Node start ~30-60 ms on some
-// hosts), no CI, no WSCTL_NO_TRICKS.
+// hosts), no CI.
 // P2's floor with undici, bundled as wsctl's build bundles undici (node:http2 stood in).
 const undiciFloor = join(tmp, 'undici-floor.cjs');
 buildSync({
@@ -42,7 +42,7 @@ buildSync({
   target: 'node20',
   minifySyntax: true,
   minifyWhitespace: true,
-  alias: { 'node:http2': './scripts/no-http2.cjs' },
+  alias: { 'node:http2': './src/tricks/no-http2.ts' },
   absWorkingDir: root,
   outfile: undiciFloor,
   logLevel: 'warning',

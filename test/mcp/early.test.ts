@@ -1,4 +1,4 @@
-// `wsctl mcp`'s answer to `initialize` from the launcher, before the program loads (a speed trick,
+// `wsctl mcp`'s answer to `initialize` from the boot file, before the program loads (a speed trick,
 // src/mcp/early.ts): the same answer the SDK's Server gives, once, with the server then serving as
 // usual; anything not plainly an `initialize` of a server that will start goes the plain way.
 import { spawn } from 'node:child_process';
@@ -50,11 +50,11 @@ function serve(input: unknown[], env: Record<string, string> = {}, bin = BIN, ar
   );
 }
 
-// Every run here sets the switch itself, so the file means the same in the suite's run with the tricks off.
-const ON = { WSCTL_NO_TRICKS: '0' };
-const NO_TRICKS = { WSCTL_NO_TRICKS: '1' };
+// A start the boot file cannot vouch for (a variable the program checks): the program's server answers.
+const ON = {};
+const PROGRAM = { WSCTL_DEBUG: '0' };
 
-describe('initialize answered by the launcher', () => {
+describe('initialize answered by the boot file', () => {
   it('names the protocol versions of the pinned SDK, newest first', () => {
     expect(PROTOCOL_VERSIONS).toEqual(SUPPORTED_PROTOCOL_VERSIONS);
     expect(PROTOCOL_VERSIONS[0]).toBe(LATEST_PROTOCOL_VERSION);
@@ -68,7 +68,7 @@ describe('initialize answered by the launcher', () => {
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         { jsonrpc: '2.0', id: 'list', method: 'tools/list' },
       ];
-      const [early, plain] = await Promise.all([serve(input), serve(input, NO_TRICKS)]);
+      const [early, plain] = await Promise.all([serve(input), serve(input, PROGRAM)]);
       expect(early.code, early.stderr).toBe(0);
       expect(early.lines.filter((l) => l.id === request.id)).toHaveLength(1);
       expect(early.lines[0]).toEqual(plain.lines[0]);
@@ -198,33 +198,33 @@ describe('initialize answered by the launcher', () => {
       initialize(13, '2025-11-25', { _meta: { progressToken: 1.5 } }),
     ];
     for (const request of odd) {
-      const [early, plain] = await Promise.all([serve([request]), serve([request], NO_TRICKS)]);
+      const [early, plain] = await Promise.all([serve([request]), serve([request], PROGRAM)]);
       expect(early.lines, JSON.stringify(request)).toEqual(plain.lines);
       expect(early.lines).toHaveLength(1);
     }
   });
 
-  it('is the launcher: with the program missing, initialize is still answered before the error', async () => {
+  it('is the boot file: with the program missing, initialize is still answered before the error', async () => {
     const root = tempDir();
     mkdirSync(join(root, 'dist'));
     cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
-    cpSync(join(ROOT, 'dist', 'mcp-early.cjs'), join(root, 'dist', 'mcp-early.cjs'));
+    cpSync(join(ROOT, 'dist', 'boot.cjs'), join(root, 'dist', 'boot.cjs'));
     cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
     const { lines, code, stderr } = await serve([initialize(0, '2025-11-25')], {}, join(root, 'bin', 'wsctl'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ id: 0, result: { protocolVersion: '2025-11-25' } });
     expect(code).toBe(1);
     expect(stderr).toContain('wsctl is not built');
-    // The plain way, and a start the launcher cannot vouch for, answer nothing without the program.
+    // The plain way, and a start the boot file cannot vouch for, answer nothing without the program.
     for (const [env, args] of [
-      [NO_TRICKS, []],
+      [PROGRAM, []],
       [{}, ['--debug']],
       [{ WSCTL_DEBUG: '1' }, []],
     ] as const) {
       const plain = await serve([initialize(0, '2025-11-25')], env, join(root, 'bin', 'wsctl'), [...args]);
       expect(plain.lines, JSON.stringify({ env, args })).toEqual([]);
     }
-    // Stdin a terminal is not read by the launcher (it would wait for a line): the program says at once that it is missing.
+    // Stdin a terminal is not read by the boot file (it would wait for a line): the program says at once that it is missing.
     const term = new Terminal({ PATH: process.env.PATH ?? '', HOME: tempDir(), WSCTL_CONFIG_DIR: tempDir(), ...ON, TERM: 'xterm' });
     try {
       term.send(`${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin', 'wsctl'))} mcp; echo "exit=$?"`, 'Enter');
@@ -281,7 +281,7 @@ describe('initialize answered by the launcher', () => {
 
   it('only for a start that cannot be refused', () => {
     expect(plainStart([], {})).toBe(true);
-    expect(plainStart([], { WSCTL_NO_TRICKS: '0', WSCTL_PROFILE: 'work', WSCTL_CONFIG_DIR: '/tmp/c' })).toBe(true);
+    expect(plainStart([], { WSCTL_PROFILE: 'work', WSCTL_CONFIG_DIR: '/tmp/c' })).toBe(true);
     expect(plainStart(['--read-only', '--profile', 'work', '--upload-dir', '/tmp/x', '--sandbox'], { WSCTL_API_KEY: 'k' })).toBe(true);
     expect(plainStart(['--read-only', '--allow-destructive'], {})).toBe(false);
     expect(plainStart(['--profile'], {})).toBe(false);

@@ -66,10 +66,10 @@ export function describe(root: Command, path: string[]): { description: string; 
   return { description: command.description(), params };
 }
 
-/** bin/wsctl of the package this code runs from (dist/lazy/… when built, src/commands/mcp/ in tests), symlinks resolved. */
+/** bin/wsctl of the package this code runs from (dist/wsctl.cjs when built, src/commands/mcp/ in tests), symlinks resolved. */
 export function launcherScript(): string {
   const here = fileURLToPath(import.meta.url);
-  const built = here.lastIndexOf(`${sep}dist${sep}lazy${sep}`);
+  const built = here.lastIndexOf(`${sep}dist${sep}`);
   const root = built >= 0 ? here.slice(0, built) : resolve(here, '..', '..', '..', '..');
   try {
     return realpathSync(resolve(root, 'bin', 'wsctl'));

@@ -1,0 +1,81 @@
+// What bin/wsctl runs (built to dist/boot.cjs, beside the program): the answers that need nothing
+// of the program, then the program. `--version` alone, the root help at 80 columns (piped, or
+// COLUMNS=80: the text the build rendered with commander) and MCP's `initialize` are answered
+// here, for every user alike; a TAB goes to dist/complete.cjs, which loads nothing of the
+// commands (cli.md §10). Then Node's compile cache (Node 22+), the V8 flags, and the program from
+// wsctl's code cache of it (./code-cache.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { answerEarly, type EarlyStart } from '../mcp/early.js';
+import { runWithCodeCache } from './code-cache.js';
+import { setV8Flags } from './flags.js';
+import { cacheFolder, makeFolders } from './folders.js';
+import { helpAt80, writeAnswer } from './write.js';
+
+declare const __WSCTL_VERSION__: string;
+declare const __WSCTL_PROGRAM_ID__: string;
+const VERSION = typeof __WSCTL_VERSION__ === 'string' ? __WSCTL_VERSION__ : '0.0.0-dev';
+const PROGRAM_ID = typeof __WSCTL_PROGRAM_ID__ === 'string' ? __WSCTL_PROGRAM_ID__ : 'dev';
+
+interface Program {
+  cli(argv: string[], early?: EarlyStart): Promise<void>;
+}
+
+/** Says that dist/ is incomplete, in one line, and ends the process. */
+export function notBuilt(error: unknown): never {
+  process.stderr.write(
+    `Error: wsctl is not built (${(error as NodeJS.ErrnoException).code ?? String(error)}). Run \`npm run build\` in its folder.\n`,
+  );
+  process.exit(1);
+}
+
+/** Runs wsctl with argv (the words after `wsctl`); dist: the folder of the built files. */
+export function boot(argv: string[], dist: string = __dirname): void {
+  const env = process.env;
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return writeAnswer(`${VERSION}\n`, argv);
+  if ((argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h'))) && helpAt80(env)) {
+    let help: string | undefined;
+    try {
+      help = readFileSync(join(dist, 'help-80.txt'), 'utf8');
+    } catch {
+      // not built: the program below says so
+    }
+    if (help !== undefined) return writeAnswer(help, argv);
+  }
+  if (argv[0] === '__complete') {
+    let complete: { answer(args: string[], env: NodeJS.ProcessEnv, write: (text: string) => void): void };
+    try {
+      // This file's own require (boot.cjs is CommonJS): createRequire would load node:module.
+      complete = require(join(dist, 'complete.cjs'));
+    } catch {
+      return; // not built: nothing to offer
+    }
+    return complete.answer(argv.slice(1), env, (text) => writeAnswer(text, argv));
+  }
+  const early = argv[0] === 'mcp' ? answerEarly(argv.slice(1), env, VERSION) : undefined;
+
+  // Node's own switch for its compile cache turns wsctl's off too.
+  let folder: string | undefined;
+  if (!env.NODE_DISABLE_COMPILE_CACHE) {
+    try {
+      folder = cacheFolder(env);
+      // Made here first: Node's own recursive mkdir never returns under /proc.
+      makeFolders(folder);
+      // Node 22+ (node:module is loaded here, not imported: the answers above do not pay for it).
+      (process.getBuiltinModule('node:module') as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache?.(folder);
+    } catch {
+      folder = undefined; // no cache: slower, not broken
+    }
+  }
+  setV8Flags();
+  const file = join(dist, 'wsctl.cjs');
+  let source: string;
+  try {
+    // ASCII (scripts/build.mjs checks): Latin-1 reads the same text, sooner than UTF-8.
+    source = readFileSync(file, 'latin1');
+  } catch (error) {
+    notBuilt(error);
+  }
+  const program = runWithCodeCache(file, source, folder, PROGRAM_ID) as Program;
+  void program.cli(argv, early);
+}
