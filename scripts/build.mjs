@@ -121,6 +121,17 @@ const worker = await build({
   plugins: [jqWasm(join(root, 'dist/lazy'))],
 });
 
+// The credential store's own process (src/config/keyring-child.ts, started by src/config/keyring.ts):
+// a small CommonJS file that loads the native module from node_modules.
+await build({
+  ...common,
+  entryPoints: { 'keyring-child': 'src/config/keyring-child.ts' },
+  outdir: 'dist/lazy',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  external: ['@napi-rs/keyring'],
+});
+
 const lazyImports = {
   name: 'lazy-imports',
   setup(b) {
