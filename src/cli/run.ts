@@ -60,7 +60,7 @@ function runningApp(base: BaseCtx, outcome: Outcome, argv: string[]): App {
 
 /** Prints a verb's Result (JSON or human) and gives the exit code it ends with. */
 async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
-  const { InterruptedError, WsctlError, cleanErrorMessage } = await import('./loaded.js');
+  const { InterruptedError, WsctlError, cleanErrorMessage, maskSecrets } = await import('./loaded.js');
   if (base.signal.aborted) throw new InterruptedError();
   if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
   // A result written as it arrived (a streamed transcript) has nothing left to print.
@@ -72,13 +72,23 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
         // A result shown once (a new key's secret) that a --jq filter failed on is lost: the request
         // was sent and did its work, so this is no usage error (exit 2 says nothing was sent).
         if (!result.lost || !(error instanceof WsctlError) || error instanceof InterruptedError) throw error;
-        throw new WsctlError(`${error.message.replace(/\.?$/, '.')} ${result.lost}`);
+        throw new WsctlError(`${error.message.replace(/\.?$/, '.')} ${result.lost}`, { reason: 'output_lost' });
       }
     } else await result.human(ctx.term);
   }
   await result.after?.();
-  if (result.failure) throw new WsctlError(result.failure);
-  if (result.exitCode && result.exitMessage) ctx.term.info(`Error: ${result.exitMessage}`);
+  if (result.failure) throw new WsctlError(result.failure, { reason: 'service_failure' });
+  if (result.exitCode && result.exitMessage) {
+    // Under --json the line is an error document too (cli.md §3), beside the one on stdout.
+    if (ctx.json) {
+      const { REASONS, reasonOfCode } = await import('./loaded.js');
+      // A word of another exit code (a 500 among network failures) is not this exit's reason.
+      const given = result.exitReason;
+      const reason = given !== undefined && REASONS[given] === result.exitCode ? given : reasonOfCode(result.exitCode);
+      const doc = { error: { message: cleanErrorMessage(maskSecrets(result.exitMessage)), exit_code: result.exitCode, reason } };
+      base.io.stderr.write(`${JSON.stringify(doc, null, 2)}\n`);
+    } else ctx.term.info(`Error: ${result.exitMessage}`);
+  }
   return result.exitCode ?? EXIT_OK;
 }
 
@@ -111,7 +121,8 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
   try {
     rawArgv = await withAlias(givenArgv, base);
   } catch (error) {
-    return reportError(error, base, { code: EXIT_OK, json: givenArgv.includes('--json'), debug: debugFromEnv(base.env) });
+    const json = givenArgv.includes('--json') || givenArgv.includes('--jq');
+    return reportError(error, base, { code: EXIT_OK, json, debug: debugFromEnv(base.env), argv: givenArgv });
   }
   const help = helpRequest(rawArgv);
   const argv = help?.argv ?? rawArgv;
@@ -119,6 +130,7 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
     code: EXIT_OK,
     json: argv.includes('--json') || argv.includes('--jq'),
     debug: argv.includes('--debug') || debugFromEnv(base.env),
+    argv: rawArgv,
   };
   let usageMessage: string | undefined;
 

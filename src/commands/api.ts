@@ -108,6 +108,7 @@ async function readInputFile(file: string): Promise<string> {
     if (error instanceof UsageError) throw error;
     throw new UsageError(
       `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
+      { reason: 'invalid_input' },
     );
   }
 }
@@ -130,7 +131,7 @@ export async function run(opts: ApiOptions, ctx: Ctx): Promise<Call> {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new UsageError(`The input of --input ${opts.input} is not JSON.`);
+      throw new UsageError(`The input of --input ${opts.input} is not JSON.`, { reason: 'invalid_input' });
     }
   }
   return call({

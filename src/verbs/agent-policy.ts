@@ -45,7 +45,7 @@ export function enforcePolicy(ctx: Ctx, verb: Declared, opts: Record<string, unk
   if (!ctx.agent || callChanges(verb, opts) === 'none') return;
   const { profile, policy } = policyInEffect(ctx);
   const refusal = policyRefusal(verb, opts, policy, profile);
-  if (refusal) throw new AuthError(refusal);
+  if (refusal) throw new AuthError(refusal, { reason: 'policy_refused' });
 }
 
 /**

@@ -4,7 +4,7 @@
 // sends returns its request as a Call: settle() plans it under --dry-run, else sends it.
 import type { Command } from 'commander';
 import type { Ctx, Globals } from '../cli/context.js';
-import { UsageError } from '../errors.js';
+import { UsageError, type Reason } from '../errors.js';
 import type { Api, ApiResponse, Credential, DryRunRequest, Method, RequestSpec } from '../http/index.js';
 import type { Response, SchemaName } from '../schemas.js';
 import type { EndpointName } from '../service.js';
@@ -25,6 +25,8 @@ export interface Result {
   /** A non-zero exit after printing (auth status with no valid key). */
   exitCode?: number;
   exitMessage?: string;
+  /** The word of cli.md §4 for that exit, when the code's first word is not it. */
+  exitReason?: Reason;
   /** Said with the error when the output cannot be written (a secret shown once, lost). */
   lost?: string;
   /** Work done once the output is printed (saving a new key, so that its secret is never lost). */
@@ -231,7 +233,7 @@ export function repeated<T>(syntax: string, help: string, parse?: Parser<T>): Pa
 /** Any text but an empty (or blank) one, which is a usage error with this message (else one naming the parameter). */
 export function nonEmpty(message?: string): Parser<string> {
   return (raw, name) => {
-    if (raw.trim() === '') throw new UsageError(message ?? `${name} must not be empty.`);
+    if (raw.trim() === '') throw new UsageError(message ?? `${name} must not be empty.`, { reason: 'invalid_input' });
     return raw;
   };
 }
@@ -353,7 +355,7 @@ export function examples(...lines: string[]): string {
 
 /** Identifiers go into paths: an empty one is a usage error, everything else gets encoded. */
 export function requireId(value: string, name: string): string {
-  if (value.trim() === '') throw new UsageError(`${name} must not be empty.`);
+  if (value.trim() === '') throw new UsageError(`${name} must not be empty.`, { reason: 'invalid_input' });
   return value;
 }
 

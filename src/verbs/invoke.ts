@@ -23,7 +23,7 @@ import { deletes, questionOf } from './changes.js';
 import { confirmDestructive } from './confirm.js';
 import { UsageError } from '../errors.js';
 import type { IdKind } from '../ids/kinds.js';
-import { chooseMissing, missingId, remembering } from './remembered-ids.js';
+import { chooseMissing, missingId, missingIdInfo, remembering } from './remembered-ids.js';
 import { keepDescribed } from '../common/visible.js';
 import { didYouMean } from '../help/suggest.js';
 
@@ -99,16 +99,17 @@ export function readOptions(
   const missing = args.filter(([key, a]) => absent(key) && a.syntax.startsWith('<') && !later.includes(key));
   // A missing id says where such ids come from, on every door (the command line's list says the same: ids/verb.ts).
   const kind = missing.length === 1 ? (verb.ids?.takes as Record<string, IdKind | undefined> | undefined)?.[missing[0]![0]] : undefined;
-  if (kind) throw new UsageError(missingId(door.name(missing[0]![1], 'arg'), kind));
+  if (kind) throw new UsageError(missingId(door.name(missing[0]![1], 'arg'), kind), missingIdInfo(kind));
   if (missing.length > 0)
     throw new UsageError(
       door.missing(
         missing.map(([, a]) => door.name(a, 'arg')),
         'arg',
       ),
+      { reason: 'missing_argument' },
     );
   const missingFlags = flags.filter(([key, f]) => absent(key) && f.required).map(([, f]) => door.name(f, 'flag'));
-  if (missingFlags.length > 0) throw new UsageError(door.missing(missingFlags, 'flag'));
+  if (missingFlags.length > 0) throw new UsageError(door.missing(missingFlags, 'flag'), { reason: 'missing_argument' });
   const names: Record<string, string> = {};
   for (const [key, p, kind] of [...args.map(([k, a]) => [k, a, 'arg'] as const), ...flags.map(([k, f]) => [k, f, 'flag'] as const)]) {
     names[key] = door.name(p, kind);

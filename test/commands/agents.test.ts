@@ -84,6 +84,7 @@ describe('the agent policy of a profile', () => {
     expect(json.code).toBe(4);
     expect(JSON.parse(json.stderr).error).toMatchObject({
       exit_code: 4,
+      reason: 'policy_refused',
       message: expect.stringContaining("profile 'default' is no-destructive"),
     });
     expect(sb.requests).toHaveLength(0);
@@ -220,7 +221,8 @@ describe('under an agent, what a person would be asked', () => {
     expect(rm.code).toBe(2);
     expect(rm.prompts).toEqual([]);
     expect(rm.stderr).toBe(
-      "Error: Prompts are off under an AI agent (gemini-cli, from GEMINI_CLI): pass --yes to remove device 'dev_phone'.\n",
+      "Error: Prompts are off under an AI agent (gemini-cli, from GEMINI_CLI): pass --yes to remove device 'dev_phone'.\n" +
+        'Next: wsctl device rm dev_phone --yes\n',
     );
     const login = await run(['auth', 'login'], {
       env: { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR, WSCTL_BASE_URL: sb.url, AI_AGENT: 'goose' },

@@ -336,7 +336,12 @@ describe('argv → options, with no network', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toEqual({
-      error: { message: "unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage.", exit_code: 2 },
+      error: {
+        message: "unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage.",
+        exit_code: 2,
+        reason: 'usage',
+        next: [{ command: 'wsctl keys list --json', why: "'key' is not a command; 'keys' is." }],
+      },
     });
   });
 

@@ -71,8 +71,8 @@ async function providerKey(opts: AddOptions, ctx: Ctx): Promise<string> {
 
 function checkKey(given: string): string {
   const key = given.trim();
-  if (key === '' || /\s/.test(key)) throw new UsageError('The provider key is empty or contains whitespace.');
-  if (/\p{Cc}/u.test(key)) throw new UsageError('The provider key contains control characters.');
+  if (key === '' || /\s/.test(key)) throw new UsageError('The provider key is empty or contains whitespace.', { reason: 'invalid_input' });
+  if (/\p{Cc}/u.test(key)) throw new UsageError('The provider key contains control characters.', { reason: 'invalid_input' });
   return key;
 }
 
@@ -84,12 +84,13 @@ export function checkProviderUrl(raw: string, name = '--provider-url'): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new UsageError(`Invalid ${name} '${maskUrlPassword(raw)}': give an http:// or https:// URL.`);
+    throw new UsageError(`Invalid ${name} '${maskUrlPassword(raw)}': give an http:// or https:// URL.`, { reason: 'invalid_input' });
   }
   // The provider key would cross the network in clear, as the API key would (cli.md §5, §7).
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
     throw new UsageError(
       `Refusing plain http:// to ${url.hostname} for --provider-url: the provider key would cross the network in clear. Use https://, or http:// only to a loopback host.`,
+      { reason: 'insecure_url' },
     );
   }
   return raw;
