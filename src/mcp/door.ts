@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import type { Door, RawOptions } from '../verbs/invoke.js';
 import { cleanLine } from '../common/sanitize.js';
 import { namedPath, readImage, type Image } from '../common/images.js';
-import { toolName, type ToolDef } from './tools.js';
+import { JQ_ARGUMENT, toolName, type ToolDef } from './tools.js';
 import { deletes } from '../verbs/changes.js';
 
 /** The command line's messages, in the tool's names (test/mcp/rules.test.ts compares them). */
@@ -27,14 +27,21 @@ function typeOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** The call's `jq` filter (cli.md §8), which the door runs on the command's document; the command never sees it. */
+export function jqOf(args: Record<string, unknown>): string | undefined {
+  const given = args[JQ_ARGUMENT];
+  if (given === undefined || typeof given === 'string') return given;
+  throw new UsageError(`Invalid ${JQ_ARGUMENT}: expected a string, got ${typeOf(given)}.`);
+}
+
 /** The call's arguments as argv's texts, by key; a wrong type or an unknown property is a usage error (exit 2). */
 export function rawOptions(tool: ToolDef, args: Record<string, unknown>): RawOptions {
   const byName = new Map(tool.params.map((p) => [p.name, p]));
-  const unknown = Object.keys(args).filter((name) => !byName.has(name));
+  const unknown = Object.keys(args).filter((name) => !byName.has(name) && name !== JQ_ARGUMENT);
   if (unknown.length > 0) {
-    const known = tool.params.map((p) => p.name);
+    const known = [...tool.params.map((p) => p.name), JQ_ARGUMENT];
     throw new UsageError(
-      `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${cleanLine(n)}'`).join(', ')} for ${tool.name}. ${known.length ? `Arguments: ${known.join(', ')}.` : 'It takes no arguments.'}`,
+      `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${cleanLine(n)}'`).join(', ')} for ${tool.name}. Arguments: ${known.join(', ')}.`,
     );
   }
   const raw: RawOptions = {};

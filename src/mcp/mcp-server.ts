@@ -23,7 +23,8 @@ import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { linkedSignal } from '../common/signals.js';
 import { learnCode } from '../tricks/registry.js';
 import type { IO } from '../terminal/index.js';
-import { commandLine, mcpDoor, openLocalImage, rawOptions, type Folders } from './door.js';
+import { commandLine, jqOf, mcpDoor, openLocalImage, rawOptions, type Folders } from './door.js';
+import type { CallFilter } from './jq-filter.js';
 import { rememberedIds, type SeenIds } from './seen.js';
 import { mcpOffer, policyInEffect, policyRefusal } from '../verbs/agent-policy.js';
 import type { AgentPolicy } from '../common/agent.js';
@@ -105,6 +106,29 @@ export function errorResult(error: unknown, debug: boolean, stderr: Writable, ex
   };
 }
 
+/**
+ * A call's result through its `jq` filter (cli.md §8): what the filter gives replaces the document
+ * and its text (convo_show's Markdown included). A filter that fails on a document that must not
+ * be lost (a new key's) returns the document after the error.
+ */
+async function filtered(
+  filter: CallFilter,
+  json: string,
+  lost: { type: 'text'; text: string } | undefined,
+  debug: boolean,
+  stderr: Writable,
+): Promise<CallToolResult> {
+  let values: string[];
+  try {
+    values = await filter.values(json);
+  } catch (error) {
+    if (!lost) throw error;
+    const failed = errorResult(error, debug, stderr);
+    return { ...failed, content: [...failed.content, lost] };
+  }
+  return { content: [text(values.join('\n'))], structuredContent: { jq: values.map((value) => JSON.parse(value) as unknown) } };
+}
+
 /** Runs work MAX_CALLS at a time, the rest in the order they came. */
 class Turns {
   private running = 0;
@@ -155,11 +179,13 @@ export class ToolRunner {
     const { outer } = this;
     const stderr = outer.term.streams.stderr;
     let ctx: Ctx | undefined;
+    let filter: CallFilter | undefined;
     const link = linkedSignal([outer.signal, extra.signal]);
     try {
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
         throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
       const raw = rawOptions(tool, (args ?? {}) as Record<string, unknown>);
+      const expression = jqOf((args ?? {}) as Record<string, unknown>);
       ctx = await outer.forCall({ io: callIO(stderr), prompt: noPrompt, signal: link.signal });
       const callCtx = ctx;
       let size: number | undefined;
@@ -173,6 +199,9 @@ export class ToolRunner {
           const policy = this.options.policy;
           const refusal = policy && policyRefusal(tool.verb, opts, policy.policy, policy.profile);
           if (refusal) throw new AuthError(refusal);
+          // The engine loads for a call that passes jq alone; a filter that does not compile sends nothing and asks nobody.
+          if (expression !== undefined)
+            filter = await (await import('./jq-filter.js')).compileFilter(expression, link.signal, MAX_RESULT_BYTES);
           const file = tool.spec.localFile;
           if (file !== undefined && typeof opts[file] === 'string') {
             // Opened and checked once, before anyone is asked; the verb sends these very bytes.
@@ -217,18 +246,20 @@ export class ToolRunner {
         );
         return { ...failed, content: [...failed.content, text(json.length > MAX_RESULT_BYTES ? '(document too large to return)' : json)] };
       }
+      if (filter) return await filtered(filter, json, result.lost ? text(json) : undefined, outer.debug, stderr);
       const shown = tool.spec.text ? tool.spec.text(document) : json;
       const bytes = Buffer.byteLength(json) + (tool.spec.text ? Buffer.byteLength(shown) : 0);
       if (bytes > MAX_RESULT_BYTES) {
         const mib = (bytes / 1024 / 1024).toFixed(1);
         throw new UsageError(
-          `The result is ${mib} MiB, more than the ${MAX_RESULT_BYTES / 1024 / 1024} MiB a tool returns: ${tool.spec.less ?? 'ask for less'}.`,
+          `The result is ${mib} MiB, more than the ${MAX_RESULT_BYTES / 1024 / 1024} MiB a tool returns: ${tool.spec.less ? `${tool.spec.less}, or` : 'pass'} a jq filter that keeps less.`,
         );
       }
       return { content: [text(shown)], structuredContent: document as Record<string, unknown> };
     } catch (error) {
       return errorResult(error, outer.debug, stderr);
     } finally {
+      filter?.close();
       await ctx?.close().catch(() => {});
       link.unlink();
     }

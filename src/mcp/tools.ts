@@ -118,13 +118,34 @@ function isEmpty(value: unknown): boolean {
   );
 }
 
-/** What the verb returns as its --json document: the response of its first endpoint, or `{success}` for a body the service need not send. */
+/** The argument every tool takes (cli.md §8): a jq filter of its document, run by src/mcp/jq-filter.ts. */
+export const JQ_ARGUMENT = 'jq';
+
+const JQ_INPUT = {
+  type: 'string',
+  description:
+    'A jq 1.8 filter of the document, as `--jq` takes: the result is then {"jq": [each value it gives]}, and the text each value as compact JSON, one per line',
+};
+
+/** What a call with `jq` returns instead of the document. */
+const JQ_OUTPUT = {
+  properties: { [JQ_ARGUMENT]: { type: 'array', items: ANY, description: 'The values the `jq` filter gave, in order' } },
+  required: [JQ_ARGUMENT],
+};
+
+/**
+ * What the verb returns as its --json document (the response of its first endpoint, or `{success}`
+ * for a body the service need not send), or the values of a `jq` filter: `type: "object"` at the
+ * root, which clients look for, and each shape a branch of `anyOf`.
+ */
 function outputSchema(verb: VerbDecl): ToolListing['outputSchema'] {
   const endpoint: Endpoint = endpoints[(verb.endpoints as (keyof typeof endpoints)[])[0]!];
   const zod =
     endpoint.anyBody || !endpoint.response ? z.looseObject({ success: z.optional(z.boolean()) }) : responseSchemas[endpoint.response]();
   const json = z.toJSONSchema(zod, { io: 'input', target: 'draft-7', unrepresentable: 'any' });
-  return portable(json) as ToolListing['outputSchema'];
+  const { definitions, ...document } = portable(json) as Record<string, unknown>;
+  // References (#/definitions/...) are read from the root: the definitions stay there.
+  return { type: 'object', ...(definitions ? { definitions } : {}), anyOf: [document, JQ_OUTPUT] };
 }
 
 /** A verb as the command tree declares it (src/cli/program.ts's declaredVerbs). */
@@ -166,7 +187,7 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
         description: [spec.description ?? verb.summary, spec.note].filter(Boolean).join('. ').replace(/\.\./g, '.'),
         inputSchema: {
           type: 'object',
-          properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+          properties: { ...Object.fromEntries(params.map((p) => [p.name, p.schema])), [JQ_ARGUMENT]: JQ_INPUT },
           ...(required.length > 0 ? { required } : {}),
           additionalProperties: false,
         },

@@ -341,7 +341,7 @@ describe('errors', () => {
       "Option 'format' argument 'nope' is invalid. Allowed choices are openai, anthropic, groq.",
     );
     await refused('byok_add', { name: 'n' }, 'Missing required options provider_url, format, model, api_key.');
-    await refused('keys_list', { surprise: 1 }, "Unknown argument 'surprise' for keys_list. It takes no arguments.");
+    await refused('keys_list', { surprise: 1 }, "Unknown argument 'surprise' for keys_list. Arguments: jq.");
     await refused('keys_create', { name: ' ' }, 'The key name must not be empty.');
     await refused('keys_create', { name: 'x', force: true }, 'force goes with save_as: without it no key is saved.');
     await refused('keys_create', { name: 'x', force: 'yes' }, 'Invalid force: expected a boolean, got a string.');
