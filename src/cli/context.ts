@@ -20,7 +20,7 @@ import {
 } from '../config/resolve.js';
 import { AuthError, notLoggedIn } from '../errors.js';
 import { cacheDir } from '../ids/store.js';
-import type { Clock } from '../conversation/clock.js';
+import type { Clock } from '../common/clock.js';
 import type { Globals } from '../common/globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from '../terminal/index.js';
 import { sharedAccessibleOn } from '../terminal/accessible.js';

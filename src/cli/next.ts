@@ -6,7 +6,7 @@ import type { NextStep } from '../errors.js';
 import { maskSecrets } from '../common/secrets.js';
 import { redactText } from '../http/redact.js';
 import { cleanLine } from '../common/sanitize.js';
-import { GLOBAL_FLAGS, VALUE_OPTIONS } from './program.js';
+import { GLOBAL_FLAGS, VALUE_OPTIONS } from '../common/globals.js';
 
 export interface NextCommand {
   command: string;

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { NextStep } from '../errors.js';
 import { parseBoolean } from '../../bin/booleans.cjs';
 import type { BaseCtx } from './context.js';
-import { VALUE_OPTIONS } from './program.js';
+import { VALUE_OPTIONS } from '../common/globals.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;

@@ -4,16 +4,8 @@
 import type { Command } from 'commander';
 import type { App, Result } from '../verbs/declare.js';
 import type { BaseCtx, Ctx, Globals } from './context.js';
-import {
-  buildProgram,
-  declaredVerbs,
-  GLOBAL_FLAGS,
-  invokedNoun,
-  invokedNounAt,
-  isCommandName,
-  loadCommands,
-  VALUE_OPTIONS,
-} from './program.js';
+import { buildProgram, declaredVerbs, invokedNoun, invokedNounAt, isCommandName, loadCommands } from './program.js';
+import { GLOBAL_FLAGS, VALUE_OPTIONS } from '../common/globals.js';
 import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
 import { setRuntimeFlags } from '../tricks/switch.js';
 

@@ -7,7 +7,7 @@ import { InterruptedError } from '../errors.js';
 import type { Message } from '../schemas.js';
 import { request } from '../service.js';
 import { collectorEvery } from '../tricks/registry.js';
-import { realClock, type Clock } from './clock.js';
+import { realClock, type Clock } from '../common/clock.js';
 import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation, type HeadTexts } from './stream.js';
 import { styleFor, transcriptRenderer, type Head } from './transcript.js';

@@ -4,7 +4,7 @@
 // reads on a TTY, piped, or as JSON. Heavy libraries (chalk, ora) load only when used.
 import type { Readable, Writable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
-import { realClock, type Clock } from '../conversation/clock.js';
+import { realClock, type Clock } from '../common/clock.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { displayWidth, label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';

@@ -11,7 +11,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { createCtx } from '../../src/cli/context.js';
-import type { Clock } from '../../src/conversation/clock.js';
+import type { Clock } from '../../src/common/clock.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { mcpOffer } from '../../src/verbs/agent-policy.js';
 import { connect, loadTools, texts, type Connected } from './harness.js';
