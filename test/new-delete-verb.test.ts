@@ -3,7 +3,7 @@
 // sandbox handler, and `device wipe <device_id>` declared with no `mcp` block, no --yes and no
 // confirmation call; then finds it confirmed on both doors, offered to MCP clients only with
 // --allow-destructive and marked destructiveHint, and refused to a no-destructive agent.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { run, startSandbox, type TestSandbox } from './helpers.js';
 import { connect, texts } from './mcp/harness.js';
 import { device } from '../src/commands/device/index.js';
@@ -44,6 +44,22 @@ device.verbs.push(
   }),
 );
 
+// The suite's workers run file after file with modules loaded once (vitest.config.ts: isolate off):
+// the verb, endpoint and route leave with this file, or later files would see a 15th endpoint.
+afterAll(() => {
+  delete (endpoints as unknown as Record<string, Endpoint>)[ENDPOINT];
+  (endpointNames as string[]).splice((endpointNames as string[]).indexOf(ENDPOINT), 1);
+  delete (handlers as unknown as Record<string, unknown>)[ENDPOINT];
+  routes.splice(
+    routes.findIndex((r) => r.template === '/devices/{device_id}/data'),
+    1,
+  );
+  device.verbs.splice(
+    device.verbs.findIndex((v) => v.name === 'wipe'),
+    1,
+  );
+});
+
 let sb: TestSandbox;
 beforeEach(async () => {
   sb = await startSandbox();
@@ -60,7 +76,7 @@ describe('a DELETE verb declared tomorrow, on the MCP door', () => {
     const tool = (await c.client.listTools()).tools.find((t) => t.name === 'device_wipe')!;
     await c.close();
     expect(tool.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
-    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['device_id']);
+    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['device_id', 'jq']);
   });
 
   it('asks a person, naming the action and the target from its words and its id argument; a no sends nothing', async () => {
