@@ -10,7 +10,7 @@ import type { Door, RawOptions } from '../verbs/invoke.js';
 import { cleanLine } from '../common/sanitize.js';
 import { namedPath, readImage, type Image } from '../common/images.js';
 import { JQ_ARGUMENT, toolName, type ToolDef } from './tools.js';
-import { deletes } from '../verbs/changes.js';
+import { sendsDelete } from '../verbs/changes.js';
 
 /** The command line's messages, in the tool's names (test/mcp/rules.test.ts compares them). */
 export const mcpDoor: Door = {
@@ -108,7 +108,10 @@ async function rootsOf(folders: Folders): Promise<{ roots: string[]; nothing?: s
 /**
  * The image a call names, opened once and checked on the open file before anyone is asked: its
  * real path inside the folders the server reads from, a regular file, a whole image. Anywhere
- * else the error says only that, never whether the file exists; nothing outside is opened.
+ * else the error says only that, never whether the file exists. A path outside is refused before
+ * it is opened; a link swapped to a file outside between that check and the open may be opened
+ * (without blocking, so a FIFO or a device does not hang it), but is refused by the real path of
+ * the open file before a byte is read or anyone is asked, and nothing is sent.
  */
 export async function openLocalImage(given: string, folders: Folders): Promise<Image> {
   const { roots, nothing } = await rootsOf(folders);
@@ -123,7 +126,8 @@ export async function openLocalImage(given: string, folders: Folders): Promise<I
     );
   };
   const path = resolve(folders.working, given);
-  // Checked before opening too: a device or a FIFO outside is never opened.
+  // Checked before opening too, so that a path naming a device or a FIFO outside is not opened
+  // (one swapped in after this check is refused on the open file, unread).
   await allow(await namedPath(path));
   return readImage(path, { allow });
 }
@@ -141,7 +145,9 @@ function shellWord(word: string): string {
 export function commandLine(tool: ToolDef, opts: Record<string, unknown>, raw: RawOptions, ctx: Ctx): string {
   const words = ['wsctl', ...tool.path];
   const named = ctx.named();
-  if (named.profile) words.push('--profile', named.profile);
+  // A profile from a pin in the server's working folder is named too: the person runs the line elsewhere.
+  const profile = named.profile ?? (!ctx.sandbox && ctx.resolution().profileSource === 'pin' ? ctx.resolution().profile : undefined);
+  if (profile) words.push('--profile', profile);
   if (named.baseUrlFrom === 'flag') words.push('--base-url', named.baseUrl as string);
   if (named.sandbox) words.push('--sandbox');
   for (const p of tool.params) {
@@ -152,6 +158,8 @@ export function commandLine(tool: ToolDef, opts: Record<string, unknown>, raw: R
     if (value === true) words.push(flag as string);
     else for (const v of Array.isArray(value) ? value : [value]) words.push(...(flag ? [flag] : []), String(v));
   }
-  if (deletes(tool.verb)) words.push('--yes');
+  if (sendsDelete(tool.verb, opts)) words.push('--yes');
+  // The secret the tool never takes: the command reads it from stdin, or asks with input hidden.
+  if (tool.spec.secret) words.push(tool.spec.secret.flag);
   return words.map(shellWord).join(' ');
 }

@@ -8,7 +8,7 @@ import type { McpSpec, Param, VerbDecl } from '../verbs/declare.js';
 import { cliName } from '../verbs/invoke.js';
 import { responseSchemas } from '../schemas.js';
 import { endpoints, type Endpoint } from '../service.js';
-import { commandChanges, deletes, questionOf, type Changes } from '../verbs/changes.js';
+import { asksOf, commandChanges, mayDelete, type Changes } from '../verbs/changes.js';
 
 export interface ToolParam {
   key: string;
@@ -58,17 +58,6 @@ export function toolName(param: Param<unknown>, kind: 'arg' | 'flag'): string {
 /** Whether a declared verb is a tool: it calls endpoints of the table, and does not say it is none. */
 export function isTool(verb: VerbDecl): boolean {
   return Array.isArray(verb.endpoints) && verb.endpoints.length > 0 && !(verb.mcp && 'none' in verb.mcp);
-}
-
-/** Whether a person confirms a call of the tool: a deletion or a declared question always; a force or a permission by its value. */
-function asksOf(path: string[], verb: VerbDecl, params: ToolParam[]): ToolDef['asks'] {
-  try {
-    if (questionOf(path, verb, {})) return 'always';
-  } catch {
-    // A declared question that reads its arguments asks of every call.
-    return 'always';
-  }
-  return params.some((p) => p.key === 'force' || p.key === 'permission') ? 'sometimes' : 'never';
 }
 
 function paramSchema(param: Param<unknown>, kind: 'arg' | 'flag', override?: Record<string, unknown>): Record<string, unknown> {
@@ -172,7 +161,7 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
       ];
       const params = declared
         // A deletion's person answers through the client, never through a `yes` the agent passes.
-        .filter(([key]) => !spec.drop?.includes(key) && !(key === 'yes' && deletes(verb)))
+        .filter(([key]) => !spec.drop?.includes(key) && !(key === 'yes' && mayDelete(verb)))
         .map(([key, param, pkind]) => {
           const name = toolName(param, pkind);
           return { key, name, param, kind: pkind, schema: paramSchema(param, pkind, spec.schema?.[key]) };
@@ -200,7 +189,7 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
           openWorldHint: !!spec.openWorld,
         },
       };
-      return { name, path, changes, asks: asksOf(path, verb, params), verb, spec, params, listing };
+      return { name, path, changes, asks: asksOf(verb), verb, spec, params, listing };
     });
 }
 
