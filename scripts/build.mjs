@@ -7,6 +7,7 @@
 //                       (--version, the root help, MCP's initialize), then the program.
 //   dist/complete.cjs   a TAB (`wsctl __complete`, cli.md §10): the config and the remembered ids.
 //   dist/jq-worker.cjs  the jq engine's thread, with jq-wasm's glue; dist/jq.wasm, its WebAssembly.
+//   dist/keyring-child.cjs  the credential store's child process, which loads the native module.
 // No module is in two files: the program takes a module that one of the others holds from that
 // file (sharedModules below).
 import { isAscii } from 'node:buffer';
@@ -128,14 +129,17 @@ const worker = await beside('jq-worker', 'src/terminal/jq-worker.ts', {
 });
 // A TAB loads neither commander nor anything of a command (cli.md §10).
 const complete = await beside('complete', 'src/completion/answer.ts');
+// The credential store's own process (src/config/keyring-child.ts, started by src/config/keyring.ts):
+// it loads the native module from node_modules.
+const keyringChild = await beside('keyring-child', 'src/config/keyring-child.ts');
 // The boot file is built last (it names the program's build), but what it holds is known now.
 const bootProbe = await build({ ...common, entryPoints: ['src/boot/index.ts'], write: false, metafile: true, outdir: 'dist' });
 const bootShared = ours(bootProbe.metafile).filter((input) => input !== 'src/boot/index.ts');
 const bootModules = new Map(bootShared.map((input, i) => [input, { file: './boot.cjs', name: `__wsctl_${i}` }]));
 
-const modules = new Map([...worker.modules, ...complete.modules, ...bootModules]);
+const modules = new Map([...worker.modules, ...complete.modules, ...keyringChild.modules, ...bootModules]);
 for (const [input, at] of modules)
-  for (const other of [worker.modules, complete.modules, bootModules])
+  for (const other of [worker.modules, complete.modules, keyringChild.modules, bootModules])
     if (other.has(input) && other.get(input) !== at) throw new Error(`${input} is in two files beside the program`);
 
 const program = await build({
@@ -177,7 +181,13 @@ writeFileSync(join(root, 'dist/help-80.txt'), rootHelp);
 
 // The build's records, for the tests: beside dist/, not in it, so the package does not ship them.
 // What each file holds: a module in two of them is a test failure.
-const files = { 'wsctl.cjs': program, 'boot.cjs': boot, 'complete.cjs': complete, 'jq-worker.cjs': worker };
+const files = {
+  'wsctl.cjs': program,
+  'boot.cjs': boot,
+  'complete.cjs': complete,
+  'jq-worker.cjs': worker,
+  'keyring-child.cjs': keyringChild,
+};
 const held = Object.fromEntries(
   Object.entries(files).map(([file, { metafile }]) => [
     file,

@@ -3,7 +3,7 @@
 // main thread (src/terminal/jq-local.ts); they need things the package does not offer:
 // - A memory bound of 1 GiB (cli.md §3). jq-wasm caps jq's heap at 256 MiB twice: the module's
 //   memory section declares a maximum of 4096 pages, and the glue's getHeapMax returns the same.
-//   Both are raised to 1 GiB: the binary is written to dist/lazy/jq.wasm with a maximum of 16384
+//   Both are raised to 1 GiB: the binary is written to dist/jq.wasm with a maximum of 16384
 //   pages, and getHeapMax returns 1 GiB. Past it, jq's allocation fails and the engine aborts,
 //   which the worker reports as a filter that needs more memory.
 // - Output as it comes, not one string at the end: the glue collects jq's stdout and stderr in

@@ -1,6 +1,6 @@
 // THIRD-PARTY-NOTICES.txt: the licence of every package esbuild bundled into dist/, read from
 // the package itself (the build's metafiles say which ones), and jq's, whose WebAssembly build
-// jq-wasm carries (dist/lazy/jq.wasm). A bundled package that ships no licence file gets an entry
+// jq-wasm carries (dist/jq.wasm). A bundled package that ships no licence file gets an entry
 // that says so, the build warns, and test/package.test.ts fails until its text is added here.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,7 +50,7 @@ function jqEntries(jqWasm) {
   const jqVersion = /-jq-(\d+(?:\.\d+)+)/.exec(jqWasm.version)?.[1] ?? 'as built by jq-wasm';
   return [
     entry(
-      `jq ${jqVersion} (MIT, with the notices below), compiled to WebAssembly in jq-wasm ${jqWasm.version}: dist/lazy/jq.wasm`,
+      `jq ${jqVersion} (MIT, with the notices below), compiled to WebAssembly in jq-wasm ${jqWasm.version}: dist/jq.wasm`,
       'https://jqlang.org',
       [readFileSync(join(here, 'licences', 'jq-COPYING'), 'utf8').trimEnd()],
     ),

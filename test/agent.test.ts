@@ -3,7 +3,7 @@
 // options make them destructive, and what `wsctl mcp` offers under each policy.
 import { describe, expect, it } from 'vitest';
 import { AGENT_POLICIES, agentName, detectAgent, widens } from '../src/common/agent.js';
-import { mcpOffer, policyRefusal } from '../src/verbs/agent-policy.js';
+import { mcpOffer, policyRefusal, refusedBy } from '../src/verbs/agent-policy.js';
 import { callChanges as effectOf } from '../src/verbs/changes.js';
 import { offered, toolsOf } from '../src/mcp/tools.js';
 import { declaredVerbs } from '../src/cli/program.js';
@@ -156,5 +156,29 @@ describe('the agent policy, from the declarations', () => {
     expect(names({}, 'read-only').map((t) => t.name)).toEqual(names({ readOnly: true }, 'full').map((t) => t.name));
     // A policy only narrows: full leaves the server's own flags as they are.
     expect(mcpOffer({ readOnly: true }, 'full')).toEqual({ readOnly: true, allowDestructive: false });
+  });
+
+  it('one rule, refusedBy, decides for the command line and for wsctl mcp: its offer and its calls', async () => {
+    // What each policy refuses, as cli.md §11 says it: read-only every change, no-destructive deletions and replacements.
+    const changes = ['none', 'write', 'destructive'] as const;
+    expect(Object.fromEntries(AGENT_POLICIES.map((p) => [p, changes.filter((c) => refusedBy(p, c))]))).toEqual({
+      full: [],
+      'no-destructive': ['destructive'],
+      'read-only': ['write', 'destructive'],
+    });
+    const tools = toolsOf(await declaredVerbs());
+    for (const policy of AGENT_POLICIES) {
+      expect(
+        offered(tools, mcpOffer({ allowDestructive: true }, policy)).map((t) => t.name),
+        policy,
+      ).toEqual(tools.filter((t) => !refusedBy(policy, t.changes)).map((t) => t.name));
+      for (const v of VERBS)
+        for (const opts of v.path[0] === 'api'
+          ? [{ fields: [] }, { method: 'POST', fields: [] }, { method: 'DELETE', fields: [] }]
+          : [{}, { force: true }])
+          expect(policyRefusal(v.verb, opts, policy, 'work') !== undefined, `${policy} ${v.path.join(' ')} ${JSON.stringify(opts)}`).toBe(
+            refusedBy(policy, effectOf(v.verb, opts)),
+          );
+    }
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../src/main.js';
-import type { Clock } from '../src/conversation/clock.js';
+import type { Clock } from '../src/common/clock.js';
 import type { IO } from '../src/terminal/index.js';
 import type { Prompt } from '../src/terminal/prompt.js';
 import { startSandboxServer, type SandboxServer } from '../src/sandbox/server.js';

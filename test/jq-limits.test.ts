@@ -146,7 +146,9 @@ describe('--jq: memory', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     // Exactly one document: no "Aborted()" or native stack before it.
-    expect(JSON.parse(r.stderr)).toEqual({ error: { message: '--jq: the filter needs more than 1 GiB of memory.', exit_code: 2 } });
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { message: '--jq: the filter needs more than 1 GiB of memory.', exit_code: 2, reason: 'jq_error' },
+    });
     expect(noStackTrace(r.stderr)).toBe(true);
   }, 150_000);
 

@@ -71,6 +71,7 @@ describe('--jq', () => {
     expect(JSON.parse(r.stderr).error).toEqual({
       message: '--jq failed: jq: error: Cannot iterate over string ("Europe/Lisbon")',
       exit_code: 2,
+      reason: 'jq_error',
     });
   });
 

@@ -3,8 +3,8 @@
 // sandbox handler, and `device wipe <device_id>` declared with no `mcp` block, no --yes and no
 // confirmation call; then finds it confirmed on both doors, offered to MCP clients only with
 // --allow-destructive and marked destructiveHint, and refused to a no-destructive agent.
-import { beforeEach, describe, expect, it } from 'vitest';
-import { run, startSandbox, type TestSandbox } from './helpers.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { run, runBin, startSandbox, type TestSandbox } from './helpers.js';
 import { connect, texts } from './mcp/harness.js';
 import { device } from '../src/commands/device/index.js';
 import { handlers, routes } from '../src/sandbox/routes.js';
@@ -44,6 +44,22 @@ device.verbs.push(
   }),
 );
 
+// The suite's workers run file after file with modules loaded once (vitest.config.ts: isolate off):
+// the verb, endpoint and route leave with this file, or later files would see a 15th endpoint.
+afterAll(() => {
+  delete (endpoints as unknown as Record<string, Endpoint>)[ENDPOINT];
+  (endpointNames as string[]).splice((endpointNames as string[]).indexOf(ENDPOINT), 1);
+  delete (handlers as unknown as Record<string, unknown>)[ENDPOINT];
+  routes.splice(
+    routes.findIndex((r) => r.template === '/devices/{device_id}/data'),
+    1,
+  );
+  device.verbs.splice(
+    device.verbs.findIndex((v) => v.name === 'wipe'),
+    1,
+  );
+});
+
 let sb: TestSandbox;
 beforeEach(async () => {
   sb = await startSandbox();
@@ -60,7 +76,7 @@ describe('a DELETE verb declared tomorrow, on the MCP door', () => {
     const tool = (await c.client.listTools()).tools.find((t) => t.name === 'device_wipe')!;
     await c.close();
     expect(tool.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
-    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['device_id']);
+    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(['device_id', 'jq']);
   });
 
   it('asks a person, naming the action and the target from its words and its id argument; a no sends nothing', async () => {
@@ -139,6 +155,80 @@ describe('a DELETE verb declared tomorrow, on the command line', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^Error: The agent policy of profile 'default' is no-destructive: AI agents may not delete or replace/);
     expect(r.prompts).toEqual([]);
+    expect(sent()).toEqual([]);
+  });
+});
+
+// `api` declares no endpoint: what it sends is known from -X alone, and -X DELETE is a deletion
+// like any other (cli.md §5: "every command that sends DELETE"), confirmed by the same rule.
+describe('api -X DELETE, on the command line', () => {
+  const devices = () => sb.state.devices.map((d) => d.id);
+
+  it('off a terminal needs --yes: exit 2, confirmation_required, next is the line plus --yes; nothing sent (built bin)', async () => {
+    const r = await runBin(['api', '-X', 'DELETE', '/devices/dev_phone', '--json'], { env: sb.env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        message: "No terminal to ask on: pass --yes to send DELETE '/devices/dev_phone'.",
+        exit_code: 2,
+        reason: 'confirmation_required',
+        next: [
+          {
+            command: 'wsctl api -X DELETE /devices/dev_phone --json --yes',
+            why: "Only the person's yes allows this: pass --yes once they have said yes to it.",
+          },
+        ],
+      },
+    });
+    expect(sent()).toEqual([]);
+    expect(devices()).toContain('dev_phone');
+  });
+
+  it('--no-input on a terminal needs --yes too; the target is the path sent, -f fields in its query', async () => {
+    const r = await run(['api', '-X', 'DELETE', '/devices/dev_phone', '-f', 'reason=old', '--no-input'], {
+      env: sb.env,
+      tty: true,
+      stdinTTY: true,
+    });
+    expect([r.code, r.prompts]).toEqual([2, []]);
+    // On a terminal the line is wrapped to its width.
+    expect(r.stderr.replace(/\s+/g, ' ')).toBe(
+      "Error: Prompts are off (--no-input or WSCTL_NO_INPUT=1): pass --yes to send DELETE '/devices/dev_phone?reason=old'. ",
+    );
+    expect(sent()).toEqual([]);
+  });
+
+  it('asks [y/N] on a terminal naming the method and path, the profile and the base URL: no sends nothing, yes deletes', async () => {
+    const no = await run(['api', '-X', 'DELETE', '/devices/dev_phone'], { env: sb.env, tty: true, stdinTTY: true, answers: ['n'] });
+    expect(no.prompts).toHaveLength(1);
+    expect(no.prompts[0]).toMatch(/^Send DELETE '\/devices\/dev_phone' \(default profile 'default',\s+http:\/\/127\.0\.0\.1:\d+\)\?$/);
+    expect([no.code, no.stderr]).toEqual([2, 'Cancelled: nothing was sent.\n']);
+    expect(sent()).toEqual([]);
+    const yes = await run(['api', '-X', 'delete', '/devices/dev_phone'], { env: sb.env, tty: true, stdinTTY: true, answers: ['y'] });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(sent()).toEqual(['/devices/dev_phone']);
+    expect(devices()).not.toContain('dev_phone');
+  });
+
+  it('takes -y, --yes, which its help lists; other methods neither ask nor need it', async () => {
+    const help = await run(['api', '--help'], { env: sb.env });
+    expect(help.stdout).toMatch(/-y, --yes\s+do not ask for confirmation/);
+    const r = await runBin(['api', '-X', 'DELETE', '/devices/dev_phone', '-y'], { env: sb.env });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(sent()).toEqual(['/devices/dev_phone']);
+    for (const argv of [
+      ['api', '/settings/'],
+      ['api', '-X', 'PATCH', '/connections/gmail/pdc_gmail/permission', '-f', 'permission=read'],
+    ]) {
+      const other = await run(argv, { env: sb.env, tty: true, stdinTTY: true });
+      expect([other.code, other.prompts], argv.join(' ')).toEqual([0, []]);
+    }
+  });
+
+  it('--dry-run neither asks nor needs --yes, and sends nothing', async () => {
+    const r = await run(['api', '-X', 'DELETE', '/devices/dev_phone', '--dry-run'], { env: sb.env, tty: true, stdinTTY: true });
+    expect([r.code, r.prompts]).toEqual([0, []]);
+    expect(r.stdout).toMatch(/^DELETE http:\/\/127\.0\.0\.1:\d+\/devices\/dev_phone\n/);
     expect(sent()).toEqual([]);
   });
 });

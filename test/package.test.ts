@@ -66,7 +66,7 @@ describe('the package', () => {
       expect(packed, file).toContain(file);
     }
     expect(packed.filter((f) => /^(src|test|scripts|node_modules)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
-    // One program: besides it, the boot file, the TAB answerer and the jq engine's thread only.
+    // One program: besides it, the boot file, the TAB answerer, the jq engine's thread and the credential store's child only.
     expect(packed.filter((f) => f.startsWith('dist/')).sort()).toEqual([
       'dist/boot.cjs',
       'dist/complete.cjs',

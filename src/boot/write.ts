@@ -15,7 +15,7 @@ export function writeAnswer(text: string, argv: readonly string[]): void {
     const message = `Cannot write the output: ${error.code ?? error.message}.`;
     // Under --json (or --jq) every error is one JSON document, as the program writes them.
     const json = argv.includes('--json') || argv.includes('--jq');
-    process.stderr.write(json ? `${JSON.stringify({ error: { message, exit_code: 1 } })}\n` : `Error: ${message}\n`);
+    process.stderr.write(json ? `${JSON.stringify({ error: { message, exit_code: 1, reason: 'output_lost' } })}\n` : `Error: ${message}\n`);
     process.exitCode = 1;
   };
   try {

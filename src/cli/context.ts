@@ -18,9 +18,9 @@ import {
   type Resolution,
   type StoreEntry,
 } from '../config/resolve.js';
-import { AuthError } from '../errors.js';
+import { AuthError, notLoggedIn } from '../errors.js';
 import { cacheDir } from '../ids/store.js';
-import type { Clock } from '../conversation/clock.js';
+import type { Clock } from '../common/clock.js';
 import type { Globals } from '../common/globals.js';
 import { createTerminal, type Env, type IO, type Terminal } from '../terminal/index.js';
 import { sharedAccessibleOn } from '../terminal/accessible.js';
@@ -309,7 +309,11 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
     // --dry-run sends nothing and reads no key; a key stored for another origin would not be sent.
     if (dryRun && options.credential === undefined && t.keyBaseUrl) term.warn(`Without --dry-run this is exit 4. ${noKey(t.profile, t)}`);
     const problem = missing({ ...t, baseUrl, credential }, !dryRun);
-    if (problem || !baseUrl) throw new AuthError(problem ?? missingBaseUrl(t.profile));
+    if (problem || !baseUrl)
+      throw new AuthError(
+        problem ?? missingBaseUrl(t.profile),
+        notLoggedIn(t.profile, { ...t, baseUrl, keyBaseUrl: credential.present ? undefined : t.keyBaseUrl }),
+      );
     const client = new Api({
       baseUrl,
       credential,

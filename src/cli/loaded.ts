@@ -4,7 +4,9 @@
 export { expandArgv, readAliases, shown } from '../config/alias.js';
 export { COMPLETION_FILES, completionScript } from '../completion/index.js';
 export { createCtx } from './context.js';
-export { CancelledError, InterruptedError, UsageError, WsctlError } from '../errors.js';
+export { CancelledError, InterruptedError, REASONS, reasonOfCode, UsageError, WsctlError } from '../errors.js';
+export { nextCommands } from './next.js';
+export { detectAgent } from '../common/agent.js';
 export { clean, displayWidth, terminalWidth } from '../terminal/index.js';
 export { wrapWords } from '../terminal/words.js';
 export { cleanErrorMessage } from '../common/sanitize.js';

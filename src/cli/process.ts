@@ -26,8 +26,12 @@ export async function cli(argv: string[], early?: EarlyStart): Promise<void> {
   const debug = argv.includes('--debug') || debugFromEnv(process.env);
   const json = argv.includes('--json') || argv.includes('--jq');
   // Nothing may end in Node's crash output: anything unexpected is one line and exit 1.
+  /** One line on stderr, under --json (or --jq) a compact error document with its reason (cli.md §3, §4). */
+  const sayFailure = (message: string, reason: 'service_error' | 'output_lost') =>
+    process.stderr.write(json ? `${JSON.stringify({ error: { message, exit_code: EXIT_FAILURE, reason } })}\n` : `Error: ${message}\n`);
   const lastResort = (error: unknown) => {
-    process.stderr.write(`Error: ${unexpected(error)}\n${debug && error instanceof Error ? `${error.stack}\n` : ''}`);
+    sayFailure(unexpected(error), 'service_error');
+    if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exit(EXIT_FAILURE);
   };
   process.on('uncaughtException', lastResort);
@@ -35,7 +39,7 @@ export async function cli(argv: string[], early?: EarlyStart): Promise<void> {
   // Every command ends in process.exit below; an event loop that empties first means something
   // was awaited that can never come, and Node would exit 0 having printed nothing.
   process.on('beforeExit', () => {
-    process.stderr.write(json ? `${JSON.stringify({ error: { message: STALLED, exit_code: EXIT_FAILURE } })}\n` : `Error: ${STALLED}\n`);
+    sayFailure(STALLED, 'service_error');
     process.exit(EXIT_FAILURE);
   });
 
@@ -54,9 +58,7 @@ export async function cli(argv: string[], early?: EarlyStart): Promise<void> {
   let writeFailure: string | undefined;
   /** What the user must know when the result is lost (the id of a key whose secret was not written). */
   let lostNote: string | undefined;
-  /** One line on stderr: under --json a compact error document. */
-  const sayWriteFailure = (message: string) =>
-    process.stderr.write(json ? `${JSON.stringify({ error: { message, exit_code: EXIT_FAILURE } })}\n` : `Error: ${message}\n`);
+  const sayWriteFailure = (message: string) => sayFailure(message, 'output_lost');
   const cannotWrite = (error: NodeJS.ErrnoException): never => {
     if (error.code === 'EPIPE') process.exit(EXIT_OK); // the reader closed the pipe (`| head`): quiet
     sayWriteFailure(writeFailureMessage(error, lostNote));

@@ -3,7 +3,7 @@
 // so --version and --help pay for commander and this file only.
 import { Command, Help, Option } from 'commander';
 import type { App, NounDecl, VerbDecl } from '../verbs/declare.js';
-import { GLOBAL_OPTIONS } from '../common/globals.js';
+import { GLOBAL_OPTIONS, VALUE_OPTIONS } from '../common/globals.js';
 import { wrapWords } from '../terminal/words.js';
 
 type AppModule = typeof import('./loaded.js');
@@ -131,12 +131,6 @@ export function isCommandName(word: string): boolean {
   return word === 'help' || nouns.some((n) => n.name === word);
 }
 
-export const VALUE_OPTIONS = new Set(
-  globalOptions()
-    .filter((o) => o.required)
-    .map((o) => o.long),
-);
-
 /** The noun argv invokes: its first word that is neither an option nor an option's value. */
 export function invokedNoun(argv: string[]): string | undefined {
   const at = invokedNounAt(argv);
@@ -156,9 +150,6 @@ export function invokedNounAt(argv: string[]): number {
   }
   return -1;
 }
-
-/** The global options' long flags: kept out of an alias's $1, $2, … wherever they are typed. */
-export const GLOBAL_FLAGS = new Set(globalOptions().map((o) => o.long as string));
 
 export interface DeclaredVerb {
   /** ['device', 'rm']; ['caps'] for a noun that is a verb itself. */

@@ -1,9 +1,10 @@
 // The reporter: an error (ours, commander's or one nobody expected) → its exit code and the one
 // line, or under --json the document, that says what went wrong. Exit codes come from errors.ts.
 import type { Command } from 'commander';
+import type { NextStep } from '../errors.js';
 import { parseBoolean } from '../../bin/booleans.cjs';
 import type { BaseCtx } from './context.js';
-import { VALUE_OPTIONS } from './program.js';
+import { VALUE_OPTIONS } from '../common/globals.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -14,6 +15,8 @@ export interface Outcome {
   code: number;
   json: boolean;
   debug: boolean;
+  /** The line as run (an alias expanded): what a `next` that retypes it starts from. */
+  argv?: string[];
 }
 
 /** The message of an error nobody expected: one line, never a stack trace (unless --debug). */
@@ -38,6 +41,9 @@ export async function reportError(error: unknown, base: BaseCtx, outcome: Outcom
     wrapWords,
     displayWidth,
     terminalWidth,
+    reasonOfCode,
+    nextCommands,
+    detectAgent,
   } = await import('./loaded.js');
   const { stderr } = base.io;
   // On a terminal the message wraps at its width, between words (cli.md §3); piped, one line.
@@ -48,8 +54,11 @@ export async function reportError(error: unknown, base: BaseCtx, outcome: Outcom
   // Messages quote ids and service text: keep them from driving the terminal or forging lines.
   // The last door: a secret wsctl sent is masked even in an error made before it was known.
   const message = cleanErrorMessage(maskSecrets(known ? error.message : unexpected(error)));
+  const reason = known ? error.reason : reasonOfCode(code);
+  const next = known && error.next ? nextCommands(error.next, outcome.argv) : [];
   if (outcome.json) {
-    const doc: Record<string, unknown> = { message, exit_code: code };
+    const doc: Record<string, unknown> = { message, exit_code: code, reason };
+    if (next.length > 0) doc.next = next;
     if (known && error.status !== undefined) doc.status = error.status;
     if (known && error.requestId) doc.request_id = maskSecrets(error.requestId);
     if (known && error.details !== undefined) doc.details = maskSecretsIn(error.details);
@@ -60,6 +69,8 @@ export async function reportError(error: unknown, base: BaseCtx, outcome: Outcom
   } else {
     const requestId = known && error.requestId ? ` (request id ${cleanErrorMessage(maskSecrets(error.requestId))})` : '';
     stderr.write(`${said(`Error: ${message}${requestId}`)}\n`);
+    // An agent reads the way on from the last line (cli.md §3); a person has it in the message.
+    if (next[0] && detectAgent(base.env).agent !== undefined) stderr.write(`Next: ${cleanErrorMessage(next[0].command)}\n`);
   }
   if (outcome.debug && error instanceof Error && error.stack) stderr.write(`${maskSecrets(error.stack)}\n`);
   return code;
@@ -96,8 +107,8 @@ function commandAt(program: Command, path: string): Command {
   return command;
 }
 
-/** "wsctl keys create" for the words of argv that name commands: where a usage hint points. */
-function commandPath(program: Command, argv: string[]): string {
+/** "wsctl keys create" for the words of argv that name commands (where a usage hint points), and where the first word that names none is. */
+function commandPath(program: Command, argv: string[]): { path: string; at: number } {
   const names = ['wsctl'];
   let command = program;
   for (let i = 0; i < argv.length; i++) {
@@ -108,11 +119,40 @@ function commandPath(program: Command, argv: string[]): string {
       continue;
     }
     const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!sub) break;
+    if (!sub) return { path: names.join(' '), at: i };
     names.push(sub.name());
     command = sub;
   }
-  return names.join(' ');
+  return { path: names.join(' '), at: -1 };
+}
+
+/** Commander's errors that say something required is missing; the others are `usage`. */
+const MISSING = new Set(['commander.missingArgument', 'commander.optionMissingArgument', 'commander.missingMandatoryOptionValue']);
+
+/** argv with its word at `at` (or its `--flag=value`'s value) replaced by the one guessed: the corrected line, as `next`. */
+function corrected(argv: string[], at: number, guess: string, why: string): NextStep[] {
+  if (at < 0 || guess.includes("'")) return [];
+  const word = argv[at] as string;
+  const eq = word.indexOf('=');
+  // `--jsn=x` → `--json=x`; `--variant=blgo` → `--variant=blog`.
+  const fixed =
+    !word.startsWith('--') || eq < 0 ? guess : guess.startsWith('-') ? `${guess}${word.slice(eq)}` : `${word.slice(0, eq + 1)}${guess}`;
+  return [{ typed: [...argv.slice(0, at), fixed, ...argv.slice(at + 1)], why }];
+}
+
+/** Where argv has the flag commander did not know (`--jsn`, `--jsn=x`), or -1. */
+function flagAt(argv: string[], flag: string): number {
+  const end = argv.indexOf('--');
+  return argv.findIndex((w, i) => (end < 0 || i < end) && (w === flag || w.startsWith(`${flag}=`)));
+}
+
+/** Where argv has the mistyped value of a choice: the last word that is it, alone or after `=`. */
+function valueAt(argv: string[], value: string): number {
+  for (let i = argv.length - 1; i >= 0; i--) {
+    const w = argv[i] as string;
+    if (w === value || (w.startsWith('--') && w.endsWith(`=${value}`))) return i;
+  }
+  return -1;
 }
 
 /**
@@ -121,14 +161,21 @@ function commandPath(program: Command, argv: string[]): string {
  */
 export async function usageError(program: Command, argv: string[], code: string, said: string): Promise<Error> {
   const { UsageError, suggestCommand, closest } = await import('./loaded.js');
-  const path = commandPath(program, argv);
+  const { path, at } = commandPath(program, argv);
   const hint = ` Run \`${path} --help\` for usage.`;
   let line = said.replace(/([^.!?])$/, '$1.').replace(/^command-argument value /, 'value ');
+  let next: NextStep[] = [];
   const unknown = /^unknown command '([^']*)'/.exec(line);
   if (code === 'commander.unknownCommand' && unknown) {
     // Commander's guess can be far off (`version` → `persona`): only close ones, and flags typed as words.
     const guess = suggestCommand(commandAt(program, path), unknown[1] as string);
     line = `unknown command '${unknown[1]}'.${guess ? ` Did you mean '${guess}'?` : ''}`;
+    if (guess && argv[at] === unknown[1]) next = corrected(argv, at, guess, `'${unknown[1]}' is not a command; '${guess}' is.`);
+  }
+  const option = /^unknown option '([^']*)'\. Did you mean '([^']*)'\?/.exec(line);
+  if (code === 'commander.unknownOption' && option) {
+    const [, typo, guess] = option as unknown as [string, string, string];
+    next = corrected(argv, flagAt(argv, typo), guess, `'${typo}' is not an option here; '${guess}' is.`);
   }
   // A mistyped choice (`--variant blgo`): the close one, on the same line.
   const choice = /'([^']*)' is invalid(?: for argument '[^']*')?\. Allowed choices are (.*)\.$/.exec(line);
@@ -138,6 +185,8 @@ export async function usageError(program: Command, argv: string[], code: string,
       (choice[2] as string).split(', ').map((c) => ({ word: c, suggest: c })),
     );
     if (guess) line += ` Did you mean '${guess}'?`;
+    if (guess)
+      next = corrected(argv, valueAt(argv, choice[1] as string), guess, `'${choice[1]}' is not one of the choices; '${guess}' is.`);
   }
-  return new UsageError(`${sentence(line)}${hint}`);
+  return new UsageError(`${sentence(line)}${hint}`, { reason: MISSING.has(code) ? 'missing_argument' : 'usage', next });
 }

@@ -4,16 +4,8 @@
 import type { Command } from 'commander';
 import type { App, Result } from '../verbs/declare.js';
 import type { BaseCtx, Ctx, Globals } from './context.js';
-import {
-  buildProgram,
-  declaredVerbs,
-  GLOBAL_FLAGS,
-  invokedNoun,
-  invokedNounAt,
-  isCommandName,
-  loadCommands,
-  VALUE_OPTIONS,
-} from './program.js';
+import { buildProgram, declaredVerbs, invokedNoun, invokedNounAt, isCommandName, loadCommands } from './program.js';
+import { GLOBAL_FLAGS, VALUE_OPTIONS } from '../common/globals.js';
 import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
 
 declare const __WSCTL_VERSION__: string;
@@ -57,7 +49,7 @@ function runningApp(base: BaseCtx, outcome: Outcome): App {
 
 /** Prints a verb's Result (JSON or human) and gives the exit code it ends with. */
 async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
-  const { InterruptedError, WsctlError, cleanErrorMessage } = await import('./loaded.js');
+  const { InterruptedError, WsctlError, cleanErrorMessage, maskSecrets } = await import('./loaded.js');
   if (base.signal.aborted) throw new InterruptedError();
   if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
   // A result written as it arrived (a streamed transcript) has nothing left to print.
@@ -69,13 +61,23 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
         // A result shown once (a new key's secret) that a --jq filter failed on is lost: the request
         // was sent and did its work, so this is no usage error (exit 2 says nothing was sent).
         if (!result.lost || !(error instanceof WsctlError) || error instanceof InterruptedError) throw error;
-        throw new WsctlError(`${error.message.replace(/\.?$/, '.')} ${result.lost}`);
+        throw new WsctlError(`${error.message.replace(/\.?$/, '.')} ${result.lost}`, { reason: 'output_lost' });
       }
     } else await result.human(ctx.term);
   }
   await result.after?.();
-  if (result.failure) throw new WsctlError(result.failure);
-  if (result.exitCode && result.exitMessage) ctx.term.info(`Error: ${result.exitMessage}`);
+  if (result.failure) throw new WsctlError(result.failure, { reason: 'service_failure' });
+  if (result.exitCode && result.exitMessage) {
+    // Under --json the line is an error document too (cli.md §3), beside the one on stdout.
+    if (ctx.json) {
+      const { REASONS, reasonOfCode } = await import('./loaded.js');
+      // A word of another exit code (a 500 among network failures) is not this exit's reason.
+      const given = result.exitReason;
+      const reason = given !== undefined && REASONS[given] === result.exitCode ? given : reasonOfCode(result.exitCode);
+      const doc = { error: { message: cleanErrorMessage(maskSecrets(result.exitMessage)), exit_code: result.exitCode, reason } };
+      base.io.stderr.write(`${JSON.stringify(doc, null, 2)}\n`);
+    } else ctx.term.info(`Error: ${result.exitMessage}`);
+  }
   return result.exitCode ?? EXIT_OK;
 }
 
@@ -108,7 +110,8 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
   try {
     rawArgv = await withAlias(givenArgv, base);
   } catch (error) {
-    return reportError(error, base, { code: EXIT_OK, json: givenArgv.includes('--json'), debug: debugFromEnv(base.env) });
+    const json = givenArgv.includes('--json') || givenArgv.includes('--jq');
+    return reportError(error, base, { code: EXIT_OK, json, debug: debugFromEnv(base.env), argv: givenArgv });
   }
   const help = helpRequest(rawArgv);
   const argv = help?.argv ?? rawArgv;
@@ -116,6 +119,7 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
     code: EXIT_OK,
     json: argv.includes('--json') || argv.includes('--jq'),
     debug: argv.includes('--debug') || debugFromEnv(base.env),
+    argv: rawArgv,
   };
   let usageMessage: string | undefined;
 

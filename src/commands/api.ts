@@ -43,14 +43,18 @@ export const api = defineNoun({
     check(opts, said) {
       if (opts.fields.length > 0 && opts.input !== undefined) throw new UsageError(`Use ${said('fields')} or ${said('input')}, not both.`);
     },
+    // --yes comes with every command that may send DELETE (src/verbs/invoke.ts flagsOf).
+    notes: '\nWith -X DELETE it asks to confirm on a terminal, else needs --yes,\nas every command that deletes does.\n',
     examples: [
       "wsctl api /settings/ --jq '.timezone'",
       'wsctl api -X GET /api-keys/ -f limit=10',
       'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json',
+      'wsctl api -X DELETE /devices/dev_phone --yes',
     ],
     // Any path: its sample reaches getSettings.
     endpoints: 'any',
     method: methodOf,
+    path: pathOf,
     sample: ['api', '/settings/'],
     run,
   }),
@@ -108,6 +112,7 @@ async function readInputFile(file: string): Promise<string> {
     if (error instanceof UsageError) throw error;
     throw new UsageError(
       `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
+      { reason: 'invalid_input' },
     );
   }
 }
@@ -117,20 +122,24 @@ export function methodOf(opts: Pick<ApiOptions, 'method' | 'fields' | 'input'>):
   return opts.method ?? (opts.fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET');
 }
 
+/** The path sent to: with GET and DELETE the -f fields in its query string. */
+export function pathOf(opts: Pick<ApiOptions, 'path' | 'method' | 'fields' | 'input'>): string {
+  return QUERY_METHODS.includes(methodOf(opts)) ? withQuery(opts.path, opts.fields) : opts.path;
+}
+
 export async function run(opts: ApiOptions, ctx: Ctx): Promise<Call> {
-  let path = opts.path;
+  const path = pathOf(opts);
   const method = methodOf(opts);
   let body: unknown;
   const { fields } = opts;
-  if (QUERY_METHODS.includes(method)) path = withQuery(path, fields);
-  else if (fields.length > 0) body = Object.fromEntries(fields);
+  if (!QUERY_METHODS.includes(method) && fields.length > 0) body = Object.fromEntries(fields);
   if (opts.input !== undefined) {
     // One cap for stdin and files (/dev/urandom included), checked while reading.
     const text = opts.input === '-' ? await ctx.term.readInput() : await readInputFile(opts.input);
     try {
       body = JSON.parse(text);
     } catch {
-      throw new UsageError(`The input of --input ${opts.input} is not JSON.`);
+      throw new UsageError(`The input of --input ${opts.input} is not JSON.`, { reason: 'invalid_input' });
     }
   }
   return call({

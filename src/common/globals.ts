@@ -30,3 +30,13 @@ export const GLOBAL_OPTIONS = {
 
 /** The global options' values as commander gives them (absent when not given). */
 export type Globals = { [K in keyof typeof GLOBAL_OPTIONS]?: NonNullable<(typeof GLOBAL_OPTIONS)[K]['value']> };
+
+/** The global options' long flags: kept out of an alias's $1, $2, … wherever they are typed. */
+export const GLOBAL_FLAGS = new Set(Object.values(GLOBAL_OPTIONS).map((spec) => spec.flags.split(' ')[0] as string));
+
+/** The global options that take a value: `--profile <name>` and the like. */
+export const VALUE_OPTIONS = new Set(
+  Object.values(GLOBAL_OPTIONS)
+    .filter((spec) => spec.flags.includes('<'))
+    .map((spec) => spec.flags.split(' ')[0] as string),
+);

@@ -219,15 +219,19 @@ export async function readImage(path: string, options: ReadImageOptions = {}): P
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
       `Cannot read ${shown}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}.`,
+      { reason: 'invalid_input' },
     );
   }
   try {
     const info = await handle.stat();
     const realPath = await openedPath(handle.fd, info, path, fs);
     if (allow) await allow(realPath);
-    if (!info.isFile()) throw new UsageError(`${shown} is not a regular file.`);
+    if (!info.isFile()) throw new UsageError(`${shown} is not a regular file.`, { reason: 'invalid_input' });
     if (info.size > maxBytes)
-      throw new UsageError(`${shown} is ${info.size} bytes; an avatar may have at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB).`);
+      throw new UsageError(
+        `${shown} is ${info.size} bytes; an avatar may have at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB).`,
+        { reason: 'invalid_input' },
+      );
     // Read to the end, not to the size stat gave: a file that grows meanwhile is caught by the bound.
     const pieces: Buffer[] = [];
     let size = 0;
@@ -238,17 +242,22 @@ export async function readImage(path: string, options: ReadImageOptions = {}): P
       pieces.push(piece.subarray(0, bytesRead));
       size += bytesRead;
       if (size > maxBytes)
-        throw new UsageError(`${shown} has more than ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB), the most an avatar may have.`);
+        throw new UsageError(`${shown} has more than ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB), the most an avatar may have.`, {
+          reason: 'invalid_input',
+        });
     }
     const read = Buffer.concat(pieces, size);
     const type = sniffImageType(read);
-    if (!type) throw new UsageError(`${shown} is not a PNG, JPEG, GIF or WebP image.`);
+    if (!type) throw new UsageError(`${shown} is not a PNG, JPEG, GIF or WebP image.`, { reason: 'invalid_input' });
     const problem = imageProblem(read, type, crc32);
-    if (problem) throw new UsageError(`${shown} is not a whole ${IMAGE_EXTENSIONS[type]?.toUpperCase()} image: ${problem}.`);
+    if (problem)
+      throw new UsageError(`${shown} is not a whole ${IMAGE_EXTENSIONS[type]?.toUpperCase()} image: ${problem}.`, {
+        reason: 'invalid_input',
+      });
     return { bytes: read, type, realPath, size };
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read ${shown}: ${(error as Error).message}.`);
+    throw new UsageError(`Cannot read ${shown}: ${(error as Error).message}.`, { reason: 'invalid_input' });
   } finally {
     await handle.close().catch(() => {});
   }
@@ -270,7 +279,7 @@ async function openedPath(fd: number, opened: Stats, path: string, fs: Fs): Prom
   if (named?.startsWith('/') && (await leadsThere(named))) return named;
   const real = await fs.realpath(path).catch(() => undefined);
   if (real !== undefined && (await leadsThere(real))) return real;
-  throw new UsageError(`${path} was replaced while it was opened: nothing was read.`);
+  throw new UsageError(`${path} was replaced while it was opened: nothing was read.`, { reason: 'invalid_input' });
 }
 
 /**

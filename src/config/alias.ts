@@ -14,7 +14,7 @@ export function splitWords(line: string): string[] {
     const ch = line[i] as string;
     if (ch === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new UsageError(`Unterminated ' in the alias expansion: ${line}`);
+      if (end < 0) throw new UsageError(`Unterminated ' in the alias expansion: ${line}`, { reason: 'invalid_input' });
       word += line.slice(i + 1, end);
       inWord = true;
       i = end;
@@ -25,7 +25,7 @@ export function splitWords(line: string): string[] {
         if (line[j] === '\\' && j + 1 < line.length && '"\\$`\n'.includes(line[j + 1] as string)) j++;
         word += line[j];
       }
-      if (j >= line.length) throw new UsageError(`Unterminated " in the alias expansion: ${line}`);
+      if (j >= line.length) throw new UsageError(`Unterminated " in the alias expansion: ${line}`, { reason: 'invalid_input' });
       i = j;
     } else if (ch === '\\') {
       if (i + 1 < line.length) {
@@ -55,6 +55,7 @@ export function expand(expansion: string, args: string[], name = 'alias'): strin
       if (i < 0 || i >= args.length)
         throw new UsageError(
           `The alias '${name}' (${expansion}) needs argument $${n}, and ${args.length === 1 ? 'one was' : `${args.length} were`} given.`,
+          { reason: 'missing_argument' },
         );
       used.add(i);
       return args[i] as string;
@@ -67,7 +68,9 @@ const ALIAS_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkAliasName(name: string): string {
   if (!ALIAS_NAME.test(name))
-    throw new UsageError(`Invalid alias name '${name}': use letters, digits, '.', '_' or '-' (at most 64), not starting with '-'.`);
+    throw new UsageError(`Invalid alias name '${name}': use letters, digits, '.', '_' or '-' (at most 64), not starting with '-'.`, {
+      reason: 'invalid_input',
+    });
   return name;
 }
 

@@ -49,7 +49,7 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`Invalid profile name '${name}': use letters, digits, '.', '_' or '-' (at most 64).`);
+    throw new UsageError(`Invalid profile name '${name}': use letters, digits, '.', '_' or '-' (at most 64).`, { reason: 'invalid_input' });
   }
   return name;
 }

@@ -6,7 +6,7 @@ import type { Ctx } from '../cli/context.js';
 import { InterruptedError } from '../errors.js';
 import type { Message } from '../schemas.js';
 import { request } from '../service.js';
-import { realClock, type Clock } from './clock.js';
+import { realClock, type Clock } from '../common/clock.js';
 import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation, type HeadTexts } from './stream.js';
 import { styleFor, transcriptRenderer, type Head } from './transcript.js';

@@ -1,7 +1,7 @@
 // A conversation read as its body arrives (issue 14, P3): the top-level fields and then each
 // message, each checked against its schema and handed on at once, so that `convo show` of 55,000
 // messages holds one message at a time, not the body, its text and its objects.
-import { NetworkError, type ErrorInfo } from '../errors.js';
+import { BadResponseError, type ErrorInfo } from '../errors.js';
 import { checkShape, notJson } from '../http/decode.js';
 import type { StreamedBody } from '../http/index.js';
 import { ObjectSplitter, SplitError, type SplitEvent } from './split.js';
@@ -81,8 +81,8 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
     throw error;
   }
   if (!seen.has('conversation'))
-    throw new NetworkError(`The service sent JSON of an unexpected shape (conversation: expected object).`, info);
-  if (!seen.has('messages')) throw new NetworkError(`The service sent JSON of an unexpected shape (messages: expected array).`, info);
+    throw new BadResponseError(`The service sent JSON of an unexpected shape (conversation: expected object).`, info);
+  if (!seen.has('messages')) throw new BadResponseError(`The service sent JSON of an unexpected shape (messages: expected array).`, info);
 }
 
 /**

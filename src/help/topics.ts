@@ -3,6 +3,7 @@
 // and the README's tables, so none of them can say something the others do not.
 // Text may quote code in `backticks`: each rendering shows it its own way.
 import { AGENT_VARIABLES } from '../common/agent.js';
+import { REASONS, type Reason } from '../errors.js';
 
 export interface Setting {
   /** The flag, when there is one. */
@@ -139,24 +140,57 @@ export const SETTINGS: Setting[] = [
 export const BOOLEAN_VALUES =
   'on for `1`, `true`, `yes` or `on`, off for `0`, `false`, `no`, `off` or empty (any case, white space around ignored); any other value is exit 2';
 
-export const EXIT_CODES: [number, string][] = [
-  [0, 'success'],
+/** What each `reason` word of an error document means (cli.md §4); errors.ts gives each its exit code. */
+export const REASON_MEANINGS: Record<Reason, string> = {
+  service_error: 'the service refused or failed',
+  service_failure: 'a 2xx body reporting failure',
+  output_lost: 'the output could not be written',
+  usage: 'unknown command or flag, wrong value',
+  missing_argument: 'a required argument or option not given',
+  invalid_input: 'fails a check before sending',
+  rejected_input: 'HTTP 422',
+  confirmation_required: 'a destructive or confirmed command without `--yes` and nobody to ask',
+  jq_error: 'a `--jq` expression that does not compile or fails',
+  insecure_url: 'plain `http://` to a host that is not loopback',
+  declined: 'a person said no',
+  network: 'unreachable, TLS failure, a redirect or a proxy that fails',
+  timeout: 'no answer within `--timeout`',
+  bad_response: 'a body that is not the JSON expected',
+  not_logged_in: 'no base URL or key',
+  auth_rejected: 'HTTP 401 or 403',
+  wrong_origin: 'a stored key and another base URL',
+  policy_refused: "a profile's agent policy",
+  credential_store: 'the credential store cannot be read',
+  not_found: 'HTTP 404',
+  interrupted: 'Ctrl-C',
+};
+
+/** "; `reason`: `network` (…), `timeout` (…)" for the words of an exit code. */
+function reasonsOf(code: number): string {
+  const words = (Object.keys(REASONS) as Reason[]).filter((r) => REASONS[r] === code);
+  return words.length === 0 ? '' : `; \`reason\`: ${words.map((r) => `\`${r}\` (${REASON_MEANINGS[r]})`).join(', ')}`;
+}
+
+export const EXIT_CODES: [number, string][] = (
   [
-    1,
-    "the service refused or failed (HTTP 4xx/5xx not below), or said so in a 2xx body (`success: false`, a create-website `error`); also a result that could not be written (a full disk: one line, after waiting for all of the output; `keys create` then names the new key's id and name so that it can be deleted; only a reader that closed the pipe, `| head`, ends it quietly), and a Node.js older than wsctl needs",
-  ],
-  [
-    2,
-    'usage: bad arguments or flags, input that fails validation before sending, HTTP 422, a destructive command without `--yes` off a TTY or with `--no-input`, a no to a confirmation (`Cancelled: nothing was sent.`, without `Error:`), plain `http://` to a non-loopback host, a `--jq` expression that does not compile or fails',
-  ],
-  [
-    3,
-    'network: unreachable, timeout, TLS failure, a body that is not the JSON expected (or nested more than 512 levels), a redirect wsctl will not follow, a proxy that refuses',
-  ],
-  [4, 'authentication: no base URL or key configured, HTTP 401 or 403'],
-  [5, 'not found: HTTP 404'],
-  [130, 'interrupted (Ctrl-C)'],
-];
+    [0, 'success'],
+    [
+      1,
+      "the service refused or failed (HTTP 4xx/5xx not below), or said so in a 2xx body (`success: false`, a create-website `error`); also a result that could not be written (a full disk: one line, after waiting for all of the output; `keys create` then names the new key's id and name so that it can be deleted; only a reader that closed the pipe, `| head`, ends it quietly), and a Node.js older than wsctl needs",
+    ],
+    [
+      2,
+      'usage: bad arguments or flags, input that fails validation before sending, HTTP 422, a destructive command without `--yes` off a TTY or with `--no-input`, a no to a confirmation (`Cancelled: nothing was sent.`, without `Error:`), plain `http://` to a non-loopback host, a `--jq` expression that does not compile or fails',
+    ],
+    [
+      3,
+      'network: unreachable, timeout, TLS failure, a body that is not the JSON expected (or nested more than 512 levels), a redirect wsctl will not follow, a proxy that refuses',
+    ],
+    [4, 'authentication: no base URL or key configured, HTTP 401 or 403'],
+    [5, 'not found: HTTP 404'],
+    [130, 'interrupted (Ctrl-C)'],
+  ] as [number, string][]
+).map(([code, meaning]) => [code, `${meaning}${reasonsOf(code)}`]);
 
 /** The files wsctl reads and writes: the config topic and the man page's FILES. */
 export const FILES: [string, string][] = [
@@ -191,6 +225,7 @@ export const TOPICS: Topic[] = [
     summary: 'what each exit status means',
     intro: [
       'wsctl exits with one of these codes; scripts can branch on them. An error is one or two lines on stderr (with `--json`, a JSON document).',
+      'With `--json` that document is `{"error": {"message", "exit_code", "reason", "next"?, "status"?, "request_id"?, "details"?}}`: `reason` is one of the words below, which never change meaning, and `next`, where wsctl knows it, lists `{"command", "why"}`, the exact command line that goes on. Under an AI agent the last line of an error is `Next: <command>`.',
     ],
     rows: EXIT_CODES.map(([code, meaning]) => [String(code), meaning]),
   },

@@ -1,6 +1,6 @@
 // Decoding: the body parsed and validated with the response schema, depth bounded, and each
 // status turned into the typed error of cli.md §4.
-import { ApiError, AuthError, NetworkError, NotFoundError, UsageError, type ErrorInfo } from '../errors.js';
+import { ApiError, AuthError, BadResponseError, NetworkError, NotFoundError, UsageError, type ErrorInfo } from '../errors.js';
 import type * as z from 'zod/mini';
 import { responseSchemas, type SchemaName } from '../schemas.js';
 import { cleanLine } from '../common/sanitize.js';
@@ -153,7 +153,7 @@ export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
   // JSON.parse takes any depth; printing, validating or reporting it recurses and would overflow.
   // Checked at every size: a deep body of 4 MiB is as deep as one of 200 KB.
   if (isJson && nestedDeeperThan(parsed, MAX_DEPTH)) {
-    throw new NetworkError(
+    throw new BadResponseError(
       `The service sent JSON nested more than ${MAX_DEPTH} levels deep (HTTP ${status}); wsctl cannot handle it.`,
       errorInfo(attempt),
     );
@@ -163,7 +163,7 @@ export function decode(attempt: Attempt, options: DecodeOptions): Decoded {
   if (!isJson) {
     const type = attempt.headers['content-type'] ?? 'no content type';
     const what = empty ? 'an empty body' : `a body that is not JSON (${cleanLine(type)})`;
-    throw new NetworkError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, errorInfo(attempt));
+    throw new BadResponseError(`The service sent ${what} where JSON was expected (HTTP ${status}).`, errorInfo(attempt));
   }
   if (options.schema) checkShape(responseSchemas[options.schema](), parsed, [], errorInfo(attempt));
   return { body: parsed, isJson, text };
@@ -177,7 +177,7 @@ export function checkShape(schema: z.ZodMiniType, value: unknown, at: (string | 
     result = schema.safeParse(value);
   } catch (error) {
     if (error instanceof RangeError)
-      throw new NetworkError(`The service sent JSON nested too deeply to handle (HTTP ${info.status}).`, info);
+      throw new BadResponseError(`The service sent JSON nested too deeply to handle (HTTP ${info.status}).`, info);
     throw error;
   }
   if (result.success) return;
@@ -185,15 +185,15 @@ export function checkShape(schema: z.ZodMiniType, value: unknown, at: (string | 
   const path = [...at, ...(issue?.path ?? [])];
   const where = path.length ? path.join('.') : 'body';
   const what = issue && 'expected' in issue ? `expected ${String(issue.expected)}` : (issue?.message ?? 'invalid');
-  throw new NetworkError(`The service sent JSON of an unexpected shape (${cleanLine(where)}: ${what}).`, info);
+  throw new BadResponseError(`The service sent JSON of an unexpected shape (${cleanLine(where)}: ${what}).`, info);
 }
 
 /** A body that is not the JSON expected, taken apart as it arrived (Api.stream). */
 export function notJson(status: number, headers: Record<string, string>, reason: string, info: ErrorInfo): NetworkError {
   if (reason === 'the body is empty')
-    return new NetworkError(`The service sent an empty body where JSON was expected (HTTP ${status}).`, info);
+    return new BadResponseError(`The service sent an empty body where JSON was expected (HTTP ${status}).`, info);
   const type = headers['content-type'] ?? 'no content type';
-  return new NetworkError(
+  return new BadResponseError(
     `The service sent a body that is not JSON (${cleanLine(type)}) where JSON was expected (HTTP ${status}): ${cleanLine(reason)}.`,
     info,
   );

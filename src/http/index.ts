@@ -2,7 +2,7 @@
 // ./url.ts), policy (./policy.ts: retries, Retry-After, redirects, what may cross an origin),
 // transport (./transport.ts: undici), decoding and status → typed error (./decode.ts).
 // undici loads on the first request.
-import { InterruptedError, NetworkError, WsctlError } from '../errors.js';
+import { BadResponseError, InterruptedError, NetworkError, WsctlError } from '../errors.js';
 import type { Response, SchemaName } from '../schemas.js';
 import { decode, errorInfo, type DecodeOptions } from './decode.js';
 import {
@@ -171,7 +171,7 @@ export class Api {
       const key = this.sentKey;
       if (!attempt.chunks) {
         decode(attempt, this.decodeOptions(spec)); // throws: the status is an error
-        throw new NetworkError(`The service sent no body (HTTP ${attempt.status}).`, errorInfo(attempt));
+        throw new BadResponseError(`The service sent no body (HTTP ${attempt.status}).`, errorInfo(attempt));
       }
       try {
         return await consume({

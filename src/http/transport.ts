@@ -2,7 +2,7 @@
 // and what a failed attempt means, as a typed network error that names the proxy when there is one.
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { NetworkError } from '../errors.js';
+import { BadResponseError, NetworkError } from '../errors.js';
 import { cleanLine } from '../common/sanitize.js';
 import { undiciParts } from '../tricks/registry.js';
 import { maskUrlPassword, redactText, traceHeader } from './redact.js';
@@ -375,21 +375,22 @@ export class Transport {
     if (((error as Error).name === 'TimeoutError' && (error as { inBody?: boolean }).inBody) || code === 'UND_ERR_BODY_TIMEOUT') {
       return new NetworkError(
         `The answer from ${where} stopped arriving: nothing came for ${seconds} s. Check the service, or raise --timeout.`,
+        { reason: 'timeout' },
       );
     }
     if ((error as Error).name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT') {
-      return new NetworkError(`No answer from ${where} within ${seconds} s. Check the service, or raise --timeout.`);
+      return new NetworkError(`No answer from ${where} within ${seconds} s. Check the service, or raise --timeout.`, { reason: 'timeout' });
     }
     if (code === BODY_CUT)
       return new NetworkError(
         `The answer from ${where} was cut off: the connection closed before the end of the body. Try again; if it persists, check the service.`,
       );
     if (code === BAD_HEADER)
-      return new NetworkError(
+      return new BadResponseError(
         `The service at ${where} sent a bad response header (control characters such as ESC, or bytes HTTP does not allow); wsctl cannot read the answer.`,
       );
     if (code === NOT_HTTP)
-      return new NetworkError(
+      return new BadResponseError(
         `The service at ${where} answered with something that is not valid HTTP/1.1 (${cleanLine((error as Error).message).replace(/^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/, '$1')}). Check the base URL.`,
       );
     // undici's tunnel through a proxy: the proxy's own answer to CONNECT.

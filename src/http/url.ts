@@ -29,13 +29,15 @@ export function checkBaseUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`Invalid base URL '${raw}': give a full URL such as https://api.example.com.`);
+    throw new UsageError(`Invalid base URL '${raw}': give a full URL such as https://api.example.com.`, { reason: 'invalid_input' });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`Invalid base URL '${raw}': only http:// and https:// are supported.`);
   }
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    throw new UsageError(`Refusing plain http:// to ${url.hostname}: use https://, or http:// only to a loopback host.`);
+    throw new UsageError(`Refusing plain http:// to ${url.hostname}: use https://, or http:// only to a loopback host.`, {
+      reason: 'insecure_url',
+    });
   }
   if (url.username || url.password) throw new UsageError('The base URL must not contain credentials.');
   return url;

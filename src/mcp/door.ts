@@ -9,8 +9,8 @@ import { UsageError } from '../errors.js';
 import type { Door, RawOptions } from '../verbs/invoke.js';
 import { cleanLine } from '../common/sanitize.js';
 import { namedPath, readImage, type Image } from '../common/images.js';
-import { toolName, type ToolDef } from './tools.js';
-import { deletes } from '../verbs/changes.js';
+import { JQ_ARGUMENT, toolName, type ToolDef } from './tools.js';
+import { sendsDelete } from '../verbs/changes.js';
 
 /** The command line's messages, in the tool's names (test/mcp/rules.test.ts compares them). */
 export const mcpDoor: Door = {
@@ -27,14 +27,21 @@ function typeOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** The call's `jq` filter (cli.md §8), which the door runs on the command's document; the command never sees it. */
+export function jqOf(args: Record<string, unknown>): string | undefined {
+  const given = args[JQ_ARGUMENT];
+  if (given === undefined || typeof given === 'string') return given;
+  throw new UsageError(`Invalid ${JQ_ARGUMENT}: expected a string, got ${typeOf(given)}.`);
+}
+
 /** The call's arguments as argv's texts, by key; a wrong type or an unknown property is a usage error (exit 2). */
 export function rawOptions(tool: ToolDef, args: Record<string, unknown>): RawOptions {
   const byName = new Map(tool.params.map((p) => [p.name, p]));
-  const unknown = Object.keys(args).filter((name) => !byName.has(name));
+  const unknown = Object.keys(args).filter((name) => !byName.has(name) && name !== JQ_ARGUMENT);
   if (unknown.length > 0) {
-    const known = tool.params.map((p) => p.name);
+    const known = [...tool.params.map((p) => p.name), JQ_ARGUMENT];
     throw new UsageError(
-      `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${cleanLine(n)}'`).join(', ')} for ${tool.name}. ${known.length ? `Arguments: ${known.join(', ')}.` : 'It takes no arguments.'}`,
+      `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${cleanLine(n)}'`).join(', ')} for ${tool.name}. Arguments: ${known.join(', ')}.`,
     );
   }
   const raw: RawOptions = {};
@@ -101,7 +108,10 @@ async function rootsOf(folders: Folders): Promise<{ roots: string[]; nothing?: s
 /**
  * The image a call names, opened once and checked on the open file before anyone is asked: its
  * real path inside the folders the server reads from, a regular file, a whole image. Anywhere
- * else the error says only that, never whether the file exists; nothing outside is opened.
+ * else the error says only that, never whether the file exists. A path outside is refused before
+ * it is opened; a link swapped to a file outside between that check and the open may be opened
+ * (without blocking, so a FIFO or a device does not hang it), but is refused by the real path of
+ * the open file before a byte is read or anyone is asked, and nothing is sent.
  */
 export async function openLocalImage(given: string, folders: Folders): Promise<Image> {
   const { roots, nothing } = await rootsOf(folders);
@@ -116,7 +126,8 @@ export async function openLocalImage(given: string, folders: Folders): Promise<I
     );
   };
   const path = resolve(folders.working, given);
-  // Checked before opening too: a device or a FIFO outside is never opened.
+  // Checked before opening too, so that a path naming a device or a FIFO outside is not opened
+  // (one swapped in after this check is refused on the open file, unread).
   await allow(await namedPath(path));
   return readImage(path, { allow });
 }
@@ -134,7 +145,9 @@ function shellWord(word: string): string {
 export function commandLine(tool: ToolDef, opts: Record<string, unknown>, raw: RawOptions, ctx: Ctx): string {
   const words = ['wsctl', ...tool.path];
   const named = ctx.named();
-  if (named.profile) words.push('--profile', named.profile);
+  // A profile from a pin in the server's working folder is named too: the person runs the line elsewhere.
+  const profile = named.profile ?? (!ctx.sandbox && ctx.resolution().profileSource === 'pin' ? ctx.resolution().profile : undefined);
+  if (profile) words.push('--profile', profile);
   if (named.baseUrlFrom === 'flag') words.push('--base-url', named.baseUrl as string);
   if (named.sandbox) words.push('--sandbox');
   for (const p of tool.params) {
@@ -145,6 +158,8 @@ export function commandLine(tool: ToolDef, opts: Record<string, unknown>, raw: R
     if (value === true) words.push(flag as string);
     else for (const v of Array.isArray(value) ? value : [value]) words.push(...(flag ? [flag] : []), String(v));
   }
-  if (deletes(tool.verb)) words.push('--yes');
+  if (sendsDelete(tool.verb, opts)) words.push('--yes');
+  // The secret the tool never takes: the command reads it from stdin, or asks with input hidden.
+  if (tool.spec.secret) words.push(tool.spec.secret.flag);
   return words.map(shellWord).join(' ');
 }

@@ -3,7 +3,7 @@
 // content that does not match, an error reply) is a no; a person has 10 minutes, counted on the
 // context's clock, and an answer that comes later changes nothing.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { realClock, type Clock } from '../conversation/clock.js';
+import { realClock, type Clock } from '../common/clock.js';
 
 /** How long a person has to answer. */
 export const ANSWER_MS = 10 * 60 * 1000;

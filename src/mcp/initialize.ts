@@ -3,7 +3,9 @@
 // loaded (./early.ts, a speed trick). Nothing here loads the SDK.
 
 export const INSTRUCTIONS =
-  'Administers a personal AI-assistant workspace through wsctl: API keys, conversations, capabilities, settings, connections, models, devices, personas, publications and sites.';
+  'Administers a personal AI-assistant workspace through wsctl: API keys, conversations, capabilities, settings, connections, models, devices, personas, publications and sites. ' +
+  'Every tool takes an optional `jq` argument, a jq 1.8 filter of the document it returns, to ask for less: the result is then {"jq": [the values the filter gives]}, and its text those values as compact JSON, one per line (convo_show\'s Markdown too is replaced); a filter that does not compile or fails is an error (exit code 2) with jq\'s message. A result of more than 4 MiB is not sent, a filtered one included. ' +
+  'byok_add takes no API key, which must never pass through the model: the server has it from its environment, or opens a page on 127.0.0.1 through the client (URL-mode elicitation) where the person pastes it.';
 
 export const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, completions: {} };
 

@@ -22,15 +22,25 @@ import { invoke } from '../verbs/invoke.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { linkedSignal } from '../common/signals.js';
 import type { IO } from '../terminal/index.js';
-import { commandLine, mcpDoor, openLocalImage, rawOptions, type Folders } from './door.js';
+import { commandLine, jqOf, mcpDoor, openLocalImage, rawOptions, type Folders } from './door.js';
+import type { CallFilter } from './jq-filter.js';
 import { rememberedIds, type SeenIds } from './seen.js';
-import { mcpOffer, policyInEffect, policyRefusal } from '../verbs/agent-policy.js';
+import { mcpOffer, policyCommand, policyInEffect, policyRefusal, refusedBy } from '../verbs/agent-policy.js';
 import type { AgentPolicy } from '../common/agent.js';
 import { AuthError } from '../errors.js';
 import { offered, toolsOf, type DeclaredVerb, type ToolDef } from './tools.js';
-import { deletes, questionOf } from '../verbs/changes.js';
+import { questionOf, sendsDelete } from '../verbs/changes.js';
 import { questionText } from './question.js';
 import { askPerson, canAskForm, type Answer } from './elicit.js';
+import {
+  canShowPage,
+  passesSecret,
+  personSecret,
+  secretPassed,
+  withoutSecret,
+  type PageAnswer,
+  type PageRequest,
+} from './person-secret.js';
 import { LineTransport, MAX_MESSAGE_BYTES } from './transport.js';
 import { CAPABILITIES, INSTRUCTIONS, serverInfo } from './initialize.js';
 
@@ -104,6 +114,29 @@ export function errorResult(error: unknown, debug: boolean, stderr: Writable, ex
   };
 }
 
+/**
+ * A call's result through its `jq` filter (cli.md §8): what the filter gives replaces the document
+ * and its text (convo_show's Markdown included). A filter that fails on a document that must not
+ * be lost (a new key's) returns the document after the error.
+ */
+async function filtered(
+  filter: CallFilter,
+  json: string,
+  lost: { type: 'text'; text: string } | undefined,
+  debug: boolean,
+  stderr: Writable,
+): Promise<CallToolResult> {
+  let values: string[];
+  try {
+    values = await filter.values(json);
+  } catch (error) {
+    if (!lost) throw error;
+    const failed = errorResult(error, debug, stderr);
+    return { ...failed, content: [...failed.content, lost] };
+  }
+  return { content: [text(values.join('\n'))], structuredContent: { jq: values.map((value) => JSON.parse(value) as unknown) } };
+}
+
 /** Runs work MAX_CALLS at a time, the rest in the order they came. */
 class Turns {
   private running = 0;
@@ -128,6 +161,8 @@ export interface CallExtra {
   signal: AbortSignal;
   /** Asks the client's person; undefined when the client cannot ask. */
   ask?(message: string): Promise<Answer>;
+  /** Shows the client's person a page for a secret (URL-mode elicitation); undefined when the client cannot. */
+  page?(request: PageRequest): Promise<PageAnswer>;
   progress?(progress: number, total?: number): void;
 }
 
@@ -154,13 +189,16 @@ export class ToolRunner {
     const { outer } = this;
     const stderr = outer.term.streams.stderr;
     let ctx: Ctx | undefined;
+    let filter: CallFilter | undefined;
     const link = linkedSignal([outer.signal, extra.signal]);
     try {
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
         throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
-      const raw = rawOptions(tool, (args ?? {}) as Record<string, unknown>);
+      const raw = rawOptions(tool, withoutSecret(tool, (args ?? {}) as Record<string, unknown>));
+      const expression = jqOf((args ?? {}) as Record<string, unknown>);
       ctx = await outer.forCall({ io: callIO(stderr), prompt: noPrompt, signal: link.signal });
       const callCtx = ctx;
+      if (passesSecret(tool, (args ?? {}) as Record<string, unknown>)) throw secretPassed(tool, commandLine(tool, {}, raw, callCtx));
       let size: number | undefined;
       // An upload's bytes are counted with its multipart framing: said against the file's size.
       const progress = extra.progress;
@@ -171,7 +209,10 @@ export class ToolRunner {
         before: async (opts) => {
           const policy = this.options.policy;
           const refusal = policy && policyRefusal(tool.verb, opts, policy.policy, policy.profile);
-          if (refusal) throw new AuthError(refusal);
+          if (refusal) throw new AuthError(refusal, { reason: 'policy_refused' });
+          // The engine loads for a call that passes jq alone; a filter that does not compile sends nothing and asks nobody.
+          if (expression !== undefined)
+            filter = await (await import('./jq-filter.js')).compileFilter(expression, link.signal, MAX_RESULT_BYTES);
           const file = tool.spec.localFile;
           if (file !== undefined && typeof opts[file] === 'string') {
             // Opened and checked once, before anyone is asked; the verb sends these very bytes.
@@ -179,9 +220,20 @@ export class ToolRunner {
             opts = { ...opts, [file]: opened.realPath, opened };
             size = opened.size;
           }
-          await this.confirm(tool, opts, raw, callCtx, extra, size);
+          const secret = tool.spec.secret;
+          if (secret) {
+            // The page's submission is the person's consent; the server's variable is confirmed as any such call.
+            const given = opts;
+            const key = await personSecret(tool, given, callCtx, {
+              confirm: () => this.confirm(tool, given, raw, callCtx, extra, size),
+              page: extra.page,
+              line: () => commandLine(tool, given, raw, callCtx),
+              declined: (late) => new UsageError(late ? UNANSWERED : DECLINED),
+            });
+            opts = { ...given, [secret.key]: key };
+          } else await this.confirm(tool, opts, raw, callCtx, extra, size);
           // A deletion the person agreed to here (or --no-confirm) is not asked again on the way.
-          return { ...opts, ...tool.spec.fixed, ...(deletes(tool.verb) ? { yes: true } : {}) };
+          return { ...opts, ...tool.spec.fixed, ...(sendsDelete(tool.verb, opts) ? { yes: true } : {}) };
         },
       });
       if (!result) throw new Error(`${tool.name} returned nothing`);
@@ -216,18 +268,20 @@ export class ToolRunner {
         );
         return { ...failed, content: [...failed.content, text(json.length > MAX_RESULT_BYTES ? '(document too large to return)' : json)] };
       }
+      if (filter) return await filtered(filter, json, result.lost ? text(json) : undefined, outer.debug, stderr);
       const shown = tool.spec.text ? tool.spec.text(document) : json;
       const bytes = Buffer.byteLength(json) + (tool.spec.text ? Buffer.byteLength(shown) : 0);
       if (bytes > MAX_RESULT_BYTES) {
         const mib = (bytes / 1024 / 1024).toFixed(1);
         throw new UsageError(
-          `The result is ${mib} MiB, more than the ${MAX_RESULT_BYTES / 1024 / 1024} MiB a tool returns: ${tool.spec.less ?? 'ask for less'}.`,
+          `The result is ${mib} MiB, more than the ${MAX_RESULT_BYTES / 1024 / 1024} MiB a tool returns: ${tool.spec.less ? `${tool.spec.less}, or` : 'pass'} a jq filter that keeps less.`,
         );
       }
       return { content: [text(shown)], structuredContent: document as Record<string, unknown> };
     } catch (error) {
       return errorResult(error, outer.debug, stderr);
     } finally {
+      filter?.close();
       await ctx?.close().catch(() => {});
       link.unlink();
     }
@@ -272,13 +326,10 @@ function protocolError(code: number, message: string): Error {
 function notOffered(tool: ToolDef | undefined, options: McpOptions): string | undefined {
   if (!tool) return undefined;
   const policy = options.policy;
-  if (
-    policy &&
-    (policy.policy === 'read-only' ? tool.changes !== 'none' : policy.policy === 'no-destructive' && tool.changes === 'destructive')
-  )
+  if (policy && refusedBy(policy.policy, tool.changes))
     return `Tool '${tool.name}' is not offered: the agent policy of profile '${policy.profile}' is ${policy.policy}, which ${
-      policy.policy === 'read-only' ? 'offers the reads alone' : 'offers no tool that deletes'
-    }. A person can change it with \`wsctl profile agents ${policy.profile} <full|no-destructive|read-only>\`.`;
+      refusedBy(policy.policy, 'write') ? 'offers the reads alone' : 'offers no tool that deletes'
+    }. A person can change it with \`${policyCommand(policy.profile)}\`.`;
   if (options.readOnly && tool.changes !== 'none')
     return `Tool '${tool.name}' is not offered: the server was started with --read-only, which offers the reads alone.`;
   if (tool.changes === 'destructive' && !options.allowDestructive)
@@ -338,6 +389,10 @@ export function createServer(
       runner.call(tool, params.arguments, {
         signal,
         ask: canAsk ? (message) => askPerson(server, message, signal, ctx.clock) : undefined,
+        // The page's server loads for a call that needs it alone.
+        page: canShowPage(server.getClientCapabilities()?.elicitation)
+          ? async (request) => (await import('./page-ask.js')).askOnPage(server, request, signal, ctx.clock)
+          : undefined,
         progress:
           token === undefined
             ? undefined

@@ -8,7 +8,7 @@ import type { McpSpec, Param, VerbDecl } from '../verbs/declare.js';
 import { cliName } from '../verbs/invoke.js';
 import { responseSchemas } from '../schemas.js';
 import { endpoints, type Endpoint } from '../service.js';
-import { commandChanges, deletes, questionOf, type Changes } from '../verbs/changes.js';
+import { asksOf, commandChanges, mayDelete, type Changes } from '../verbs/changes.js';
 
 export interface ToolParam {
   key: string;
@@ -60,17 +60,6 @@ export function isTool(verb: VerbDecl): boolean {
   return Array.isArray(verb.endpoints) && verb.endpoints.length > 0 && !(verb.mcp && 'none' in verb.mcp);
 }
 
-/** Whether a person confirms a call of the tool: a deletion or a declared question always; a force or a permission by its value. */
-function asksOf(path: string[], verb: VerbDecl, params: ToolParam[]): ToolDef['asks'] {
-  try {
-    if (questionOf(path, verb, {})) return 'always';
-  } catch {
-    // A declared question that reads its arguments asks of every call.
-    return 'always';
-  }
-  return params.some((p) => p.key === 'force' || p.key === 'permission') ? 'sometimes' : 'never';
-}
-
 function paramSchema(param: Param<unknown>, kind: 'arg' | 'flag', override?: Record<string, unknown>): Record<string, unknown> {
   const valued = kind === 'arg' || param.syntax.includes('<');
   const base: Record<string, unknown> = !valued
@@ -118,13 +107,34 @@ function isEmpty(value: unknown): boolean {
   );
 }
 
-/** What the verb returns as its --json document: the response of its first endpoint, or `{success}` for a body the service need not send. */
+/** The argument every tool takes (cli.md §8): a jq filter of its document, run by src/mcp/jq-filter.ts. */
+export const JQ_ARGUMENT = 'jq';
+
+const JQ_INPUT = {
+  type: 'string',
+  description:
+    'A jq 1.8 filter of the document, as `--jq` takes: the result is then {"jq": [each value it gives]}, and the text each value as compact JSON, one per line',
+};
+
+/** What a call with `jq` returns instead of the document. */
+const JQ_OUTPUT = {
+  properties: { [JQ_ARGUMENT]: { type: 'array', items: ANY, description: 'The values the `jq` filter gave, in order' } },
+  required: [JQ_ARGUMENT],
+};
+
+/**
+ * What the verb returns as its --json document (the response of its first endpoint, or `{success}`
+ * for a body the service need not send), or the values of a `jq` filter: `type: "object"` at the
+ * root, which clients look for, and each shape a branch of `anyOf`.
+ */
 function outputSchema(verb: VerbDecl): ToolListing['outputSchema'] {
   const endpoint: Endpoint = endpoints[(verb.endpoints as (keyof typeof endpoints)[])[0]!];
   const zod =
     endpoint.anyBody || !endpoint.response ? z.looseObject({ success: z.optional(z.boolean()) }) : responseSchemas[endpoint.response]();
   const json = z.toJSONSchema(zod, { io: 'input', target: 'draft-7', unrepresentable: 'any' });
-  return portable(json) as ToolListing['outputSchema'];
+  const { definitions, ...document } = portable(json) as Record<string, unknown>;
+  // References (#/definitions/...) are read from the root: the definitions stay there.
+  return { type: 'object', ...(definitions ? { definitions } : {}), anyOf: [document, JQ_OUTPUT] };
 }
 
 /** A verb as the command tree declares it (src/cli/program.ts's declaredVerbs). */
@@ -151,7 +161,7 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
       ];
       const params = declared
         // A deletion's person answers through the client, never through a `yes` the agent passes.
-        .filter(([key]) => !spec.drop?.includes(key) && !(key === 'yes' && deletes(verb)))
+        .filter(([key]) => !spec.drop?.includes(key) && !(key === 'yes' && mayDelete(verb)))
         .map(([key, param, pkind]) => {
           const name = toolName(param, pkind);
           return { key, name, param, kind: pkind, schema: paramSchema(param, pkind, spec.schema?.[key]) };
@@ -166,7 +176,7 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
         description: [spec.description ?? verb.summary, spec.note].filter(Boolean).join('. ').replace(/\.\./g, '.'),
         inputSchema: {
           type: 'object',
-          properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+          properties: { ...Object.fromEntries(params.map((p) => [p.name, p.schema])), [JQ_ARGUMENT]: JQ_INPUT },
           ...(required.length > 0 ? { required } : {}),
           additionalProperties: false,
         },
@@ -179,7 +189,7 @@ export function toolsOf(verbs: DeclaredVerb[]): ToolDef[] {
           openWorldHint: !!spec.openWorld,
         },
       };
-      return { name, path, changes, asks: asksOf(path, verb, params), verb, spec, params, listing };
+      return { name, path, changes, asks: asksOf(verb), verb, spec, params, listing };
     });
 }
 

@@ -2,7 +2,7 @@
 // redrawn. A list to choose from is numbered and answered by typing a number (also the list of
 // TERM=dumb, which cannot move its cursor), progress is lines of words, and a destructive answer
 // is the target's id typed out, never a single key.
-import type { Clock } from '../conversation/clock.js';
+import type { Clock } from '../common/clock.js';
 import { cleanLine } from '../common/sanitize.js';
 import type { Choice } from './choose.js';
 

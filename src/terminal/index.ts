@@ -4,7 +4,7 @@
 // reads on a TTY, piped, or as JSON. Heavy libraries (chalk, ora) load only when used.
 import type { Readable, Writable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
-import { realClock, type Clock } from '../conversation/clock.js';
+import { realClock, type Clock } from '../common/clock.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { displayWidth, label, wrap } from './format.js';
 import { bufferedSink, openPager, type Sink } from './pager.js';
@@ -484,13 +484,13 @@ export class Terminal {
 
   /** Asks for a secret with input hidden; without a terminal (or with --no-input) names what answers it instead. */
   async secret(question: string, instead: string): Promise<string> {
-    if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
+    if (!this.canPrompt) throw new UsageError(this.noPrompt(instead), { reason: 'missing_argument' });
     return this.options.prompt.secret(this.question(cleanLine(question)));
   }
 
   /** Asks for a line of text, echoed; without a terminal (or with --no-input) names what answers it instead. */
   async ask(question: string, instead: string): Promise<string> {
-    if (!this.canPrompt || !this.options.prompt.text) throw new UsageError(this.noPrompt(instead));
+    if (!this.canPrompt || !this.options.prompt.text) throw new UsageError(this.noPrompt(instead), { reason: 'missing_argument' });
     return this.options.prompt.text(this.question(question));
   }
 
@@ -500,7 +500,7 @@ export class Terminal {
    * anything else is no (cli.md §5).
    */
   async confirm(question: string, instead: string, typed?: string): Promise<boolean> {
-    if (!this.canPrompt) throw new UsageError(this.noPrompt(instead));
+    if (!this.canPrompt) throw new UsageError(this.noPrompt(instead), { reason: 'confirmation_required' });
     // The question repeats arguments (a pasted id): none of it may drive the terminal (cli.md §5).
     const asked = cleanLine(question);
     if (typed !== undefined && this.accessible && this.options.prompt.text) {
@@ -536,7 +536,7 @@ export class Terminal {
 
   /** Shows the items to choose one from; without a terminal (or with --no-input) names what answers it instead. */
   async choose(question: string, items: Choice[], instead: string): Promise<string> {
-    if (!this.canChoose) throw new UsageError(this.noPrompt(instead));
+    if (!this.canChoose) throw new UsageError(this.noPrompt(instead), { reason: 'missing_argument' });
     if (this.numberedList) return this.chooseByNumber(cleanLine(question), items);
     return this.options.prompt.choose!(cleanLine(question), items, this.width);
   }

@@ -14,7 +14,7 @@ export interface WorkerData {
 export type CompiledWasm = object;
 
 export type ToWorker =
-  /** The engine's WebAssembly (dist/lazy/jq.wasm, its memory maximum raised at build time), compiled by the main thread. */
+  /** The engine's WebAssembly (dist/jq.wasm, its memory maximum raised at build time), compiled by the main thread. */
   | { kind: 'load'; module?: CompiledWasm; error?: string }
   | { kind: 'check'; expression: string }
   | { kind: 'run'; expression: string; input: Uint8Array; flags: string[] };

@@ -63,14 +63,18 @@ export function threadSession({ worker, inFlight, ended }: EngineThread, signal:
   };
   worker.on('message', (m: FromWorker) => listener?.message(m));
   worker.on('error', (error: Error & { code?: string }) =>
-    die(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new UsageError(MEMORY_MESSAGE) : new UsageError(`--jq failed: ${error.message}`)),
+    die(
+      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? new UsageError(MEMORY_MESSAGE, { reason: 'jq_error' })
+        : new UsageError(`--jq failed: ${error.message}`, { reason: 'jq_error' }),
+    ),
   );
-  worker.on('exit', () => die(new UsageError('--jq failed: the jq engine stopped.')));
+  worker.on('exit', () => die(new UsageError('--jq failed: the jq engine stopped.', { reason: 'jq_error' })));
   const interrupt = () => {
     die(new InterruptedError());
     void worker.terminate();
   };
-  if (ended) die(new UsageError(`--jq failed: ${ended.message}`));
+  if (ended) die(new UsageError(`--jq failed: ${ended.message}`, { reason: 'jq_error' }));
   if (signal.aborted) interrupt();
   else signal.addEventListener('abort', interrupt, { once: true });
 
@@ -94,7 +98,7 @@ export function threadSession({ worker, inFlight, ended }: EngineThread, signal:
     });
 
   const fatal = (m: { memory: boolean; message: string }) => {
-    const error = new UsageError(m.memory ? MEMORY_MESSAGE : `--jq failed: ${m.message}`);
+    const error = new UsageError(m.memory ? MEMORY_MESSAGE : `--jq failed: ${m.message}`, { reason: 'jq_error' });
     die(error);
     void worker.terminate();
     return error;
@@ -156,7 +160,7 @@ export function threadSession({ worker, inFlight, ended }: EngineThread, signal:
     close() {
       signal.removeEventListener('abort', interrupt);
       listener = undefined;
-      dead ??= new UsageError('--jq: the engine is closed.');
+      dead ??= new UsageError('--jq: the engine is closed.', { reason: 'jq_error' });
       void worker.terminate();
     },
   };

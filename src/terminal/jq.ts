@@ -16,6 +16,10 @@ import type { Sink } from './pager.js';
 import { clean, escapeInvisible } from '../common/sanitize.js';
 
 export { MEMORY_MESSAGE } from './jq-thread.js';
+// For wsctl mcp's filters (src/mcp/jq-filter.ts), which import this entry itself: a module of the
+// engine imported from there too would move this entry's code into a chunk that --jq then loads.
+export { startThread, threadSession } from './jq-thread.js';
+export { asArgument } from './jq-protocol.js';
 
 export interface JqFilter {
   /**
@@ -187,7 +191,7 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
     const checked = here ?? (await thread().check(expression));
     if (checked.exitCode === JQ_COMPILE_ERROR) {
       session?.close();
-      throw new UsageError(`Invalid --jq expression: ${jqMessage(checked.stderr, CHECK_PREFIX)}`);
+      throw new UsageError(`Invalid --jq expression: ${jqMessage(checked.stderr, CHECK_PREFIX)}`, { reason: 'jq_error' });
     }
   }
   session?.unref();
@@ -212,7 +216,7 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
       if (outcome.exitCode !== 0) {
         // Output already shown stays, as jq's would; held output of a failed filter is dropped.
         if (outcome.flowed && lines) await sink.write(lines.end());
-        throw new UsageError(`--jq failed: ${jqMessage(outcome.stderr, asArgument(''))}`);
+        throw new UsageError(`--jq failed: ${jqMessage(outcome.stderr, asArgument(''))}`, { reason: 'jq_error' });
       }
       for (const bytes of outcome.chunks) await write(bytes);
       if (lines) {

@@ -6,7 +6,7 @@ import type { AgentPolicy } from '../common/agent.js';
 import { profileOf } from '../config/index.js';
 import type { Ctx } from '../cli/context.js';
 import { AuthError } from '../errors.js';
-import { callChanges, methodsOf, type Declared } from './changes.js';
+import { callChanges, methodsOf, sendsDelete, type Changes, type Declared } from './changes.js';
 
 export type { AgentPolicy } from '../common/agent.js';
 
@@ -15,22 +15,37 @@ export function policyOf(profile: { agents?: AgentPolicy } | undefined): AgentPo
   return profile?.agents ?? 'full';
 }
 
+/** The most each policy lets an agent change, in the order of what changes (cli.md §11). */
+const LEVELS: Changes[] = ['none', 'write', 'destructive'];
+const MOST: Record<AgentPolicy, Changes> = { full: 'destructive', 'no-destructive': 'write', 'read-only': 'none' };
+
+/**
+ * Whether the policy refuses what a call changes (callChanges), or a tool by what its command
+ * changes (commandChanges): `read-only` every change, `no-destructive` a deletion or a
+ * replacement. The one rule the command line, `wsctl mcp`'s offer and its calls read.
+ */
+export function refusedBy(policy: AgentPolicy, changes: Changes): boolean {
+  return LEVELS.indexOf(changes) > LEVELS.indexOf(MOST[policy]);
+}
+
+/** The command a person runs to change a profile's policy. */
+export function policyCommand(profile: string): string {
+  return `wsctl profile agents ${profile} <full|no-destructive|read-only>`;
+}
+
 /**
  * Why the policy refuses this verb with these options, or undefined when it allows it. Pure: the
- * command line asks it before a verb runs (enforcePolicy), and `wsctl mcp` offers no tool it refuses.
+ * command line asks it before a verb runs (enforcePolicy), and `wsctl mcp` before a call of a tool it offers.
  */
 export function policyRefusal(verb: Declared, opts: Record<string, unknown>, policy: AgentPolicy, profile: string): string | undefined {
-  if (policy === 'full') return undefined;
   const changes = callChanges(verb, opts);
+  if (!refusedBy(policy, changes)) return undefined;
   const sends = [...new Set(methodsOf(verb, opts))].join(', ');
   const why =
-    policy === 'read-only' && changes !== 'none'
+    policy === 'read-only'
       ? `AI agents may only read, and this command sends ${sends}`
-      : policy === 'no-destructive' && changes === 'destructive'
-        ? `AI agents may not delete or replace, and this command ${opts.force === true ? 'replaces what exists (--force)' : 'deletes'}`
-        : undefined;
-  if (!why) return undefined;
-  return `The agent policy of profile '${profile}' is ${policy}: ${why}. Nothing was sent; a person can change the policy with \`wsctl profile agents ${profile} <full|no-destructive|read-only>\`.`;
+      : `AI agents may not delete or replace, and this command ${sendsDelete(verb, opts) ? 'deletes' : 'replaces what exists (--force)'}`;
+  return `The agent policy of profile '${profile}' is ${policy}: ${why}. Nothing was sent; a person can change the policy with \`${policyCommand(profile)}\`.`;
 }
 
 /** The policy of the profile in effect (read from config.json even when flags and the environment give the key and URL). */
@@ -45,20 +60,21 @@ export function enforcePolicy(ctx: Ctx, verb: Declared, opts: Record<string, unk
   if (!ctx.agent || callChanges(verb, opts) === 'none') return;
   const { profile, policy } = policyInEffect(ctx);
   const refusal = policyRefusal(verb, opts, policy, profile);
-  if (refusal) throw new AuthError(refusal);
+  if (refusal) throw new AuthError(refusal, { reason: 'policy_refused' });
 }
 
 /**
  * What `wsctl mcp` offers under a profile's policy: its own --read-only and --allow-destructive,
- * narrowed. `read-only` offers the reads alone; `no-destructive` neither the deleting tools nor the
- * `force` argument. A call of a tool not offered is an unknown tool.
+ * narrowed to what the policy does not refuse. `read-only` offers the reads alone; `no-destructive`
+ * no deleting tool (and its calls with `force` are refused: policyRefusal). A call of a tool not
+ * offered is an unknown tool.
  */
 export function mcpOffer(
   flags: { readOnly?: boolean; allowDestructive?: boolean },
   policy: AgentPolicy,
 ): { readOnly: boolean; allowDestructive: boolean } {
   return {
-    readOnly: !!flags.readOnly || policy === 'read-only',
-    allowDestructive: !!flags.allowDestructive && policy === 'full',
+    readOnly: !!flags.readOnly || refusedBy(policy, 'write'),
+    allowDestructive: !!flags.allowDestructive && !refusedBy(policy, 'destructive'),
   };
 }

@@ -12,12 +12,14 @@ export type Changes = 'none' | 'write' | 'destructive';
 export interface Declared {
   endpoints: EndpointName[] | 'any';
   method?(opts: Record<string, unknown>): Method;
+  path?(opts: Record<string, unknown>): string;
   args?: Record<string, { syntax: string }>;
+  flags?: Record<string, unknown>;
   ids?: { takes?: Record<string, unknown> };
-  mcp?: { confirm?(opts: never): Asked | undefined; localFile?: string } | { none: string };
+  mcp?: { confirm?(opts: never): Asked; localFile?: string } | { none: string };
 }
 
-/** What a verb declares it asks a person (only for what no rule here sees: data that leaves, a provider). */
+/** What a verb declares it asks a person of every call (only for what no rule here sees: data that leaves, a provider). */
 export interface Asked {
   /** The command's words for it: "register model provider". */
   action: string;
@@ -38,6 +40,10 @@ export interface Question {
   said?: string;
 }
 
+// The parameters whose value makes a call ask: --force replaces what exists, a permission may widen access.
+const REPLACES = 'force';
+const WIDENS = 'permission';
+
 /** The methods a verb would send with these options: its endpoints', or for `api` the one it would use. */
 export function methodsOf(verb: Declared, opts: Record<string, unknown>): Method[] {
   if (verb.endpoints !== 'any') return verb.endpoints.map((name) => endpoints[name].method);
@@ -50,25 +56,33 @@ function level(methods: Method[]): Changes {
   return methods.every((m) => m === 'GET') ? 'none' : 'write';
 }
 
-/** Whether the verb's own endpoints delete: then it asks [y/N] or takes --yes, and its tool asks a person. */
-export function deletes(verb: Declared): boolean {
-  return verb.endpoints !== 'any' && verb.endpoints.some((name) => endpoints[name].method === 'DELETE');
+/** Whether this call sends DELETE: then a person confirms it, on every door (cli.md §5, §8). */
+export function sendsDelete(verb: Declared, opts: Record<string, unknown>): boolean {
+  return methodsOf(verb, opts).includes('DELETE');
+}
+
+/**
+ * Whether some call of the verb sends DELETE: a verb whose endpoints delete, or one that may call
+ * any path with any method (`api -X DELETE`). Such a verb takes --yes on the command line.
+ */
+export function mayDelete(verb: Declared): boolean {
+  return verb.endpoints === 'any' || sendsDelete(verb, {});
 }
 
 /** What a command changes, whatever its options (`api` may send DELETE). */
 export function commandChanges(verb: Declared): Changes {
-  return verb.endpoints === 'any' ? 'destructive' : level(methodsOf(verb, {}));
+  return mayDelete(verb) ? 'destructive' : level(methodsOf(verb, {}));
 }
 
 /** What one call changes: by the methods it sends (`api` by its method); --force replaces what exists. */
 export function callChanges(verb: Declared, opts: Record<string, unknown>): Changes {
-  if (opts.force === true) return 'destructive';
+  if (opts[REPLACES] === true) return 'destructive';
   return level(methodsOf(verb, opts));
 }
 
 /** A permission given to a connection widens its access unless it is `read`. */
 function widensAccess(opts: Record<string, unknown>): boolean {
-  return typeof opts.permission === 'string' && opts.permission !== 'read';
+  return typeof opts[WIDENS] === 'string' && opts[WIDENS] !== 'read';
 }
 
 const WORDS: Record<string, string> = {
@@ -104,8 +118,13 @@ function given(keys: string[], opts: Record<string, unknown>): [string, string][
  * registered). The command line asks only for a deletion: there --force and the rest were typed by a person.
  */
 export function questionOf(path: string[], verb: Declared, opts: Record<string, unknown>): Question | undefined {
-  if (deletes(verb)) return { why: 'deletes', action: actionOf(path), facts: given(targets(verb), opts), said: 'It cannot be undone.' };
-  if (opts.force === true) {
+  if (sendsDelete(verb, opts)) {
+    // A verb that may call any path says what it sends: `send DELETE`, and the path with its query.
+    if (verb.endpoints === 'any' && verb.path)
+      return { why: 'deletes', action: 'send DELETE', facts: [['path', verb.path(opts)]], said: 'It cannot be undone.' };
+    return { why: 'deletes', action: actionOf(path), facts: given(targets(verb), opts), said: 'It cannot be undone.' };
+  }
+  if (opts[REPLACES] === true) {
     const values = given([...Object.keys(verb.args ?? {}), 'saveAs'], opts);
     return { why: 'replaces', action: actionOf(path), facts: values, said: 'With force it replaces what exists.' };
   }
@@ -113,12 +132,29 @@ export function questionOf(path: string[], verb: Declared, opts: Record<string, 
     return {
       why: 'widens',
       action: actionOf(path),
-      facts: given([...targets(verb), 'permission'], opts),
+      facts: given([...targets(verb), WIDENS], opts),
       said: 'It gives more than read access.',
     };
-  const declared = verb.mcp && 'confirm' in verb.mcp ? verb.mcp.confirm?.(opts as never) : undefined;
-  if (!declared) return undefined;
-  const key = declared.key ?? ('localFile' in verb.mcp! ? verb.mcp.localFile : undefined) ?? 'target';
+  if (!declaresQuestion(verb)) return undefined;
+  const declared = verb.mcp.confirm(opts as never);
+  const key = declared.key ?? verb.mcp.localFile ?? 'target';
   const facts = declared.facts ?? (declared.target !== undefined ? [[key, declared.target] as [string, string]] : []);
   return { why: 'declared', action: declared.action, facts, said: declared.why };
+}
+
+/** Whether the verb declares a question for every call of its tool (McpSpec.confirm). */
+function declaresQuestion(verb: Declared): verb is Declared & { mcp: { confirm(opts: never): Asked; localFile?: string } } {
+  return !!verb.mcp && 'confirm' in verb.mcp && typeof verb.mcp.confirm === 'function';
+}
+
+/**
+ * Whether a person confirms the calls of a verb, known from its declaration alone (`wsctl mcp`'s
+ * tools and their help): every call when its endpoints delete or it declares a question; some,
+ * by their values, when it takes --force or a permission or may call any path; else none.
+ */
+export function asksOf(verb: Declared): 'always' | 'sometimes' | 'never' {
+  // A verb of the endpoint table sends the same methods on every call.
+  if ((verb.endpoints !== 'any' && sendsDelete(verb, {})) || declaresQuestion(verb)) return 'always';
+  const keys = [...Object.keys(verb.args ?? {}), ...Object.keys(verb.flags ?? {})];
+  return verb.endpoints === 'any' || keys.includes(REPLACES) || keys.includes(WIDENS) ? 'sometimes' : 'never';
 }

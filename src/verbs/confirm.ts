@@ -1,7 +1,7 @@
 // The one way destructive commands ask: [y/N] on a terminal, --yes otherwise (cli.md §5).
 import type { Resolution } from '../config/resolve.js';
 import type { Ctx } from '../cli/context.js';
-import { CancelledError } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
 import { cleanLine } from '../common/sanitize.js';
 
 /** Where the profile in effect came from, as a person reads it: "from --profile", "from the pin file /p/.wsctl-profile". */
@@ -49,5 +49,19 @@ export async function confirmDestructive(ctx: Ctx, confirmed: Confirmed, yes: bo
   const what = `${action} '${cleanLine(target)}'`;
   const question = `${what.charAt(0).toUpperCase()}${what.slice(1)} (${where})?`;
   // In accessible mode the person types the target's id (cli.md §3): a single key is too easy to press.
-  if (!(await ctx.term.confirm(question, `pass --yes to ${what}`, target))) throw new CancelledError();
+  if (!(await confirmOr(ctx, question, `pass --yes to ${what}`, target, '--yes'))) throw new CancelledError();
+}
+
+/**
+ * The terminal's [y/N], or with nobody to ask the usage error that says which flag answers it:
+ * reason `confirmation_required`, and as `next` the same command line with that flag (cli.md §3).
+ */
+export async function confirmOr(ctx: Ctx, question: string, instead: string, typed: string | undefined, answer: string): Promise<boolean> {
+  try {
+    return await ctx.term.confirm(question, instead, typed);
+  } catch (error) {
+    if (ctx.term.canPrompt || !(error instanceof UsageError)) throw error;
+    const why = `Only the person's yes allows this: pass ${answer} once they have said yes to it.`;
+    throw new UsageError(error.message, { reason: 'confirmation_required', next: [{ retype: true, add: [answer], why }] });
+  }
 }

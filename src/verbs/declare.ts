@@ -4,7 +4,7 @@
 // sends returns its request as a Call: settle() plans it under --dry-run, else sends it.
 import type { Command } from 'commander';
 import type { Ctx, Globals } from '../cli/context.js';
-import { UsageError } from '../errors.js';
+import { UsageError, type Reason } from '../errors.js';
 import type { Api, ApiResponse, Credential, DryRunRequest, Method, RequestSpec } from '../http/index.js';
 import type { Response, SchemaName } from '../schemas.js';
 import type { EndpointName } from '../service.js';
@@ -25,6 +25,8 @@ export interface Result {
   /** A non-zero exit after printing (auth status with no valid key). */
   exitCode?: number;
   exitMessage?: string;
+  /** The word of cli.md §4 for that exit, when the code's first word is not it. */
+  exitReason?: Reason;
   /** Said with the error when the output cannot be written (a secret shown once, lost). */
   lost?: string;
   /** Work done once the output is printed (saving a new key, so that its secret is never lost). */
@@ -231,7 +233,7 @@ export function repeated<T>(syntax: string, help: string, parse?: Parser<T>): Pa
 /** Any text but an empty (or blank) one, which is a usage error with this message (else one naming the parameter). */
 export function nonEmpty(message?: string): Parser<string> {
   return (raw, name) => {
-    if (raw.trim() === '') throw new UsageError(message ?? `${name} must not be empty.`);
+    if (raw.trim() === '') throw new UsageError(message ?? `${name} must not be empty.`, { reason: 'invalid_input' });
     return raw;
   };
 }
@@ -267,6 +269,8 @@ export interface VerbSpec<A extends Params, F extends Params> {
   endpoints: EndpointName[] | 'any';
   /** With 'any' endpoints: the method these options would send, known before the verb runs (agent policies judge by it). */
   method?(opts: OptsOf<A, F>): Method;
+  /** With 'any' endpoints: the path (and query) these options would send to, which a confirmation names. */
+  path?(opts: OptsOf<A, F>): string;
   /** An argv that succeeds against the seeded sandbox (destructive verbs with --yes). */
   sample: string[];
   /** Other argvs that take another way through the verb (convo show --follow), for the same matrices. */
@@ -300,11 +304,19 @@ export interface McpSpec<O = Record<string, unknown>> {
   /** The argument that names a local file: read only inside the server's folders, its real path confirmed. */
   localFile?: string;
   /**
-   * That a person confirms every call, for what no rule of src/verbs/changes.ts sees (data leaves
-   * the machine, conversations go to a provider): the command's words and the values it names.
-   * Deletions, --force and a wider permission are confirmed without a line here.
+   * A secret the tool never takes as an argument, since it would pass through the model (byok
+   * add's provider key, cli.md §8): the server's variable, else a page a person pastes it into
+   * (src/mcp/person-secret.ts). The option the verb reads it from; the argument a call may still
+   * pass, refused; the variable; the flag a person's command line reads it with; what it is.
    */
-  confirm?(opts: O): Asked | undefined;
+  secret?: { key: string; argument: string; env: string; flag: string; what: string };
+  /**
+   * That a person confirms every call (declaring it is saying so: the tool always asks), for what
+   * no rule of src/verbs/changes.ts sees (data leaves the machine, conversations go to a
+   * provider): the command's words and the values it names. Deletions, --force and a wider
+   * permission are confirmed without a line here.
+   */
+  confirm?(opts: O): Asked;
   /** The one text part, instead of the document as compact JSON (convo show's Markdown transcript). */
   text?(document: unknown): string;
   /** The document returned, when it is not the --json document (keys create's key, masked unless --show-secrets). */
@@ -353,7 +365,7 @@ export function examples(...lines: string[]): string {
 
 /** Identifiers go into paths: an empty one is a usage error, everything else gets encoded. */
 export function requireId(value: string, name: string): string {
-  if (value.trim() === '') throw new UsageError(`${name} must not be empty.`);
+  if (value.trim() === '') throw new UsageError(`${name} must not be empty.`, { reason: 'invalid_input' });
   return value;
 }
 

@@ -19,11 +19,11 @@ import {
   type VerbDecl,
 } from './declare.js';
 import { enforcePolicy } from './agent-policy.js';
-import { deletes, questionOf } from './changes.js';
+import { mayDelete, questionOf, sendsDelete } from './changes.js';
 import { confirmDestructive } from './confirm.js';
 import { UsageError } from '../errors.js';
 import type { IdKind } from '../ids/kinds.js';
-import { chooseMissing, missingId, remembering } from './remembered-ids.js';
+import { chooseMissing, missingId, missingIdInfo, remembering } from './remembered-ids.js';
 import { keepDescribed } from '../common/visible.js';
 import { didYouMean } from '../help/suggest.js';
 
@@ -65,13 +65,13 @@ export interface Declared {
   flags: [string, Param<unknown>][];
 }
 
-/** What answers a deletion's [y/N] off a terminal: every command that sends DELETE takes it, declared or not. */
+/** What answers a deletion's [y/N] off a terminal: every command that may send DELETE takes it, declared or not. */
 const YES = flag('-y, --yes', 'do not ask for confirmation');
 
-/** A verb's flags by key, in the order declared, with --yes for a verb that deletes. */
+/** A verb's flags by key, in the order declared, with --yes for a verb that may delete (`api` among them, for -X DELETE). */
 export function flagsOf(verb: VerbDecl): [string, Param<unknown>][] {
   const flags = Object.entries((verb.flags ?? {}) as Record<string, Param<unknown>>);
-  return deletes(verb) && !flags.some(([key]) => key === 'yes') ? [...flags, ['yes', YES]] : flags;
+  return mayDelete(verb) && !flags.some(([key]) => key === 'yes') ? [...flags, ['yes', YES]] : flags;
 }
 
 /** A verb's parameters by key, arguments then flags, in the order declared. */
@@ -99,16 +99,17 @@ export function readOptions(
   const missing = args.filter(([key, a]) => absent(key) && a.syntax.startsWith('<') && !later.includes(key));
   // A missing id says where such ids come from, on every door (the command line's list says the same: ids/verb.ts).
   const kind = missing.length === 1 ? (verb.ids?.takes as Record<string, IdKind | undefined> | undefined)?.[missing[0]![0]] : undefined;
-  if (kind) throw new UsageError(missingId(door.name(missing[0]![1], 'arg'), kind));
+  if (kind) throw new UsageError(missingId(door.name(missing[0]![1], 'arg'), kind), missingIdInfo(kind));
   if (missing.length > 0)
     throw new UsageError(
       door.missing(
         missing.map(([, a]) => door.name(a, 'arg')),
         'arg',
       ),
+      { reason: 'missing_argument' },
     );
   const missingFlags = flags.filter(([key, f]) => absent(key) && f.required).map(([, f]) => door.name(f, 'flag'));
-  if (missingFlags.length > 0) throw new UsageError(door.missing(missingFlags, 'flag'));
+  if (missingFlags.length > 0) throw new UsageError(door.missing(missingFlags, 'flag'), { reason: 'missing_argument' });
   const names: Record<string, string> = {};
   for (const [key, p, kind] of [...args.map(([k, a]) => [k, a, 'arg'] as const), ...flags.map(([k, f]) => [k, f, 'flag'] as const)]) {
     names[key] = door.name(p, kind);
@@ -134,7 +135,8 @@ export function readOptions(
  */
 export async function perform(verb: VerbDecl, opts: Record<string, unknown>, ctx: Ctx, here: Here, path: string[]): Promise<Result | void> {
   enforcePolicy(ctx, verb, opts);
-  const asked = deletes(verb) ? questionOf(path, verb, opts) : undefined;
+  // The command line asks of a call that sends DELETE alone: --force and the rest were typed by a person.
+  const asked = sendsDelete(verb, opts) ? questionOf(path, verb, opts) : undefined;
   if (asked) await confirmDestructive(ctx, { action: asked.action, target: asked.facts.map(([, v]) => v).join('/') }, opts.yes === true);
   return remembering(ctx, verb.ids, opts, async () => settle(ctx, await verb.run(opts, ctx, here)));
 }

@@ -2,7 +2,7 @@
 // from a list (on a terminal) or named in a usage error; after it settles, what it showed is
 // remembered and what it removed, or was told does not exist (404), is forgotten.
 import type { Ctx, Result } from './declare.js';
-import { UsageError } from '../errors.js';
+import { UsageError, type ErrorInfo } from '../errors.js';
 import { WHERE_FROM, type IdKind } from '../ids/kinds.js';
 import { idChanges, recordIds, type IdsSpec } from '../ids/record.js';
 import { rememberedIds, type Workspace } from '../ids/store.js';
@@ -37,6 +37,18 @@ export function missingId(name: string, kind: IdKind): string {
   return `Missing required argument '${name}'. ${WHERE_FROM[kind].charAt(0).toUpperCase()}${WHERE_FROM[kind].slice(1)}.`;
 }
 
+/** A missing id's reason, and the command that shows such ids where there is one (`wsctl caps`: cli.md §3). */
+export function missingIdInfo(kind: IdKind): ErrorInfo {
+  const shows: Partial<Record<IdKind, string[]>> = {
+    conversation: ['caps'],
+    app: ['caps'],
+    account: ['caps'],
+    persona: ['convo', 'show', '<conversation_id>'],
+  };
+  const words = shows[kind];
+  return { reason: 'missing_argument', next: words && [{ words, why: `It shows ${kind} ids.` }] };
+}
+
 /** A missing id argument: chosen from the remembered ones on a terminal, else a usage error saying where such ids come from. */
 export async function chooseMissing<O>(
   ctx: Ctx,
@@ -54,7 +66,7 @@ export async function chooseMissing<O>(
     const appGiven = kind === 'connection' && app ? (values[app] as string | undefined) : undefined;
     const ids = offered(ctx, kind, appGiven);
     if (ids.length === 0 || !ctx.term.canChoose) {
-      throw new UsageError(missingId(name, kind));
+      throw new UsageError(missingId(name, kind), missingIdInfo(kind));
     }
     const question = appGiven ? `Choose a ${kind} of ${appGiven}` : `Choose ${kind === 'app' || kind === 'account' ? 'an' : 'a'} ${kind}`;
     values[key] = await ctx.term.choose(question, ids, `give ${name} as an argument`);

@@ -58,7 +58,7 @@ describe('the agent policy of a profile', () => {
       );
       expect(agent.stderr.trim().split('\n')).toHaveLength(1);
       expect(sb.requests).toHaveLength(0);
-    } else if (args.includes('rm') && !args.includes('--yes')) {
+    } else if ((args.includes('rm') || args.includes('DELETE')) && !args.includes('--yes')) {
       // Allowed, but no prompt: the hint names --yes.
       expect(agent.code, agent.stderr).toBe(2);
       expect(agent.stderr).toContain('pass --yes');
@@ -71,7 +71,9 @@ describe('the agent policy of a profile', () => {
 
   it.each(COMMANDS.filter(([kind]) => kind !== 'read'))('without an agent, read-only changes nothing: %s %j runs', async (_kind, args) => {
     await setPolicy('read-only');
-    const r = await run([...args, ...(args.includes('rm') ? ['--yes'] : [])], { env: { ...sb.env, WSCTL_AGENT: '0', CLAUDECODE: '1' } });
+    const r = await run([...args, ...(args.includes('rm') || args.includes('DELETE') ? ['--yes'] : [])], {
+      env: { ...sb.env, WSCTL_AGENT: '0', CLAUDECODE: '1' },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(sb.requests.length).toBeGreaterThan(0);
   });
@@ -84,6 +86,7 @@ describe('the agent policy of a profile', () => {
     expect(json.code).toBe(4);
     expect(JSON.parse(json.stderr).error).toMatchObject({
       exit_code: 4,
+      reason: 'policy_refused',
       message: expect.stringContaining("profile 'default' is no-destructive"),
     });
     expect(sb.requests).toHaveLength(0);
@@ -220,7 +223,8 @@ describe('under an agent, what a person would be asked', () => {
     expect(rm.code).toBe(2);
     expect(rm.prompts).toEqual([]);
     expect(rm.stderr).toBe(
-      "Error: Prompts are off under an AI agent (gemini-cli, from GEMINI_CLI): pass --yes to remove device 'dev_phone'.\n",
+      "Error: Prompts are off under an AI agent (gemini-cli, from GEMINI_CLI): pass --yes to remove device 'dev_phone'.\n" +
+        'Next: wsctl device rm dev_phone --yes\n',
     );
     const login = await run(['auth', 'login'], {
       env: { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR, WSCTL_BASE_URL: sb.url, AI_AGENT: 'goose' },

@@ -37,7 +37,7 @@ describe('api', () => {
     const lower = await runBin(['api', '-X', 'get', '/settings/?x=1', '-f', 'a=b'], { env: sb.env });
     expect(lower.code, lower.stderr).toBe(0);
     expect([lastRequest(sb).path, lastRequest(sb).body]).toEqual(['/settings/?x=1&a=b', '']);
-    const del = await runBin(['api', '-X', 'DELETE', '/devices/dev_phone', '-f', 'reason=old'], { env: sb.env });
+    const del = await runBin(['api', '-X', 'DELETE', '/devices/dev_phone', '-f', 'reason=old', '--yes'], { env: sb.env });
     expect(del.code, del.stderr).toBe(0);
     req = lastRequest(sb);
     expect([req.method, req.path, req.body, req.headers['content-type']]).toEqual([

@@ -300,7 +300,7 @@ const cases: [args: string[], message: string][] = [
   [['mcp', 'install'], 'Error: Missing required option --client. Run `wsctl mcp install --help` for usage.'],
   [
     ['mcp', 'uninstall', '--client', 'notepad'],
-    "Error: Option '--client <name>' argument 'notepad' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp uninstall --help` for usage.",
+    "Error: Option '--client <name>' argument 'notepad' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex, gemini-cli, opencode. Run `wsctl mcp uninstall --help` for usage.",
   ],
   [['mcp', 'config', '--read-only', '--allow-destructive'], 'Error: --read-only and --allow-destructive cannot be used together.'],
   [['--timeout', '5', '--profile'], "Error: Option '--profile <name>' argument missing. Run `wsctl --help` for usage."],
@@ -336,7 +336,12 @@ describe('argv → options, with no network', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toEqual({
-      error: { message: "unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage.", exit_code: 2 },
+      error: {
+        message: "unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage.",
+        exit_code: 2,
+        reason: 'usage',
+        next: [{ command: 'wsctl keys list --json', why: "'key' is not a command; 'keys' is." }],
+      },
     });
   });
 

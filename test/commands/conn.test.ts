@@ -45,8 +45,8 @@ describe('conn', () => {
 
   it('rm asks [y/N] on a TTY naming target, profile and base URL; no answer keeps it', async () => {
     const no = await run(['conn', 'rm', 'gmail', 'pdc_gmail'], { env: sb.env, tty: true, stdinTTY: true, answers: [''] });
-    expect(no.code).toBe(1);
-    expect(no.prompts[0]).toBe(`Remove connection gmail/pdc_gmail (default profile 'default', ${sb.url})?`);
+    expect(no.code).toBe(2);
+    expect(no.prompts[0]).toBe(`Remove connection 'gmail/pdc_gmail' (default profile 'default', ${sb.url})?`);
     expect(sb.requests).toHaveLength(0);
     const yes = await run(['conn', 'rm', 'gmail', 'pdc_gmail'], { env: sb.env, tty: true, stdinTTY: true, answers: ['y'] });
     expect(yes.code).toBe(0);

@@ -60,7 +60,7 @@ describe('device rm', () => {
 
   it('on a TTY the prompt defaults to no', async () => {
     const r = await run(['device', 'rm', 'dev_phone'], { env: sb.env, tty: true, stdinTTY: true, answers: [''] });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.prompts[0]).toContain("Remove device 'dev_phone'");
     expect(sb.state.devices).toHaveLength(2);
   });

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/conversation/clock.js';
+import type { Clock } from '../../src/common/clock.js';
 import { BIN, quiet, run, runBin, tempDir } from '../helpers.js';
 import { crashed, runPty, tooWide } from '../terminal/pty.js';
 

@@ -98,7 +98,7 @@ describe('keys', () => {
       const json = await wsctl(['keys', 'create', 'ci', ...flags, '--json'], { env: sb.env });
       expect(json.code).toBe(2);
       expect(json.stdout).toBe('');
-      expect(JSON.parse(json.stderr)).toEqual({ error: { message, exit_code: 2 } });
+      expect(JSON.parse(json.stderr)).toEqual({ error: { message, exit_code: 2, reason: 'usage' } });
     }
     expect(sb.requests).toHaveLength(0);
     expect(sb.state.keys.map((k) => k.name)).not.toContain('ci');

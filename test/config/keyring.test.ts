@@ -358,7 +358,7 @@ describe.skipIf(!hasSecretService && !process.env.CI)('a broken store never bloc
     expect(out).toContain('logout=0\n');
     expect(out).not.toContain('had no stored key');
     expect(out).toMatch(
-      /logout-out=Logged out 'work'; the key is no longer used, but its credential store entry remains \(see above\)\.\n/,
+      /logout-out=Still logged in: 'work', whose key is in the credential store until `wsctl auth logout` can remove it \(see above\)\.\n/,
     );
     expect(out).toMatch(
       /logout-err=! Could not remove the key of profile 'work' from the credential store \(the credential store (?:did not answer within 3 s|could not delete the key)\): delete the entry service 'wsctl:.*\/config', account 'work' yourself, or run this again once the store is unlocked\.\n/,

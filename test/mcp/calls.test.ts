@@ -200,7 +200,7 @@ describe('calls', () => {
     expect(big.isError).toBe(true);
     expect(big.structuredContent).toBeUndefined();
     expect(texts(big)[0]).toMatch(
-      /^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail\. \(exit code 2\)$/,
+      /^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail, or a jq filter that keeps less\. \(exit code 2\)$/,
     );
     const small = await client.callTool({ name: 'convo_show', arguments: { conversation_id: 'conv_big', tail: 5 } });
     expect(small.isError, texts(small).join()).toBeFalsy();

@@ -7,6 +7,8 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/type
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { connect, texts, type Connected } from './harness.js';
+import { toolsOf } from '../../src/mcp/tools.js';
+import { defineVerb, flag, type VerbDecl } from '../../src/verbs/declare.js';
 
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f000500020127efa3d50000000049454e44ae426082',
@@ -111,6 +113,8 @@ describe('a person confirms', () => {
   });
 
   it('what widens access, replaces or sends data away asks; the rest does not', async () => {
+    // byok_add's key from the server's environment, which is confirmed (a page otherwise: test/mcp/key-page.test.ts).
+    sb.env.WSCTL_BYOK_API_KEY = 'sk-provider-0123456789';
     const c = await server({}, () => ({ action: 'decline' }));
     const calls: [string, Record<string, unknown>, RegExp | undefined][] = [
       [
@@ -130,7 +134,7 @@ describe('a person confirms', () => {
       ],
       [
         'byok_add',
-        { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama', api_key: 'sk-provider-0123456789' },
+        { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama' },
         /^Action: register model provider\. Future conversations go to that provider\.\nprovider_url: "https:\/\/api\.groq\.com\/openai\/v1"\nmodel: "llama"\nname: "fast"\nProfile: /,
       ],
     ];
@@ -226,5 +230,32 @@ describe('local files', () => {
     const result = await c.client.callTool({ name: 'persona_upload_avatar', arguments: { file: join(dir, 'missing.png') } });
     expect(texts(result)[0]).toMatch(/^Error: Cannot read .*missing\.png.*\(exit code 2\)$/);
     expect(sb.requests).toEqual([]);
+  });
+});
+
+describe('whether a tool always asks is read from its declaration', () => {
+  const tool = (name: string, verb: Partial<VerbDecl>) =>
+    toolsOf([
+      {
+        path: ['thing', name],
+        hidden: false,
+        verb: defineVerb({ name, summary: name, examples: [], sample: [], endpoints: ['addByok'], run: async () => {}, ...verb }),
+      },
+    ])[0]!;
+
+  it('a declared question always asks, and is not run to find that out (nothing probes it with empty arguments)', () => {
+    let runs = 0;
+    const declared = tool('send', {
+      mcp: {
+        confirm: (opts: { target: string }) => {
+          runs++;
+          return { action: 'send thing', target: opts.target.trim() };
+        },
+      },
+    });
+    expect([declared.asks, runs]).toEqual(['always', 0]);
+    expect(tool('replace', { flags: { force: flag('--force', 'replace') } }).asks).toBe('sometimes');
+    expect(tool('add', {}).asks).toBe('never');
+    expect(tool('rm', { endpoints: ['removeDevice'] }).asks).toBe('always');
   });
 });

@@ -275,7 +275,7 @@ describe('stdout carries protocol messages only', () => {
     const deepResult = (await deep).result as { isError: boolean; content: { text: string }[] };
     expect([deepResult.isError, deepResult.content[0]!.text]).toEqual([
       true,
-      "Error: Unknown argument 'a' for caps. It takes no arguments. (exit code 2)",
+      "Error: Unknown argument 'a' for caps. Arguments: jq. (exit code 2)",
     ]);
     const deeper = s.next(99);
     send(
@@ -421,7 +421,7 @@ describe('wsctl mcp config', () => {
     const bad = await runBin(['mcp', 'config', '--client', 'emacs']);
     expect([bad.code, bad.stderr]).toEqual([
       2,
-      "Error: Option '--client <name>' argument 'emacs' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed. Run `wsctl mcp config --help` for usage.\n",
+      "Error: Option '--client <name>' argument 'emacs' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex, gemini-cli, opencode. Run `wsctl mcp config --help` for usage.\n",
     ]);
   });
 
@@ -679,7 +679,7 @@ describe('the built wsctl mcp with a person, progress, cancellation and many cal
     });
     const result = await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'c' } });
     expect(texts(result)[0]).toMatch(
-      /^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail\. \(exit code 2\)$/,
+      /^Error: The result is \d+\.\d MiB, more than the 4 MiB a tool returns: pass a smaller tail, or a jq filter that keeps less\. \(exit code 2\)$/,
     );
     expect((await s.client.callTool({ name: 'convo_show', arguments: { conversation_id: 'c', tail: 2 } })).isError).toBeFalsy();
   });

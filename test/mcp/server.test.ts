@@ -59,7 +59,7 @@ describe('the tool list', () => {
     const { tools } = await (await server({ allowDestructive: true })).client.listTools();
     for (const tool of tools) expect(tool.description, tool.name).not.toMatch(/terminal|\bprompt\b|stdin|--yes|WSCTL_BYOK_API_KEY/);
     expect(tools.find((t) => t.name === 'device_rm')!.description).toMatch(/^Remove a registered device/);
-    expect(tools.find((t) => t.name === 'byok_add')!.description).toMatch(/api_key/);
+    expect(tools.find((t) => t.name === 'byok_add')!.description).toMatch(/API key never passes through the model/);
   });
 
   it('keys_create with the key masked says nothing on stderr about copying it', async () => {
@@ -100,7 +100,7 @@ describe('the tool list', () => {
       expect(tool.description, tool.name).toBeTruthy();
     }
     const byok = tools.find((t) => t.name === 'byok_add')!;
-    expect(byok.inputSchema.required?.sort()).toEqual(['api_key', 'format', 'model', 'name', 'provider_url']);
+    expect(byok.inputSchema.required?.sort()).toEqual(['format', 'model', 'name', 'provider_url']);
     expect((byok.inputSchema.properties as Record<string, { enum?: string[] }>).format?.enum).toEqual(['openai', 'anthropic', 'groq']);
     const site = tools.find((t) => t.name === 'site_create')!;
     expect((site.inputSchema.properties as Record<string, { enum?: string[] }>).variant?.enum).toEqual([
@@ -195,10 +195,11 @@ describe('calls', () => {
 
   it('byok_add sends the provider key and returns it masked; nothing secret on stderr', async () => {
     const secret = 'sk-provider-0123456789abcdef';
-    const c = await server({ noConfirm: true }, { ...sb.env, WSCTL_DEBUG: '1' });
+    // The key from the server's environment (a page otherwise: test/mcp/key-page.test.ts).
+    const c = await server({ noConfirm: true }, { ...sb.env, WSCTL_DEBUG: '1', WSCTL_BYOK_API_KEY: secret });
     const result = await c.client.callTool({
       name: 'byok_add',
-      arguments: { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b', api_key: secret },
+      arguments: { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b' },
     });
     expect(result.isError, texts(result).join()).toBeFalsy();
     expect(JSON.parse(lastRequest(sb).body).api_key).toBe(secret);
@@ -210,10 +211,10 @@ describe('calls', () => {
   });
 
   it('byok_add takes the provider key whole: a newline or control character in it is refused (exit 2), nothing sent', async () => {
-    const { client } = await server({ noConfirm: true });
     const args = { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b' };
     for (const api_key of ['sk-first-line\nsk-second-line', 'sk-abc\u0007def', 'sk-abc def']) {
-      const result = await client.callTool({ name: 'byok_add', arguments: { ...args, api_key } });
+      const { client } = await server({ noConfirm: true }, { ...sb.env, WSCTL_BYOK_API_KEY: api_key });
+      const result = await client.callTool({ name: 'byok_add', arguments: args });
       expect(result.isError, JSON.stringify(api_key)).toBe(true);
       expect(texts(result)[0]).toMatch(/^Error: The provider key [^\n]*\(exit code 2\)$/);
     }
@@ -332,16 +333,16 @@ describe('errors', () => {
     await refused('convo_show', { conversation_id: 7 }, 'Invalid conversation_id: expected a string, got a number.');
     await refused(
       'byok_add',
-      { name: 'n', provider_url: 'ftp://x', format: 'openai', model: 'm', api_key: 'k' },
+      { name: 'n', provider_url: 'ftp://x', format: 'openai', model: 'm' },
       "Invalid provider_url 'ftp://x': give an http:// or https:// URL.",
     );
     await refused(
       'byok_add',
-      { name: 'n', provider_url: 'https://x', format: 'nope', model: 'm', api_key: 'k' },
+      { name: 'n', provider_url: 'https://x', format: 'nope', model: 'm' },
       "Option 'format' argument 'nope' is invalid. Allowed choices are openai, anthropic, groq.",
     );
-    await refused('byok_add', { name: 'n' }, 'Missing required options provider_url, format, model, api_key.');
-    await refused('keys_list', { surprise: 1 }, "Unknown argument 'surprise' for keys_list. It takes no arguments.");
+    await refused('byok_add', { name: 'n' }, 'Missing required options provider_url, format, model.');
+    await refused('keys_list', { surprise: 1 }, "Unknown argument 'surprise' for keys_list. Arguments: jq.");
     await refused('keys_create', { name: ' ' }, 'The key name must not be empty.');
     await refused('keys_create', { name: 'x', force: true }, 'force goes with save_as: without it no key is saved.');
     await refused('keys_create', { name: 'x', force: 'yes' }, 'Invalid force: expected a boolean, got a string.');

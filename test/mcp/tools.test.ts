@@ -67,7 +67,9 @@ describe('tools and the command tree', () => {
         (o) => !(o === 'yes' && tool.changes === 'destructive'),
       );
       const extra = Object.values(tool.spec.extra ?? {}).map((p) => longOf(p.syntax));
-      const params = Object.keys(tool.listing.inputSchema.properties);
+      // Besides its command's, every tool takes jq, a filter of the document the door runs (cli.md §8).
+      expect(tool.listing.inputSchema.properties.jq, tool.name).toMatchObject({ type: 'string' });
+      const params = Object.keys(tool.listing.inputSchema.properties).filter((p) => p !== 'jq');
       for (const d of tool.spec.drop ?? []) expect(Object.keys(tool.verb.flags ?? {}), `${tool.name} drops ${d}`).toContain(d);
       expect(params.filter((p) => !extra.includes(p)).sort(), tool.name).toEqual(cli.filter((o) => !dropped.includes(o)).sort());
       for (const p of extra) expect(cli, tool.name).not.toContain(p);

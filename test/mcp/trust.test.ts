@@ -6,12 +6,14 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { BIN, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { createCtx } from '../../src/cli/context.js';
-import type { Clock } from '../../src/conversation/clock.js';
+import type { Clock } from '../../src/common/clock.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { mcpOffer } from '../../src/verbs/agent-policy.js';
 import { connect, loadTools, texts, type Connected } from './harness.js';
@@ -184,6 +186,32 @@ describe('a client that cannot ask is not asked', () => {
     expect(sb.requests).toEqual([]);
   });
 
+  it("a server started in a pinned folder names the pin's profile on the line, which a person runs in another folder (built bin)", async () => {
+    const folder = realpathSync(tempDir());
+    const env = { WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR, WSCTL_BASE_URL: sb.url };
+    const login = await runBin(['auth', 'login', '--with-key', '--no-verify', '--insecure-storage', '--profile', 'work'], {
+      env,
+      stdin: `${sb.key}\n`,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect((await runBin(['profile', 'pin', 'work'], { env, cwd: folder })).code).toBe(0);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--allow-destructive'],
+      env: { PATH: process.env.PATH ?? '', HOME: tempDir(), WSCTL_CONFIG_DIR: sb.env.WSCTL_CONFIG_DIR! },
+      cwd: folder,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'no-elicitation', version: '1.0.0' });
+    await client.connect(transport);
+    open.push(() => client.close());
+    const r = await client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } });
+    expect(texts(r)[0]).toBe(
+      'Error: device_rm needs a person to confirm, and this client cannot ask: nothing was sent. A person can run `wsctl device rm --profile work dev_phone --yes`. (exit code 2)',
+    );
+    expect(sb.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+  });
+
   it('an empty elicitation: {} is form mode: the client is asked', async () => {
     const c = await rawClient({ elicitation: {} }, (id) => ({ jsonrpc: '2.0', id, result: { action: 'decline' } }) as JSONRPCMessage);
     const r = await c.call('device_rm', { device_id: 'dev_phone' });
@@ -206,7 +234,8 @@ describe('the question', () => {
   }
 
   it('byok_add: the action and the provider first; a name padded with 200 wide spaces is one quoted line; no doubled parentheses', async () => {
-    const c = await asking({});
+    // The key from the server's environment, which is confirmed (a page otherwise: test/mcp/key-page.test.ts).
+    const c = await asking({}, {}, { ...sb.env, WSCTL_BYOK_API_KEY: 'sk-provider-0123456789' });
     const name = `fast${'\u3000'.repeat(200)}\n\u2003tail`;
     const r = await c.client.callTool({
       name: 'byok_add',
@@ -215,7 +244,6 @@ describe('the question', () => {
         provider_url: 'https://api.groq.com/openai/v1',
         format: 'groq',
         model: 'llama',
-        api_key: 'sk-provider-0123456789',
       },
     });
     expect(texts(r)[0]).toBe(DECLINED);

@@ -434,7 +434,7 @@ describe('deep bodies at any size', () => {
       expect(r.code, r.stderr).toBe(3);
       expect(r.stdout).toBe('');
       const message = `The service sent JSON nested more than 512 levels deep (HTTP ${status}); wsctl cannot handle it.`;
-      if (json) expect(JSON.parse(r.stderr).error).toEqual({ message, exit_code: 3, status });
+      if (json) expect(JSON.parse(r.stderr).error).toEqual({ message, exit_code: 3, reason: 'bad_response', status });
       else expect(r.stderr).toBe(`Error: ${message}\n`);
     },
     60_000,

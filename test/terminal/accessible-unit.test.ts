@@ -4,7 +4,7 @@
 // is lines of words, `still working: …` every 30 seconds of an injected clock.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/conversation/clock.js';
+import type { Clock } from '../../src/common/clock.js';
 import { createTerminal, type Env, type Terminal } from '../../src/terminal/index.js';
 import { echoed, terminalPrompt } from '../../src/terminal/prompt.js';
 

@@ -20,10 +20,12 @@ describe('under an agent, on an 80-column terminal', () => {
     });
     expect(agent.code, agent.text).toBe(2);
     expect(agent.text).not.toContain('[y/N]');
-    // One line, wrapped at the terminal's width (then the "y" typed after it ended, echoed by the terminal).
+    // One line, wrapped at the terminal's width, and the way on (then the "y" typed after it ended, echoed by the terminal).
     expect(agent.text.replace(/\s+/g, ' ').trim().replace(/ y$/, '')).toBe(
-      "Error: Prompts are off under an AI agent (claude-code, from CLAUDECODE): pass --yes to remove device 'dev_phone'.",
+      "Error: Prompts are off under an AI agent (claude-code, from CLAUDECODE): pass --yes to remove device 'dev_phone'. " +
+        'Next: wsctl device rm dev_phone --yes',
     );
+    expect(agent.text).toMatch(/^Next: wsctl device rm dev_phone --yes$/m);
     expect(sb.requests).toHaveLength(0);
     expect(sb.state.devices.map((d) => d.id)).toContain('dev_phone');
 

@@ -100,7 +100,7 @@ describe('choosing a missing id', () => {
     });
     expect(r.code, r.text).toBe(0);
     expect(r.text).not.toContain('pdc_notion');
-    expect(r.text).toContain('Remove connection gmail/pdc_gmail');
+    expect(r.text).toContain("Remove connection 'gmail/pdc_gmail'");
     expect(r.text).toContain('Removed connection gmail/pdc_gmail.');
   });
 

@@ -33,7 +33,9 @@ show the expansion on stderr.
 export async function run(opts: { name: string; expansion: string }, ctx: Ctx, here: Here): Promise<Result> {
   refuseCommandName(opts.name, rootOf(here.command));
   if (splitWords(opts.expansion).length === 0)
-    throw new UsageError("The expansion is empty: give the command line the alias stands for, e.g. `wsctl alias set ks 'keys list'`.");
+    throw new UsageError("The expansion is empty: give the command line the alias stands for, e.g. `wsctl alias set ks 'keys list'`.", {
+      reason: 'invalid_input',
+    });
   const json = { name: opts.name, expansion: opts.expansion };
   if (ctx.dryRun) return wouldChange(json, `Would make \`wsctl ${opts.name}\` run \`wsctl ${opts.expansion}\`.`);
   await ctx.config.update((data) => {

@@ -1,6 +1,7 @@
 import { defineVerb, flag, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { profileOf, storedKey } from '../../config/index.js';
 import { forgetKeys } from '../../config/keys.js';
+import { refuseForAgents } from './shared.js';
 
 export const logout = defineVerb({
   name: 'logout',
@@ -14,6 +15,13 @@ export const logout = defineVerb({
 
 export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
   const names = opts.all ? Object.keys(ctx.config.read().profiles) : [ctx.profileName()];
+  // --all removes none while any profile refuses.
+  refuseForAgents(
+    ctx,
+    names,
+    `remove a stored key${opts.all ? ' (auth logout --all removes none while any profile refuses)' : ''}`,
+    'Nothing was removed',
+  );
   if (ctx.dryRun) return wouldForget(opts, ctx, names);
   const trace = (line: string) => ctx.debug && ctx.term.trace(`credential store: ${line}`);
   const { forgotten, leftInStore } = await forgetKeys(
@@ -21,6 +29,7 @@ export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
     names.map((n) => ctx.storeEntry(n)),
     false,
     trace,
+    ctx.signal,
   );
   // What could not be removed is said, never "no stored key": the store could not be asked.
   for (const left of leftInStore) ctx.term.warn(leftBehind(left));
@@ -28,11 +37,15 @@ export async function run(opts: { all: boolean }, ctx: Ctx): Promise<Result> {
   const left = leftInStore.map((l) => l.profile);
   const quoted = (list: string[]) => list.map((n) => `'${n}'`).join(', ');
   return {
-    json: { logged_out: [...forgotten, ...left], left_in_credential_store: left },
+    // Not logged out while the entry is there: config.json still names it, so that this command,
+    // run again once the store answers, removes it.
+    json: { logged_out: forgotten, left_in_credential_store: left },
     human(out) {
       if (forgotten.length > 0) out.done(`Removed the stored key of ${quoted(forgotten)}.`);
       if (left.length > 0)
-        out.done(`Logged out ${quoted(left)}; the key is no longer used, but its credential store entry remains (see above).`);
+        out.line(
+          `Still logged in: ${quoted(left)}, whose key is in the credential store until \`wsctl auth logout${opts.all ? ' --all' : ''}\` can remove it (see above).`,
+        );
       if (forgotten.length === 0 && left.length === 0)
         out.done(opts.all ? 'No profile had a stored key.' : `Profile '${names[0]}' had no stored key.`);
     },

@@ -4,7 +4,7 @@ import { profileOf } from '../../config/index.js';
 import { badKeyCharacters, type Resolution } from '../../config/resolve.js';
 import type { Target } from '../../cli/context.js';
 import { profileFrom } from '../../verbs/confirm.js';
-import { type AuthError, UsageError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
 import { mask, type Terminal } from '../../terminal/index.js';
 
 /** A key is one printable ASCII token: anything else is a copy-paste accident. */
@@ -81,5 +81,22 @@ function agentPolicy(ctx: Ctx, profile: string): AgentPolicy | null {
     return policyOf(profileOf(ctx.config.read(), profile));
   } catch {
     return null;
+  }
+}
+
+/**
+ * Under an AI agent, the local commands that lose or show a credential follow the agent policy of
+ * each profile they act on (cli.md §11): `read-only` and `no-destructive` both refuse them, and
+ * then nothing is done for any profile (exit 4). `what` says what agents may not do.
+ */
+export function refuseForAgents(ctx: Ctx, profiles: string[], what: string, nothing: string): void {
+  if (!ctx.agent) return;
+  const data = ctx.config.read();
+  for (const profile of profiles) {
+    const policy = policyOf(profileOf(data, profile));
+    if (policy === 'full') continue;
+    throw new AuthError(
+      `The agent policy of profile '${profile}' is ${policy}: AI agents may not ${what}. ${nothing}; a person can change the policy with \`wsctl profile agents ${profile} <full|no-destructive|read-only>\`.`,
+    );
   }
 }

@@ -1,7 +1,7 @@
 // `auth status --all`: every profile checked at once, each against its own deadline (the
 // timeout), so one slow or unreachable service never holds up the others (cli.md §2).
 import type { Ctx, Result } from '../../verbs/declare.js';
-import { AuthError, ExitCode, InterruptedError, UsageError, WsctlError } from '../../errors.js';
+import { AuthError, ExitCode, InterruptedError, UsageError, WsctlError, type Reason } from '../../errors.js';
 import { request } from '../../service.js';
 import { NO_CREDENTIAL } from '../../http/index.js';
 import { cleanErrorMessage } from '../../common/sanitize.js';
@@ -38,11 +38,18 @@ export async function statusAll(ctx: Ctx): Promise<Result> {
     },
     exitCode,
     exitMessage: exitCode ? `${failed} of ${profiles.length} profiles could not be used (see "error" above).` : undefined,
+    // The first profile's reason that gave the exit code: a program branches on it as on any error's.
+    exitReason: results.find((r) => r.outcome === (exitCode === ExitCode.auth ? 'auth' : 'network'))?.reason,
   };
 }
 
 /** One profile: its target, then GET /api-keys/ against a deadline of its own. Never throws but for Ctrl-C. */
-async function check(ctx: Ctx, name: string, ms: number, r: Parameters<typeof documentOf>[4]): Promise<{ doc: Checked; outcome: Outcome }> {
+async function check(
+  ctx: Ctx,
+  name: string,
+  ms: number,
+  r: Parameters<typeof documentOf>[4],
+): Promise<{ doc: Checked; outcome: Outcome; reason?: Reason }> {
   let t: Awaited<ReturnType<Ctx['target']>> = { profile: name, credential: NO_CREDENTIAL };
   let key: string | undefined;
   const deadline = new AbortController();
@@ -51,20 +58,26 @@ async function check(ctx: Ctx, name: string, ms: number, r: Parameters<typeof do
     t = await ctx.target({ profile: name });
     const problem = ctx.missing(t);
     key = await t.credential.read();
-    if (problem) return { doc: { ...documentOf(ctx, t, key, false, r), error: problem }, outcome: 'auth' };
+    if (problem)
+      return {
+        doc: { ...documentOf(ctx, t, key, false, r), error: problem },
+        outcome: 'auth',
+        reason: t.keyBaseUrl && t.baseUrl ? 'wrong_origin' : 'not_logged_in',
+      };
     const api = await ctx.api({ credential: t.credential, baseUrl: t.baseUrl, signal: AbortSignal.any([ctx.signal, deadline.signal]) });
     await api.request(request('listKeys'));
     return { doc: documentOf(ctx, t, key, true, r), outcome: 'valid' };
   } catch (error) {
     if (ctx.signal.aborted) throw new InterruptedError();
     if (error instanceof AuthError && error.status !== undefined)
-      return { doc: { ...documentOf(ctx, t, key, false, r), error: rejected(t, error) }, outcome: 'auth' };
+      return { doc: { ...documentOf(ctx, t, key, false, r), error: rejected(t, error) }, outcome: 'auth', reason: 'auth_rejected' };
     const why = deadline.signal.aborted
       ? `No answer from ${t.baseUrl} within ${ms / 1000} s (--timeout).`
       : error instanceof WsctlError
         ? cleanErrorMessage(error.message)
         : cleanErrorMessage(String((error as Error)?.message ?? error));
-    return { doc: { ...documentOf(ctx, t, key, null, r), error: why }, outcome: error instanceof AuthError ? 'auth' : 'network' };
+    const reason = deadline.signal.aborted ? 'timeout' : error instanceof WsctlError ? error.reason : undefined;
+    return { doc: { ...documentOf(ctx, t, key, null, r), error: why }, outcome: error instanceof AuthError ? 'auth' : 'network', reason };
   } finally {
     clearTimeout(timer);
   }

@@ -1,6 +1,7 @@
 import { defineVerb, type Ctx } from '../../verbs/declare.js';
 import { noKey } from '../../config/resolve.js';
 import { AuthError, UsageError } from '../../errors.js';
+import { refuseForAgents } from './shared.js';
 
 export const token = defineVerb({
   name: 'token',
@@ -13,6 +14,8 @@ export const token = defineVerb({
 
 /** The key alone on stdout: no JSON document, no decoration, whatever --json says. */
 export async function run(ctx: Ctx): Promise<void> {
+  // Printed, the key would be in the agent's context.
+  refuseForAgents(ctx, [ctx.resolution().profile], "see a profile's key (auth token would print it)", 'Nothing was printed');
   if (ctx.dryRun) throw new UsageError('auth token reads the key to print it, and --dry-run reads none: run it without --dry-run.');
   const t = await ctx.target();
   const key = await t.credential.read();

@@ -13,7 +13,7 @@ export interface AddOptions {
   model: string;
   apiKeyStdin: boolean;
   showSecret: boolean;
-  /** The provider key itself, given by a caller that has it (an MCP tool): no stdin, no prompt. */
+  /** The provider key itself, which the MCP door got from a person or its variable (src/mcp/person-secret.ts): no stdin, no prompt. */
   apiKey?: string;
 }
 
@@ -36,11 +36,12 @@ export const add = defineVerb({
   endpoints: ['addByok'],
   sample: ['byok', 'add', '--name', 'x', '--provider-url', 'https://api.openai.com/v1', '--format', 'openai', '--model', 'gpt-4.1'],
   mcp: {
-    description: 'Register a model provider, with its API key as api_key',
+    description:
+      'Register a model provider. Its API key never passes through the model, and the tool takes none: the server has it from its environment, or a person pastes it into a page wsctl serves on 127.0.0.1',
     note: 'The provider key is returned masked.',
     drop: ['apiKeyStdin', 'showSecret'],
-    // The key goes to the verb whole, which checks it as it checks a key read from stdin.
-    extra: { apiKey: required('--api-key <key>', "the provider's API key (never shown back in full)") },
+    // The key goes to the verb whole (as apiKey), which checks it as it checks a key read from stdin.
+    secret: { key: 'apiKey', argument: 'api_key', env: 'WSCTL_BYOK_API_KEY', flag: '--api-key-stdin', what: 'provider API key' },
     // Future conversations go to that provider.
     // The provider first: a name may be anything the agent chose.
     confirm: (opts) => ({
@@ -71,8 +72,8 @@ async function providerKey(opts: AddOptions, ctx: Ctx): Promise<string> {
 
 function checkKey(given: string): string {
   const key = given.trim();
-  if (key === '' || /\s/.test(key)) throw new UsageError('The provider key is empty or contains whitespace.');
-  if (/\p{Cc}/u.test(key)) throw new UsageError('The provider key contains control characters.');
+  if (key === '' || /\s/.test(key)) throw new UsageError('The provider key is empty or contains whitespace.', { reason: 'invalid_input' });
+  if (/\p{Cc}/u.test(key)) throw new UsageError('The provider key contains control characters.', { reason: 'invalid_input' });
   return key;
 }
 
@@ -84,12 +85,13 @@ export function checkProviderUrl(raw: string, name = '--provider-url'): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new UsageError(`Invalid ${name} '${maskUrlPassword(raw)}': give an http:// or https:// URL.`);
+    throw new UsageError(`Invalid ${name} '${maskUrlPassword(raw)}': give an http:// or https:// URL.`, { reason: 'invalid_input' });
   }
   // The provider key would cross the network in clear, as the API key would (cli.md §5, §7).
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
     throw new UsageError(
       `Refusing plain http:// to ${url.hostname} for --provider-url: the provider key would cross the network in clear. Use https://, or http:// only to a loopback host.`,
+      { reason: 'insecure_url' },
     );
   }
   return raw;

@@ -51,7 +51,17 @@ async function mayReplace(profile: string, force: boolean, ctx: Ctx): Promise<vo
   const existing = profileOf(ctx.config.read(), profile);
   if (!existing || force) return;
   const what = `profile '${profile}' (${existing.base_url ?? 'no base URL'}${storedKey(existing) ? ', with a stored key' : ''})`;
-  if (!ctx.term.canPrompt) throw new UsageError(`--save-as would replace ${what}: pass --force to replace it, or choose another name.`);
+  if (!ctx.term.canPrompt)
+    throw new UsageError(`--save-as would replace ${what}: pass --force to replace it, or choose another name.`, {
+      reason: 'confirmation_required',
+      next: [
+        {
+          retype: true,
+          add: ['--force'],
+          why: `Only the person's yes allows replacing ${what}: pass --force once they have said yes to it.`,
+        },
+      ],
+    });
   if (!(await ctx.term.confirm(`Replace ${what}?`, 'pass --force'))) throw new CancelledError();
 }
 

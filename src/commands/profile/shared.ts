@@ -21,5 +21,6 @@ export function refuseWidening(
   if (!ctx.agent || !widens(from, to)) return;
   throw new AuthError(
     `The agent policy of profile '${profile}' is ${from}, and an AI agent (${ctx.agent}) may narrow it but not ${what}. A person must run this command.`,
+    { reason: 'policy_refused' },
   );
 }

@@ -1,5 +1,6 @@
-// The time the follow loop reads and waits on: the real one, or in tests one that never waits.
-import { sleep } from '../common/builtins.js';
+// The time that waits read and wait on (the follow loop, the spinner's heartbeat, an MCP question's
+// 10 minutes): the real one, or in tests one that never waits.
+import { sleep } from './builtins.js';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
