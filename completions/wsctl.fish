@@ -188,6 +188,7 @@ complete -c wsctl -n '__wsctl_at '\''wsctl ids forget'\''' -x -a 'conversation p
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s X -l method -x -d 'HTTP method (default GET, or POST with -f or --input)'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s f -l field -x -d 'add a string field to the JSON body, or to the query string with GET and DELETE (repeatable)'
 complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -l input -r -F -d 'send the file as the request body (- for stdin)'
+complete -c wsctl -n '__wsctl_in '\''wsctl api'\''' -s y -l yes -d 'do not ask for confirmation'
 complete -c wsctl -n '__wsctl_at '\''wsctl alias'\''' -a 'set' -d 'Name a command line: `wsctl <name> …` then runs `wsctl <expansion> …`'
 complete -c wsctl -n '__wsctl_at '\''wsctl alias'\''' -a 'list' -d 'List the aliases and what they expand to'
 complete -c wsctl -n '__wsctl_at '\''wsctl alias'\''' -a 'rm' -d 'Remove an alias'

@@ -73,6 +73,7 @@ describe('the package', () => {
       'dist/help-80.txt',
       'dist/jq-worker.cjs',
       'dist/jq.wasm',
+      'dist/keyring-child.cjs',
       'dist/wsctl.cjs',
     ]);
     // The build's records of what it bundled are for the tests: nothing in the package reads them.
