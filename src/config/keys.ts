@@ -51,10 +51,12 @@ export async function readKeyring(entry: StoreEntry, trace: Trace = () => {}, si
     trace(error.detail);
     throw new AuthError(
       `The key of profile '${profile}' is in the credential store, but ${error.message}. Unlock the store, or run \`wsctl auth login --profile ${profile}\` to replace the key.`,
+      { reason: 'credential_store' },
     );
   }
   throw new AuthError(
     `Profile '${profile}' keeps its key in the credential store, but the store has no entry for it. Run \`wsctl auth login --profile ${profile}\`.`,
+    { reason: 'credential_store', next: [{ words: ['auth', 'login', '--profile', profile], why: 'Stores a key for the profile again.' }] },
   );
 }
 

@@ -42,6 +42,7 @@ export function refuseUnderAgent(opts: Opts, agent: string | undefined, entry: S
   const line = ['wsctl', 'mcp', 'install', ...fileArgs(opts, path), ...entry.args.slice(2)];
   throw new AuthError(
     `An AI agent (${agent}) may not install an MCP entry with ${flags.join(', ')}: it gives the agent more than a person's default. Nothing was written; a person can run: ${line.map(shellWord).join(' ')}`,
+    { reason: 'policy_refused' },
   );
 }
 
@@ -76,6 +77,7 @@ export function refuseWiderThanReplaced(opts: Opts, agent: string | undefined, e
   const line = ['wsctl', 'mcp', 'install', ...fileArgs(opts, path), ...entry.args.slice(2)];
   throw new AuthError(
     `An AI agent (${agent}) may not replace the MCP entry with ${lost.join(', ')} in ${path}: the new one gives the agent more than it did. Nothing was written; a person can run: ${line.map(shellWord).join(' ')}`,
+    { reason: 'policy_refused' },
   );
 }
 
