@@ -9,6 +9,7 @@ export const token = defineVerb({
   examples: ['wsctl auth token', 'export WSCTL_API_KEY="$(wsctl auth token --profile work)"'],
   endpoints: [],
   sample: ['auth', 'token'],
+  guards: 'credential',
   run: (_opts, ctx) => run(ctx),
 });
 

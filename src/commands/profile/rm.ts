@@ -13,6 +13,7 @@ export const rm = defineVerb({
   examples: ['wsctl profile rm old-staging', 'wsctl profile rm work --json'],
   endpoints: [],
   sample: ['profile', 'rm', 'default'],
+  guards: 'credential',
   run,
 });
 
