@@ -157,8 +157,11 @@ name the command that goes on.
    \`wsctl auth login\` themselves. Never ask for an API key in the chat.
 2. To try something without touching a real workspace, add \`--sandbox\` (or set \`WSCTL_SANDBOX=1\`):
    a local workspace with demo data under stable ids (\`conv_demo\`, \`conv_live\`, \`persona_demo\`,
-   \`dev_laptop\`, \`dev_phone\`, \`pub_demo\`, the apps \`gmail\` and \`notion\`). \`wsctl sandbox reset\`
-   restores it.
+   \`dev_laptop\`, \`dev_phone\`, \`pub_demo\`, the apps \`gmail\` and \`notion\`; key ids are random).
+   Its state lives in the config folder (\`sandbox.json\` beside \`config.json\`, or in
+   \`WSCTL_CONFIG_DIR\`): keep the same folder from one call to the next, or every call starts a
+   fresh sandbox. \`wsctl sandbox reset\` restores it. \`conv_live\` is a conversation that is still
+   running: \`wsctl convo show conv_live --follow --json\` prints its messages as they come.
 3. Before a command you have not used, read its description instead of guessing:
    \`wsctl help --json device rm\` gives one command's arguments, options (with their types and
    choices), what it changes, whether it asks for confirmation, the policies that refuse it, its exit
@@ -187,7 +190,8 @@ If none of these variables is set where you run, pass \`--no-input\` yourself (o
   \`wsctl keys list --jq '.keys[].id'\`.
 - Don't guess a document's shape: look at it once with \`--json\`, or read the \`output_schema\` of
   \`wsctl help --json <command words>\`. A filter that fails is exit 2 (\`jq_error\`), with jq's message.
-- Without them, piped output is one record per line, tab-separated, no header. Prefer \`--json\`.
+- Without them, a list piped is one record per line, tab-separated, no header, and a detail view
+  (\`convo show\`) is text for people. Prefer \`--json\`.
 - \`--dry-run\` prints the request a command would send (method, URL, body; secrets masked) and
   sends nothing; a local command says what it would change. Use it to show a person what will happen.
 - Global options go before or after the command words:
@@ -225,7 +229,9 @@ that go on, each with \`why\` (when to run it). Without \`--json\`, the error's 
   another way to do it.
 - \`not_logged_in\`, \`auth_rejected\`, \`wrong_origin\`, \`credential_store\`: the person must log in
   (\`wsctl auth login\`, or the \`next\` command). You cannot fix it.
-- \`missing_argument\`: run the \`next\` command to find the id (such as \`wsctl caps\`), then again.
+- \`missing_argument\`: when there is a \`next\` command (such as \`wsctl caps\` for a conversation
+  id), run it to find the id, then run yours again; otherwise the message names the flag or the
+  input that gives what is missing (a provider key comes from the person: see below).
 - \`usage\`, \`invalid_input\`: read \`wsctl help --json <command words>\`; a typo gets a suggestion.
 - \`rejected_input\` (HTTP 422): \`details\` names each field the service refused.
 - \`not_found\`: the id is wrong, or already gone (after a removal: it was removed). Don't retry it.
@@ -249,10 +255,15 @@ Ask the person first, too, before a call of ${listed(facts.confirmedElsewhere)} 
 - \`--force\`: it replaces what exists (a profile, a website);
 - a permission other than \`read\`: it gives an app more access;
 - registering a model provider: future conversations go to it, and its key must come from the
-  person (\`--api-key-stdin\` or \`WSCTL_BYOK_API_KEY\`), never through the chat;
+  person (\`--api-key-stdin\` or \`WSCTL_BYOK_API_KEY\`), never through the chat. A request that names
+  the provider, its URL and the model is the person's yes; the key is still theirs to give: hand
+  them the \`byok add\` command line, with \`--api-key-stdin\`, to run. If they paste a key into the chat, don't
+  use it: say so, give them that line, and suggest they rotate the key, since the chat has seen it.
+  \`--dry-run\` shows the request without a key;
 - uploading a local file: it leaves the machine.
 
-wsctl itself does not stop such a call; \`wsctl mcp\` would ask the person.
+On the command line wsctl does not ask for these (\`wsctl mcp\` asks the person itself, which is
+why \`wsctl help --json\` says they confirm), so the asking is yours.
 
 ## Agent policies
 
