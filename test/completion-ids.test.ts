@@ -96,6 +96,15 @@ async function tab(term: Terminal, line: string, expected: RegExp): Promise<stri
   return term.waitFor(expected);
 }
 
+/**
+ * A screen that shows every one of these: the whole list of candidates is drawn, so what must not be
+ * among them can be looked for (a screen drawn halfway would pass any such check).
+ */
+function showsAll(...parts: (string | RegExp)[]): RegExp {
+  const text = (p: string | RegExp) => (typeof p === 'string' ? p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : p.source);
+  return new RegExp(`^${parts.map((p) => `(?=[\\s\\S]*${text(p)})`).join('')}`);
+}
+
 function shell(name: 'bash' | 'zsh' | 'fish', cols = 160): Terminal {
   if (name === 'bash') {
     const term = new Terminal(env, ['bash', '--norc', '--noprofile'], { cols, rows: 40 });
@@ -122,10 +131,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s', (name) => {
       const term = shell(name);
       try {
         const before = server.requests.length;
-        let screen = await tab(term, 'wsctl convo show ', /conv_new/);
-        await new Promise((r) => setTimeout(r, 300));
-        screen = term.screen();
-        expect(screen).toContain('conv_old');
+        let screen = await tab(term, 'wsctl convo show ', showsAll('conv_new', 'conv_old', ...(name === 'bash' ? [] : ['Older talk'])));
         expect(screen.indexOf('conv_new')).toBeLessThan(screen.indexOf('conv_old'));
         if (name !== 'bash') expect(screen).toContain('Older talk');
         // unsafe ids are never offered; a description's escape sequence never reaches the terminal
@@ -144,9 +150,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s', (name) => {
           if (line[0].includes('home')) expect(screen).not.toContain('conv_new');
           if (line[0].includes('conn rm')) expect(screen).not.toContain('pdc_notion_1');
         }
-        screen = await tab(term, 'wsctl help ', /environment/);
-        await new Promise((r) => setTimeout(r, 300));
-        expect(term.screen()).toMatch(/convo/);
+        screen = await tab(term, 'wsctl help ', showsAll('environment', 'convo'));
         expect(server.requests.length).toBe(before);
       } finally {
         term.close();
@@ -162,18 +166,12 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s', (name) => {
       // fish may show the candidates with their common prefix cut (…oj_a): only their ends are looked for.
       try {
         // Named on the line, anywhere: an id starting with '-' is never among them.
-        let screen = await tab(term, 'wsctl --profile proj convo show ', /proj_a/);
-        await new Promise((r) => setTimeout(r, 300));
-        screen = term.screen();
-        expect(screen).toContain('proj_b');
+        let screen = await tab(term, 'wsctl --profile proj convo show ', showsAll('proj_a', 'proj_b'));
         expect(screen).not.toMatch(/-rf|--help|dash/);
         // Chosen by the pin of the folder the shell is in.
         term.send('C-u');
         term.send(`cd ${pinned}`, 'Enter');
-        screen = await tab(term, 'wsctl convo show ', /proj_a/);
-        await new Promise((r) => setTimeout(r, 300));
-        screen = term.screen();
-        expect(screen).toContain('proj_b');
+        screen = await tab(term, 'wsctl convo show ', showsAll('proj_a', 'proj_b'));
         expect(screen).not.toMatch(/_new|_old|-rf|--help|dash/);
         // The line's --profile comes before the pin.
         screen = await tab(term, 'wsctl --profile home convo show ', /conv_home/);

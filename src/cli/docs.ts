@@ -30,11 +30,20 @@ async function mcpToolTable(): Promise<string> {
 
 /**
  * The files generated from the command tree: completion scripts, man pages (and package.json's
- * list of them), and the README's command list and tables of settings and exit codes.
+ * list of them), the agent skill, and the README's command list and tables of settings and exit codes.
  */
 export async function generatedFiles(readme?: string, packageJson?: string, changelog?: string): Promise<Record<string, string>> {
-  const { completionScript, COMPLETION_FILES, commandReference, replaceReference, manPages, replaceSection, settingsTable, exitCodeTable } =
-    await import('./loaded.js');
+  const {
+    completionScript,
+    COMPLETION_FILES,
+    commandReference,
+    replaceReference,
+    manPages,
+    replaceSection,
+    settingsTable,
+    exitCodeTable,
+    skillText,
+  } = await import('./loaded.js');
   let help = '';
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
   const program = buildProgram(VERSION, { writeOut: (t) => (help += t), writeErr: () => {}, onUsageError: () => {} });
@@ -50,6 +59,8 @@ export async function generatedFiles(readme?: string, packageJson?: string, chan
   }
   const pages = manPages(program, helpOf, releaseOf(packageJson, changelog));
   for (const [file, text] of Object.entries(pages)) files[`man/${file}`] = text;
+  // The agent skill the package ships (`wsctl skill` prints the same text).
+  files['skills/wsctl/SKILL.md'] = skillText(await declaredVerbs());
   if (readme !== undefined) {
     let text = replaceReference(readme, commandReference(program));
     text = replaceSection(text, 'settings', settingsTable());

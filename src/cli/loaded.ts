@@ -14,6 +14,7 @@ export { maskSecrets, maskSecretsIn } from '../common/secrets.js';
 export { terminalPrompt } from '../terminal/prompt.js';
 export { commandReference, replaceReference } from '../help/reference.js';
 export { answerHelp, suggestCommand } from '../help/index.js';
+export { printHelpDocument } from './help-json.js';
 export { closest } from '../help/suggest.js';
 export { manPages } from '../help/man.js';
 export { exitCodeTable, replaceSection, settingsTable } from '../help/render.js';
@@ -38,6 +39,8 @@ export { pub } from '../commands/pub/index.js';
 export { sandbox } from '../commands/sandbox/index.js';
 export { settings } from '../commands/settings.js';
 export { site } from '../commands/site/index.js';
+export { skill } from '../commands/skill/index.js';
+export { skillText } from '../commands/skill/shared.js';
 /** The MCP tools of the declared verbs (README's table); loaded only when asked. */
 export const mcpToolsOf = async (verbs: Parameters<typeof import('../mcp/tools.js').toolsOf>[0]) =>
   (await import('../mcp/tools.js')).toolsOf(verbs);

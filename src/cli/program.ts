@@ -37,6 +37,11 @@ const nouns: Noun[] = [
   { name: 'pub', description: 'Manage published conversations', declaration: (app) => app.pub },
   { name: 'site', description: 'Create websites in the workspace', declaration: (app) => app.site },
   { name: 'mcp', description: 'Serve the workspace to AI agents as MCP tools (Claude, Cursor, VS Code)', declaration: (app) => app.mcp },
+  {
+    name: 'skill',
+    description: "Print wsctl's agent skill (SKILL.md), or install it for Claude Code or Codex",
+    declaration: (app) => app.skill,
+  },
   { name: 'ids', description: 'List or forget the ids wsctl remembers for completion and choosing', declaration: (app) => app.ids },
   { name: 'api', description: 'Send an authenticated request to any path and print the response body', declaration: (app) => app.api },
   { name: 'alias', description: 'Name a command line: set, list and remove aliases', declaration: (app) => app.alias },

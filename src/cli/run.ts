@@ -24,6 +24,13 @@ function helpRequest(argv: string[]): { argv: string[]; words: string[] } | unde
   return { argv: [...argv.slice(0, at), ...argv.slice(at + 1), '--help'], words: argv.slice(at + 1).filter((w) => !w.startsWith('-')) };
 }
 
+/** `wsctl help --json …` or `wsctl … --help --json` (or --jq): the description for programs (cli.md §12), not commander's text. */
+function wantsHelpJson(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  const words = end < 0 ? argv : argv.slice(0, end);
+  return words.some((w) => w === '--help' || w === '-h') && words.some((w) => w === '--json' || w === '--jq' || w.startsWith('--jq='));
+}
+
 /** The App that runs verbs for real: builds the context, runs the verb, prints its Result. */
 function runningApp(base: BaseCtx, outcome: Outcome): App {
   const app: App = {
@@ -142,6 +149,23 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
   const jqAt = argv.indexOf('--jq');
   if (jqAt >= 0) import('../terminal/jq.js').then((m) => m.prestartJq(argv[jqAt + 1])).catch(() => {});
   try {
+    if (wantsHelpJson(argv)) {
+      await loadCommands(program, app, 'all');
+      const { printHelpDocument } = await import('./loaded.js');
+      const { io, env, prompt, signal } = base;
+      await printHelpDocument({
+        program,
+        verbs: await declaredVerbs(),
+        version: VERSION,
+        argv: rawArgv,
+        valueOptions: VALUE_OPTIONS,
+        io,
+        env,
+        prompt,
+        signal,
+      });
+      return EXIT_OK;
+    }
     await loadCommands(program, app, invokedNoun(argv));
     if (help && help.words.length > 0) {
       const topic = (await import('./loaded.js')).answerHelp(program, help.words, width());

@@ -48,7 +48,6 @@ export const api = defineNoun({
     examples: [
       "wsctl api /settings/ --jq '.timezone'",
       'wsctl api -X GET /api-keys/ -f limit=10',
-      'wsctl api -X PATCH /connections/gmail/pdc_gmail/permission --input body.json',
       'wsctl api -X DELETE /devices/dev_phone --yes',
     ],
     // Any path: its sample reaches getSettings.

@@ -28,7 +28,7 @@ export class KeyringUnavailable extends Error {
   }
 }
 
-/** The store did not answer within the bound: its process was killed; later calls of the command need not wait again. */
+/** The store did not answer within the bound: its process was killed, and later calls of the command fail at once. */
 export class KeyringTimeout extends KeyringUnavailable {}
 
 export interface CredentialStore {
@@ -55,14 +55,23 @@ const WHAT: Record<StoreRequest['op'], string> = { get: 'read the key', set: 'st
 interface Pending {
   child: ChildProcess;
   what: string;
+  signal: AbortSignal | undefined;
   settle(answer: StoreAnswer | Error): void;
 }
 
-/** The store's process: one for all the calls of this process, started again after it was killed. */
+/**
+ * The store's process: one for all the calls of this process, started again after it was killed.
+ * A store that did not answer within the bound counts as absent for the rest of the command (the
+ * calls made with the same signal: a CLI command's, or one MCP call's), so no command waits twice;
+ * a later MCP call asks again, the store may have been unlocked since.
+ */
 class StoreProcess {
   private child: ChildProcess | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private readonly gaveUp = new WeakMap<object, KeyringTimeout>();
+  /** The key in gaveUp of the calls made without a signal. */
+  private readonly unsignalled = {};
 
   constructor(
     private readonly timeoutMs: number,
@@ -73,6 +82,8 @@ class StoreProcess {
   call(request: Omit<StoreRequest, 'id'>, signal?: AbortSignal): Promise<StoreAnswer> {
     const what = WHAT[request.op];
     if (signal?.aborted) return Promise.reject(new InterruptedError());
+    const timedOut = this.gaveUp.get(signal ?? this.unsignalled);
+    if (timedOut) return Promise.reject(timedOut);
     let child: ChildProcess;
     try {
       child = this.started();
@@ -88,7 +99,9 @@ class StoreProcess {
       };
       const timer = setTimeout(() => {
         // Every call waits behind the one the store does not answer: all are given up together.
-        this.stop(child, new KeyringTimeout(`the credential store did not answer within ${this.timeoutMs / 1000} s`));
+        const why = new KeyringTimeout(`the credential store did not answer within ${this.timeoutMs / 1000} s`);
+        for (const p of this.waitingOn(child)) this.gaveUp.set(p.signal ?? this.unsignalled, why);
+        this.stop(child, why);
       }, this.timeoutMs);
       const settle = (answer: StoreAnswer | Error) => {
         if (!this.pending.delete(id)) return;
@@ -97,7 +110,7 @@ class StoreProcess {
         if (answer instanceof Error) reject(answer);
         else resolve(answer);
       };
-      this.pending.set(id, { child, what, settle });
+      this.pending.set(id, { child, what, signal, settle });
       signal?.addEventListener('abort', onAbort, { once: true });
       (child.stdin as Writable).write(`${JSON.stringify({ ...request, id })}\n`);
     });

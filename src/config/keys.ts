@@ -7,7 +7,7 @@
 // is the one used): no entry is ever left that no later command can find and remove.
 import { AuthError } from '../errors.js';
 import { profileOf, type ConfigStore } from './index.js';
-import { KeyringTimeout, KeyringUnavailable, openCredentialStore, type CredentialStore } from './keyring.js';
+import { KeyringUnavailable, openCredentialStore, type CredentialStore } from './keyring.js';
 import type { StoreEntry } from './resolve.js';
 
 export type KeyStorage = 'keyring' | 'file';
@@ -51,10 +51,12 @@ export async function readKeyring(entry: StoreEntry, trace: Trace = () => {}, si
     trace(error.detail);
     throw new AuthError(
       `The key of profile '${profile}' is in the credential store, but ${error.message}. Unlock the store, or run \`wsctl auth login --profile ${profile}\` to replace the key.`,
+      { reason: 'credential_store' },
     );
   }
   throw new AuthError(
     `Profile '${profile}' keeps its key in the credential store, but the store has no entry for it. Run \`wsctl auth login --profile ${profile}\`.`,
+    { reason: 'credential_store', next: [{ words: ['auth', 'login', '--profile', profile], why: 'Stores a key for the profile again.' }] },
   );
 }
 
@@ -150,14 +152,12 @@ export async function forgetKeys(
   const data = config.read();
   const forgotten: string[] = [];
   const leftInStore: Forgotten['leftInStore'] = [];
-  // A store that did not answer within the bound is not asked again in this command.
-  let gaveUp: KeyringTimeout | undefined;
+  // A store that did not answer within the bound fails the later entries at once (keyring.ts).
   for (const entry of entries) {
     const name = entry.account;
     const stored = profileOf(data, name);
     if (stored?.key_storage === 'keyring') {
-      const failure = gaveUp ?? (await forgetEntry(entry, trace, signal));
-      if (failure instanceof KeyringTimeout) gaveUp = failure;
+      const failure = await forgetEntry(entry, trace, signal);
       if (failure) leftInStore.push({ profile: name, entry, reason: failure.message });
       else forgotten.push(name);
     } else if (stored?.api_key) forgotten.push(name);

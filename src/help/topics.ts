@@ -225,7 +225,7 @@ export const TOPICS: Topic[] = [
     summary: 'what each exit status means',
     intro: [
       'wsctl exits with one of these codes; scripts can branch on them. An error is one or two lines on stderr (with `--json`, a JSON document).',
-      'With `--json` that document is `{"error": {"message", "exit_code", "reason", "next"?, "status"?, "request_id"?, "details"?}}`: `reason` is one of the words below, which never change meaning, and `next`, where wsctl knows it, lists `{"command", "why"}`, the exact command line that goes on. Under an AI agent the last line of an error is `Next: <command>`.',
+      'With `--json` that document is `{"error": {"message", "exit_code", "reason", "next"?, "status"?, "request_id"?, "details"?}}`: `reason` is one of the words below, which never change meaning, and `next`, where wsctl knows it, lists `{"command", "why"}`, the exact command line that goes on. Under an AI agent the last line of an error is `Next: <command>`. `wsctl help --json <command>` lists the codes and words each command can end with.',
     ],
     rows: EXIT_CODES.map(([code, meaning]) => [String(code), meaning]),
   },
@@ -249,6 +249,10 @@ export const TOPICS: Topic[] = [
       [
         '--jq <expr>',
         'the `--json` document filtered with the jq language (built in): each result on its own line, strings raw, other values as compact JSON',
+      ],
+      [
+        'help --json',
+        'wsctl described for programs and agents: every command with what it changes (`none`, `write`, `destructive`); `wsctl help --json <command>` (or `wsctl <command> --help --json`) gives its arguments, options and their types, whether it asks, the agent policies that refuse it, its exit codes with their reasons and the JSON Schema of its `--json` document',
       ],
       [
         'colour',

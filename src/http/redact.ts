@@ -99,13 +99,18 @@ export function redactText(text: string): string {
   try {
     redacted = JSON.stringify(redact(JSON.parse(text)));
   } catch {
-    redacted = redactString(
-      text.replace(SECRET_IN_TEXT, (_m, head: string, quote: string | undefined) =>
-        quote === undefined ? `${head}"${REDACTED}"` : `${head}"${REDACTED}${quote}`,
-      ),
-    ).replace(SECRET_PAIR, `$1$2$3${REDACTED}`);
+    redacted = redactPlain(text);
   }
   return cleanLine(redacted);
+}
+
+/** Secrets in text that is not whole JSON (a truncated body, a line of a config file), left otherwise as it is. */
+export function redactPlain(text: string): string {
+  return redactString(
+    text.replace(SECRET_IN_TEXT, (_m, head: string, quote: string | undefined) =>
+      quote === undefined ? `${head}"${REDACTED}"` : `${head}"${REDACTED}${quote}`,
+    ),
+  ).replace(SECRET_PAIR, `$1$2$3${REDACTED}`);
 }
 
 /** A header value for a --debug trace. */

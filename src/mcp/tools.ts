@@ -122,19 +122,29 @@ const JQ_OUTPUT = {
   required: [JQ_ARGUMENT],
 };
 
+/** The dialect of the schemas wsctl declares: JSON Schema 2020-12, MCP's default (2025-11-25) and help --json's (cli.md §12). */
+export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
 /**
- * What the verb returns as its --json document (the response of its first endpoint, or `{success}`
- * for a body the service need not send), or the values of a `jq` filter: `type: "object"` at the
- * root, which clients look for, and each shape a branch of `anyOf`.
+ * The JSON Schema (2020-12, portable) of a tool's --json document: the response of its first
+ * endpoint, or `{success}` for a body the service need not send. help --json gives it with its
+ * `$schema`; the tool declares it as one branch of its output schema.
  */
-function outputSchema(verb: VerbDecl): ToolListing['outputSchema'] {
+export function documentSchema(verb: VerbDecl): Record<string, unknown> {
   const endpoint: Endpoint = endpoints[(verb.endpoints as (keyof typeof endpoints)[])[0]!];
   const zod =
     endpoint.anyBody || !endpoint.response ? z.looseObject({ success: z.optional(z.boolean()) }) : responseSchemas[endpoint.response]();
-  const json = z.toJSONSchema(zod, { io: 'input', target: 'draft-7', unrepresentable: 'any' });
-  const { definitions, ...document } = portable(json) as Record<string, unknown>;
-  // References (#/definitions/...) are read from the root: the definitions stay there.
-  return { type: 'object', ...(definitions ? { definitions } : {}), anyOf: [document, JQ_OUTPUT] };
+  return portable(z.toJSONSchema(zod, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' })) as Record<string, unknown>;
+}
+
+/**
+ * What the verb returns as its --json document, or the values of a `jq` filter: `type: "object"`
+ * at the root, which clients look for, and each shape a branch of `anyOf`.
+ */
+function outputSchema(verb: VerbDecl): ToolListing['outputSchema'] {
+  const { $defs, ...document } = documentSchema(verb);
+  // References (#/$defs/...) are read from the root: the definitions stay there.
+  return { type: 'object', ...($defs ? { $defs } : {}), anyOf: [document, JQ_OUTPUT] };
 }
 
 /** A verb as the command tree declares it (src/cli/program.ts's declaredVerbs). */

@@ -174,6 +174,8 @@ export interface Param<T> {
   repeated?: boolean;
   /** What argv gave (a text, a list of texts for a repeated flag, true for a flag) → the value; `name` as in Parser. */
   read(given: unknown, name: string): T;
+  /** A value typed as a number (a parser alone does not say what it returns): `number` in help --json. */
+  number?: boolean;
 }
 
 type Params = Record<string, Param<any>>;
@@ -183,9 +185,15 @@ export type OptsOf<A, F> = { [K in keyof (Values<A> & Values<F>)]: (Values<A> & 
 
 type Parse<T> = Parser<T> | readonly T[];
 
+/** A parser of numbers, marked so that descriptions of its parameter (help --json) say `number`. */
+export function numeric<T extends number>(parse: Parser<T>): Parser<T> {
+  return Object.assign((raw: string, name: string) => parse(raw, name), { number: true });
+}
+
 /** The choices of a list; a parser as read(). */
-function parsing<T>(parse: Parse<T> | undefined): Pick<Param<T>, 'choices' | 'read'> {
-  if (typeof parse === 'function') return { read: (given, name) => parse(given as string, name) };
+function parsing<T>(parse: Parse<T> | undefined): Pick<Param<T>, 'choices' | 'read' | 'number'> {
+  if (typeof parse === 'function')
+    return { read: (given, name) => parse(given as string, name), ...('number' in parse ? { number: true } : {}) };
   return { choices: parse as readonly string[] | undefined, read: (given) => given as T };
 }
 
@@ -277,6 +285,13 @@ export interface VerbSpec<A extends Params, F extends Params> {
   moreSamples?: string[][];
   /** The ids it takes and shows (cli.md §10): completion, the list, and what is remembered (src/ids/). */
   ids?: IdsSpec<OptsOf<A, F>>;
+  /**
+   * What a command that sends nothing still guards from an AI agent (cli.md §11): a credential it
+   * loses or shows (auth logout, auth token, profile rm), or the agent policy itself, which an agent
+   * may narrow but never widen (profile agents). The policies refuse it as they refuse a deletion,
+   * though it changes nothing in the workspace: help --json's `refused_by` reads this.
+   */
+  guards?: 'credential' | 'policy';
   run(opts: OptsOf<A, F>, ctx: Ctx, here: Here): Promise<Result | Call | void>;
   /** What `wsctl mcp` adds to the command as a tool (src/mcp/tools.ts); `false` with why, for a command that is no tool. */
   mcp?: McpSpec<OptsOf<A, F>> | { none: string };

@@ -387,3 +387,111 @@ describe('Zed', () => {
 function regexText(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('the secrets of the entry it replaces', () => {
+  // A key in the args (a NAME=value word, a secret-named flag's value, --name=value) and in env.
+  const SECRETS = {
+    argKey: 'wsk_live_0123456789abcdefARG',
+    token: 'sk-ant-api03-abcdefghijklmnop',
+    opaque: 'opaque-value-0123456789',
+    password: 'hunter2hunter2',
+    envKey: 'wsk_live_fedcba9876543210ENV',
+    envSecret: 'plain-env-secret-value-42',
+  };
+  const old = {
+    command: 'env',
+    args: [
+      `WSCTL_API_KEY=${SECRETS.argKey}`,
+      'wsctl',
+      'mcp',
+      '--token',
+      SECRETS.token,
+      '--api-token',
+      SECRETS.opaque,
+      `--password=${SECRETS.password}`,
+    ],
+    env: { WSCTL_API_KEY: SECRETS.envKey, CLIENT_SECRET: SECRETS.envSecret },
+  };
+  const line = 'env WSCTL_API_KEY=[redacted] wsctl mcp --token [redacted] --api-token [redacted] --password=[redacted]';
+
+  it.each(['cursor', 'codex'] as const)(
+    '%s: install, --dry-run (text and --json) and a run under an agent show none of them',
+    async (client) => {
+      const { dir, env } = folder();
+      const file = join(dir, 'mcp.json');
+      const text = fileText(client, shaped(client, old));
+      const runs = [['--dry-run'], ['--dry-run', '--json'], ['--dry-run', 'agent'], ['agent'], []];
+      for (const how of runs) {
+        writeFileSync(file, text);
+        const flags = how.filter((h) => h !== 'agent');
+        const r = await bin(
+          ['mcp', 'install', '--client', client, '--config', file, '--sandbox', ...flags],
+          how.includes('agent') ? { ...env, CLAUDECODE: '1' } : env,
+        );
+        expect([r.code, r.stderr], how.join(' ')).toEqual([0, '']);
+        for (const secret of Object.values(SECRETS)) expect(r.stdout, `${how.join(' ')}: ${secret}`).not.toContain(secret);
+        if (how.includes('--json')) {
+          const doc = JSON.parse(r.stdout);
+          expect(doc.replaced).toBe(line);
+          // The diff still shows the change: the old entry's lines go, the new ones come.
+          expect(doc.diff).toMatch(/^-.*\[redacted\]/m);
+          expect(doc.diff).toContain('--sandbox');
+        } else if (how.includes('--dry-run')) {
+          expect(r.stdout).toContain(`It would replace the wsctl entry that runs: ${line}\n`);
+          expect(r.stdout).toMatch(/^-.*WSCTL_API_KEY.*\[redacted\]/m);
+          expect(readFileSync(file, 'utf8')).toBe(text);
+        } else expect(r.stdout).toContain(`It replaces the wsctl entry that ran: ${line}\n`);
+      }
+    },
+    120_000,
+  );
+});
+
+describe('under an AI agent, replacing a narrower entry', () => {
+  it.each(['cursor', 'codex'] as const)(
+    '%s: losing --read-only, --sandbox or the --profile of the entry is refused (exit 4, nothing written); narrowing is not',
+    async (client) => {
+      const { dir, env } = folder();
+      const file = join(dir, 'mcp.json');
+      writeFileSync(file, fileText(client));
+      const agent = { ...env, CLAUDECODE: '1' };
+      const refused = async (person: string[], widened: string[], lost: string) => {
+        const p = await bin(['mcp', 'install', '--client', client, '--config', file, ...person], env);
+        expect([p.code, p.stderr], person.join(' ')).toEqual([0, '']);
+        const text = readFileSync(file, 'utf8');
+        const backup = readFileSync(`${file}.bak`, 'utf8');
+        for (const dry of [[], ['--dry-run']]) {
+          const r = await bin(['mcp', 'install', '--client', client, '--config', file, ...widened, ...dry], agent);
+          expect([r.code, r.stdout], `${widened.join(' ')} ${dry.join(' ')}`).toEqual([4, '']);
+          expect(r.stderr).toBe(
+            `Error: An AI agent (claude-code) may not replace the MCP entry with ${lost} in ${file}: the new one gives the agent more than it did. ` +
+              `Nothing was written; a person can run: wsctl mcp install --client ${client} --config ${file} ${widened.join(' ')}\n`,
+          );
+          expect(readFileSync(file, 'utf8')).toBe(text);
+          expect(readFileSync(`${file}.bak`, 'utf8')).toBe(backup);
+          expect(readdirSync(dir).sort()).toEqual(['mcp.json', 'mcp.json.bak']);
+        }
+      };
+      await refused(['--sandbox', '--read-only'], ['--sandbox'], '--read-only');
+      await refused(['--sandbox', '--profile', 'narrow'], ['--sandbox'], '--profile narrow');
+      await refused(['--sandbox', '--profile', 'narrow'], ['--sandbox', '--profile', 'wide'], '--profile narrow (for --profile wide)');
+      await refused(['--sandbox', '--read-only'], ['--read-only'], '--sandbox');
+      // Narrowing, or the same entry again, is the agent's to do.
+      const same = await bin(['mcp', 'install', '--client', client, '--config', file, '--sandbox', '--read-only', '--json'], agent);
+      expect([same.code, same.stderr]).toEqual([0, '']);
+      const narrower = await bin(
+        ['mcp', 'install', '--client', client, '--config', file, '--sandbox', '--read-only', '--profile', 'narrow', '--json'],
+        agent,
+      );
+      expect([narrower.code, narrower.stderr]).toEqual([0, '']);
+      expect(JSON.parse(narrower.stdout)).toMatchObject({
+        changed: true,
+        args: [SCRIPT, 'mcp', '--sandbox', '--profile', 'narrow', '--read-only'],
+      });
+      // A person may widen it.
+      const person = await bin(['mcp', 'install', '--client', client, '--config', file, '--sandbox'], { ...agent, WSCTL_AGENT: '0' });
+      expect([person.code, person.stderr]).toEqual([0, '']);
+    },
+    120_000,
+  );
+});

@@ -81,7 +81,7 @@ async function save(opts: LoginOptions, ctx: Ctx, profile: string, baseUrl: stri
   const storage = await storeKey(
     ctx.config,
     ctx.storeEntry(profile),
-    { baseUrl, key, insecure: opts.insecureStorage, makeCurrent: true },
+    { baseUrl, key, insecure: opts.insecureStorage, makeCurrent: true, signal: ctx.signal },
     (m) => ctx.term.warn(m),
     (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`),
   );

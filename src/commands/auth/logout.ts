@@ -10,6 +10,7 @@ export const logout = defineVerb({
   examples: ['wsctl auth logout', 'wsctl auth logout --profile work', 'wsctl auth logout --all'],
   endpoints: [],
   sample: ['auth', 'logout'],
+  guards: 'credential',
   run,
 });
 

@@ -97,6 +97,7 @@ export function refuseForAgents(ctx: Ctx, profiles: string[], what: string, noth
     if (policy === 'full') continue;
     throw new AuthError(
       `The agent policy of profile '${profile}' is ${policy}: AI agents may not ${what}. ${nothing}; a person can change the policy with \`wsctl profile agents ${profile} <full|no-destructive|read-only>\`.`,
+      { reason: 'policy_refused' },
     );
   }
 }

@@ -98,7 +98,9 @@ export function checkProviderUrl(raw: string, name = '--provider-url'): string {
 }
 
 export async function run(opts: AddOptions, ctx: Ctx): Promise<Call> {
-  const apiKey = await providerKey(opts, ctx);
+  // A dry run shows the request with the key masked: it needs none (cli.md §1), so it asks for none.
+  const noKeyGiven = opts.apiKey === undefined && !opts.apiKeyStdin && !ctx.env.WSCTL_BYOK_API_KEY;
+  const apiKey = ctx.dryRun && noKeyGiven ? '<provider key>' : await providerKey(opts, ctx);
   return call({
     request: request('addByok', {
       body: { name: opts.name, base_url: opts.providerUrl, api_key: apiKey, format: opts.format, model_id: opts.model },

@@ -1,4 +1,4 @@
-import { arg, call, defineVerb, flag, option, parseId, type Call, type Ctx } from '../../verbs/declare.js';
+import { arg, call, defineVerb, flag, numeric, option, parseId, type Call, type Ctx } from '../../verbs/declare.js';
 import { UsageError } from '../../errors.js';
 import { printConversation } from '../../conversation/print.js';
 import type { IdRef } from '../../ids/store.js';
@@ -37,12 +37,12 @@ export const show = defineVerb({
     id: arg('<conversation_id>', 'the conversation id (`wsctl caps` shows some; `wsctl ids conversation` lists those seen)', parseId),
   },
   flags: {
-    tail: option('--tail <n>', 'only the last n messages', parseTail),
+    tail: option('--tail <n>', 'only the last n messages', numeric(parseTail)),
     markdown: flag('--markdown', 'print the transcript as Markdown'),
     full: flag('--full', 'do not shorten long tool results'),
     pager: flag('--no-pager', 'do not page the output on a terminal'),
     follow: flag('-f, --follow', 'while the conversation runs, print each message as it completes (never paged)'),
-    intervalMs: option('--interval <seconds>', 'with --follow, seconds between polls (default 2, at least 0.5)', parseInterval),
+    intervalMs: option('--interval <seconds>', 'with --follow, seconds between polls (default 2, at least 0.5)', numeric(parseInterval)),
   },
   check(opts, said) {
     if (opts.intervalMs !== undefined && !opts.follow) throw new UsageError(`${said('intervalMs')} goes with ${said('follow')}.`);

@@ -91,7 +91,7 @@ function created(key: Response<'ApiKeyCreated'>, baseUrl: string, opts: CreateOp
             const storage = await storeKey(
               ctx.config,
               ctx.storeEntry(profile),
-              { baseUrl, key: key.key, insecure: !!opts.insecureStorage },
+              { baseUrl, key: key.key, insecure: !!opts.insecureStorage, signal: ctx.signal },
               (m) => ctx.term.warn(m),
               (line) => ctx.debug && ctx.term.trace(`credential store: ${line}`),
             );

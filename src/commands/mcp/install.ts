@@ -3,7 +3,8 @@ import { defineVerb, option, required, type Ctx, type Result } from '../../verbs
 import { cleanLine } from '../../common/sanitize.js';
 import { WsctlError } from '../../errors.js';
 import { CLIENT_NAMES, clientEntry, clientFile, clientLabel, entryPath, type ClientName, type ServerEntry } from './clients.js';
-import { oldCommandLine, refuseUnderAgent, runsOtherwise, uninstallLine } from './command-lines.js';
+import { oldCommandLine, refuseUnderAgent, refuseWiderThanReplaced, runsOtherwise, uninstallLine } from './command-lines.js';
+import { entrySecrets, maskedDiff } from './entry-secrets.js';
 import { formatOf } from './formats.js';
 import { check, serverEntry, serverFlags, type McpFlags } from './shared.js';
 
@@ -49,6 +50,7 @@ export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
   const where = entryPath(opts.client);
   const value = clientEntry(opts.client, entry);
   const old = valueAt(file, where);
+  refuseWiderThanReplaced(opts, ctx.agent, entry, path, old);
   const changed = JSON.stringify(old) !== JSON.stringify(value);
   const replaced = old !== undefined && runsOtherwise(old, entry) ? oldCommandLine(old) : null;
   const label = clientLabel(opts.client);
@@ -64,7 +66,7 @@ export async function run(opts: Opts, ctx: Ctx): Promise<Result> {
   };
   const through = file.target === path ? '' : ` (through the symbolic link ${path})`;
   if (ctx.dryRun) {
-    const diff = changed ? unifiedDiff(file.text, edited(file, where, value), path) : '';
+    const diff = changed ? maskedDiff(unifiedDiff(file.text, edited(file, where, value), path), entrySecrets(valueAt(file, []))) : '';
     return {
       json: { ...doc, diff, dry_run: true },
       human(out) {

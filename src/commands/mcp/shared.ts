@@ -23,11 +23,15 @@ export const serverFlags = {
   readOnly: flag('--read-only', 'offer only the tools that read'),
   allowDestructive: flag(
     '--allow-destructive',
-    'also offer the tools that remove (conn_rm, device_rm, pub_rm), and the force argument that replaces (keys_create, site_create)',
+    'also offer the tools that remove (conn_rm, device_rm, pub_rm); the force argument that replaces (keys_create, site_create) ' +
+      'is offered without it, and a person confirms each call that passes it (unless --no-confirm); a no-destructive agent policy refuses it',
   ),
   showSecrets: flag('--show-secrets', 'return the key made by keys_create in full, not masked'),
   noConfirm,
-  uploadDir: option('--upload-dir <dir>', 'a folder persona_upload_avatar may read files from, besides the working folder'),
+  uploadDir: option(
+    '--upload-dir <dir>',
+    'a folder persona_upload_avatar may read files from, besides the working folder (a working folder that is / or the home folder confines nothing: there only --upload-dir folders count)',
+  ),
 };
 
 export interface McpFlags {

@@ -30,6 +30,7 @@ not an authorization boundary (an agent that hides its variables is not seen).
   examples: ['wsctl profile agents work read-only', 'wsctl profile agents default no-destructive --json'],
   endpoints: [],
   sample: ['profile', 'agents', 'default', 'read-only'],
+  guards: 'policy',
   run,
 });
 

@@ -13,6 +13,7 @@ export const rm = defineVerb({
   examples: ['wsctl profile rm old-staging', 'wsctl profile rm work --json'],
   endpoints: [],
   sample: ['profile', 'rm', 'default'],
+  guards: 'credential',
   run,
 });
 
@@ -23,7 +24,7 @@ export async function run(opts: { name: string }, ctx: Ctx): Promise<Result> {
   refuseWidening(ctx, opts.name, policy, 'full', `delete the profile and its ${policy} policy with it`);
   if (ctx.dryRun) return wouldRemove(opts.name, ctx);
   const trace = (line: string) => ctx.debug && ctx.term.trace(`credential store: ${line}`);
-  const { leftInStore } = await forgetKeys(ctx.config, [ctx.storeEntry(opts.name)], true, trace);
+  const { leftInStore } = await forgetKeys(ctx.config, [ctx.storeEntry(opts.name)], true, trace, ctx.signal);
   for (const left of leftInStore) ctx.term.warn(leftBehind(left));
   return {
     json: { removed: opts.name, left_in_credential_store: leftInStore.length > 0 },

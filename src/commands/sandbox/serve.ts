@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isLoopback } from '../../http/index.js';
-import { defineVerb, flag, option, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
+import { defineVerb, flag, numeric, option, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { UsageError } from '../../errors.js';
 import { inConfigDir, sandboxStatePath } from '../../sandbox/embedded.js';
@@ -21,7 +21,7 @@ export const serve = defineVerb({
     port: option(
       '--port <n>',
       "port to listen on (0 picks a free one; default: the previous server's port when free, so logged-in profiles keep working)",
-      parsePort,
+      numeric(parsePort),
     ),
     host: option('--host <address>', 'loopback address to listen on', parseHost, '127.0.0.1'),
     state: option('--state <file>', 'state file (default: the embedded sandbox state in the config dir)'),
