@@ -100,7 +100,8 @@ describe('the built wsctl mcp', () => {
       await until(() => messages.some((m) => m.method === 'elicitation/create'), 'the page to be offered');
       const asked = messages.find((m) => m.method === 'elicitation/create')!;
       expect(asked.params.mode).toBe('url');
-      expect(loadedPage().length).toBeGreaterThan(0);
+      // stdout and stderr are two pipes: the trace of the load may arrive after the question.
+      await until(() => loadedPage().length > 0, 'the trace of the page loading');
       send({ id: asked.id, result: { action: 'accept' } });
       expect(await postForm(asked.params.url, { key: KEY, answer: 'submit' })).toBe(200);
       const result = await answer(2);
