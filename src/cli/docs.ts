@@ -30,7 +30,7 @@ async function mcpToolTable(): Promise<string> {
 
 /**
  * The files generated from the command tree: completion scripts, man pages (and package.json's
- * list of them), the agent skill, and the README's command list and tables of settings and exit codes.
+ * list of them), the MCP registry's `server.json`, the agent skill, and the README's command list and tables of settings and exit codes.
  */
 export async function generatedFiles(readme?: string, packageJson?: string, changelog?: string): Promise<Record<string, string>> {
   const {
@@ -43,6 +43,7 @@ export async function generatedFiles(readme?: string, packageJson?: string, chan
     settingsTable,
     exitCodeTable,
     skillText,
+    serverJson,
   } = await import('./loaded.js');
   let help = '';
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
@@ -71,6 +72,8 @@ export async function generatedFiles(readme?: string, packageJson?: string, chan
     const pkg = JSON.parse(packageJson);
     pkg.man = Object.keys(pages).map((file) => `./man/${file}`);
     files['package.json'] = `${JSON.stringify(pkg, null, 2)}\n`;
+    // The MCP registry's entry, which names the npm package and version it describes.
+    files['server.json'] = serverJson(pkg);
   }
   return files;
 }
