@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { declaredVerbs } from '../src/cli/program.js';
 import { commandTree as completionTree } from '../src/completion/tree.js';
 import { REASONS } from '../src/errors.js';
+import { timeoutMs } from '../src/config/resolve.js';
 import { TOPICS } from '../src/help/topics.js';
 import { toolsOf } from '../src/mcp/tools.js';
 import { commandChanges } from '../src/verbs/changes.js';
@@ -35,6 +36,7 @@ interface Option {
   required: boolean;
   description: string;
   noun?: string;
+  global?: true;
 }
 interface Described {
   name: string;
@@ -105,7 +107,8 @@ describe('wsctl help --json (built bin/wsctl)', () => {
     expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--save-as', type: 'string', required: false }));
     expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--force', type: 'boolean' }));
     expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--profile', type: 'string', env: 'WSCTL_PROFILE' }));
-    expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--timeout', type: 'number', env: 'WSCTL_TIMEOUT' }));
+    expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--timeout', type: 'number', env: 'WSCTL_TIMEOUT', default: 30 }));
+    expect(timeoutMs({}, {})).toBe(30_000);
     expect(doc.exit_codes.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 130]);
     expect(doc.exit_codes.find((e) => e.code === 4)?.reasons).toEqual(
       expect.arrayContaining(['not_logged_in', 'auth_rejected', 'policy_refused']),
@@ -151,7 +154,8 @@ describe('help --json agrees with what the same declarations make', () => {
         expect(o.type === 'boolean', `${name} ${o.flag}`).toBe(!valued);
         expect(o.type === 'choice' ? o.choices : undefined, `${name} ${o.flag}`).toEqual(parsed.argChoices);
         expect(o.short, `${name} ${o.flag}`).toBe(parsed.short);
-        if (o.default !== undefined) expect(o.default, `${name} ${o.flag}`).toEqual(parsed.defaultValue);
+        // A global option's default comes after its variable, so commander has none: the resolver applies it.
+        if (o.default !== undefined && !o.global) expect(o.default, `${name} ${o.flag}`).toEqual(parsed.defaultValue);
       }
       expect(
         doc.arguments.map((a) => [a.name, a.choices]),

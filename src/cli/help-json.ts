@@ -187,8 +187,14 @@ function envOf(flag: string): string | undefined {
 /** The global options (src/common/globals.ts), then commander's own on the root (-V, --version; -h, --help), which every command takes. */
 function globalEntries(program: Command): OptionEntry[] {
   const globals = Object.values(GLOBAL_OPTIONS).map((spec) => {
-    const number = (spec as { number?: boolean }).number;
-    const param: Param<unknown> = { syntax: spec.flags, help: spec.help, read: () => undefined, ...(number ? { number } : {}) };
+    const { number, fallback } = spec as { number?: boolean; fallback?: string };
+    const param: Param<unknown> = {
+      syntax: spec.flags,
+      help: spec.help,
+      read: () => undefined,
+      ...(number ? { number } : {}),
+      ...(fallback !== undefined ? { fallback: number ? Number(fallback) : fallback } : {}),
+    };
     return optionEntry(param, { global: true, env: envOf(cliName(param, 'flag')) });
   });
   const declared = new Set(globals.map((g) => g.flag));
