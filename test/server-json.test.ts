@@ -13,6 +13,8 @@ import { createInterface } from 'node:readline';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { NOT_FOR_THE_SERVER, SERVER_VARIABLE_NAMES } from '../src/help/server-json.js';
+import { SETTINGS } from '../src/help/topics.js';
 import { generatedFiles } from '../src/main.js';
 import { BIN, ROOT, tempDir } from './helpers.js';
 
@@ -83,9 +85,13 @@ describe('server.json', () => {
     expect(pkg.files).toContain('server.json');
   });
 
-  it('marks the API key, and only it, secret; every variable is one wsctl documents', () => {
+  it('marks the keys, and only them, secret; every variable is one wsctl documents, and each of its own is said or left out on purpose', () => {
     const variables = entry.packages[0]!.environmentVariables;
-    expect(variables.filter((v) => v.isSecret).map((v) => v.name)).toEqual(['WSCTL_API_KEY']);
+    expect(variables.filter((v) => v.isSecret).map((v) => v.name)).toEqual(['WSCTL_API_KEY', 'WSCTL_BYOK_API_KEY']);
+    const documented = SETTINGS.flatMap((s) => s.env ?? []).map((e) => e.split('=')[0] as string);
+    for (const name of documented.filter((e) => e.startsWith('WSCTL_'))) {
+      expect(SERVER_VARIABLE_NAMES.includes(name) !== name in NOT_FOR_THE_SERVER, name).toBe(true);
+    }
     const environment = read('man/wsctl.1').split('.SH ENVIRONMENT')[1]!.split('.SH ')[0]!;
     for (const v of variables) expect(environment, v.name).toContain(v.name);
   });

@@ -20,12 +20,31 @@ const SERVER_VARIABLES: { name: string; format: Format; secret?: boolean }[] = [
   { name: 'WSCTL_PROFILE', format: 'string' },
   { name: 'WSCTL_BASE_URL', format: 'string' },
   { name: 'WSCTL_CONFIG_DIR', format: 'filepath' },
+  { name: 'WSCTL_BYOK_API_KEY', format: 'string', secret: true },
   { name: 'WSCTL_TIMEOUT', format: 'number' },
   { name: 'WSCTL_SANDBOX', format: 'boolean' },
   { name: 'WSCTL_DEBUG', format: 'boolean' },
+  { name: 'WSCTL_NO_HISTORY', format: 'boolean' },
   { name: 'HTTPS_PROXY', format: 'string' },
+  { name: 'HTTP_PROXY', format: 'string' },
   { name: 'NO_PROXY', format: 'string' },
 ];
+
+/**
+ * wsctl's own variables that the entry leaves out, and why: a new WSCTL_ variable in the settings
+ * table is in one list or the other (test/server-json.test.ts).
+ */
+export const NOT_FOR_THE_SERVER: Record<string, string> = {
+  WSCTL_NO_INPUT: 'the server never prompts',
+  WSCTL_PAGER: 'the server pages nothing',
+  WSCTL_ACCESSIBLE: 'the server draws nothing on a terminal',
+  WSCTL_AGENT: "the server's caller is an agent's client, and every call is confirmed by the client",
+  WSCTL_NO_TRICKS: 'for tests and bug reports',
+  WSCTL_RETRY_BASE_MS: 'for tests',
+  WSCTL_MAX_RESPONSE_MB: 'for tests',
+};
+
+export const SERVER_VARIABLE_NAMES = SERVER_VARIABLES.map((v) => v.name);
 
 /** The registry allows 100 characters; the first clause of the setting's meaning, without markup. */
 function meaningOf(variable: string): string {
