@@ -17,6 +17,7 @@ const SECTION_4: [word: string, code: number][] = [
   ['service_error', 1],
   ['service_failure', 1],
   ['output_lost', 1],
+  ['local_error', 1],
   ['usage', 2],
   ['missing_argument', 2],
   ['invalid_input', 2],
@@ -243,6 +244,15 @@ describe('every --json error says its reason, and next where wsctl knows it', ()
     const { env } = await faulty({ status: 500, times: 3 });
     const e = errorOf((await runBin(['keys', 'list', '--json'], { env: { ...env, ...noConfig() } })).stderr);
     expect([e.exit_code, e.reason, e.status]).toEqual([1, 'service_error', 500]);
+  });
+
+  it('local_error: a config.json that cannot be parsed is wsctl failing on its own, never the service', async () => {
+    const env = noConfig();
+    writeFileSync(join(env.WSCTL_CONFIG_DIR as string, 'config.json'), '{bad', { mode: 0o600 });
+    const r = await runBin(['keys', 'list', '--json'], { env });
+    expect(r.code).toBe(1);
+    expect(errorOf(r.stderr)).toMatchObject({ exit_code: 1, reason: 'local_error' });
+    expect(errorOf(r.stderr).message).toContain('config.json');
   });
 
   it('service_failure: a 2xx body that reports failure is printed, and the error says so', async () => {

@@ -111,8 +111,8 @@ const callsService = (verb: VerbDecl) => verb.endpoints === 'any' || verb.endpoi
 /**
  * The exit codes a command can end with, each with its reasons (cli.md §4), read from what the
  * command declares rather than listed command by command:
- * - every command: 0; 1 when its output cannot be written (`output_lost`) or config.json cannot be
- *   read (exit 1 has no word of its own for that: `service_error`, src/errors.ts); 2 for a wrong
+ * - every command: 0; 1 when its output cannot be written (`output_lost`) or a file it reads cannot
+ *   be used, config.json first (`local_error`); 2 for a wrong
  *   flag or value, or a `--jq` filter (every command takes the global options); 130 on Ctrl-C;
  * - a required argument or option: 2 `missing_argument`;
  * - a command that calls the service: its failures (1), a 422 and a plain http:// URL (2), the
@@ -123,7 +123,7 @@ const callsService = (verb: VerbDecl) => verb.endpoints === 'any' || verb.endpoi
  *   credential store and may find no key (4).
  */
 export function exitCodesOf(verb: VerbDecl): { code: number; reasons: Reason[] }[] {
-  const reasons = new Set<Reason>(['output_lost', 'service_error', 'usage', 'invalid_input', 'jq_error', 'interrupted']);
+  const reasons = new Set<Reason>(['output_lost', 'local_error', 'usage', 'invalid_input', 'jq_error', 'interrupted']);
   const add = (...words: Reason[]) => {
     for (const word of words) reasons.add(word);
   };
@@ -131,6 +131,7 @@ export function exitCodesOf(verb: VerbDecl): { code: number; reasons: Reason[] }
   if (args.some(([, a]) => a.syntax.startsWith('<')) || flags.some(([, f]) => f.required)) add('missing_argument');
   if (callsService(verb))
     add(
+      'service_error',
       'service_failure',
       'rejected_input',
       'insecure_url',

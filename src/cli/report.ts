@@ -54,7 +54,7 @@ export async function reportError(error: unknown, base: BaseCtx, outcome: Outcom
   // Messages quote ids and service text: keep them from driving the terminal or forging lines.
   // The last door: a secret wsctl sent is masked even in an error made before it was known.
   const message = cleanErrorMessage(maskSecrets(known ? error.message : unexpected(error)));
-  const reason = known ? error.reason : reasonOfCode(code);
+  const reason = known ? error.reason : reasonOfCode(code, true);
   const next = known && error.next ? nextCommands(error.next, outcome.argv) : [];
   if (outcome.json) {
     const doc: Record<string, unknown> = { message, exit_code: code, reason };

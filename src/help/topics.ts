@@ -142,6 +142,7 @@ export const REASON_MEANINGS: Record<Reason, string> = {
   service_error: 'the service refused or failed',
   service_failure: 'a 2xx body reporting failure',
   output_lost: 'the output could not be written',
+  local_error: 'wsctl failed on its own: a file it reads or writes cannot be used, or an internal error',
   usage: 'unknown command or flag, wrong value',
   missing_argument: 'a required argument or option not given',
   invalid_input: 'fails a check before sending',
@@ -173,7 +174,7 @@ export const EXIT_CODES: [number, string][] = (
     [0, 'success'],
     [
       1,
-      "the service refused or failed (HTTP 4xx/5xx not below), or said so in a 2xx body (`success: false`, a create-website `error`); also a result that could not be written (a full disk: one line, after waiting for all of the output; `keys create` then names the new key's id and name so that it can be deleted; only a reader that closed the pipe, `| head`, ends it quietly), and a Node.js older than wsctl needs",
+      "the service refused or failed (HTTP 4xx/5xx not below), or said so in a 2xx body (`success: false`, a create-website `error`); also a result that could not be written (a full disk: one line, after waiting for all of the output; `keys create` then names the new key's id and name so that it can be deleted; only a reader that closed the pipe, `| head`, ends it quietly), a file wsctl reads or writes that it cannot use (a `config.json` that is not JSON, a client's config file that does not parse), and a Node.js older than wsctl needs",
     ],
     [
       2,
