@@ -53,10 +53,11 @@ export function reasonOfCode(code: number, local = false): Reason {
 /**
  * A command that goes on from an error, before the door that reports it writes it out (src/cli/next.ts):
  * `words` (after `wsctl`, `<placeholders>` as written) get the global flags of the user's line;
- * `typed` is a whole line of the user's own words (a typo corrected); `retype` is the user's line
+ * `typed` is a whole line of the user's own words (a typo corrected), `missing` the placeholders of
+ * what it still lacks (`<name>`, `--model <model>`); `retype` is the user's line
  * again with `add` after it (`--yes`), which only the command line's door knows.
  */
-export type NextStep = { why: string } & ({ words: string[] } | { typed: string[] } | { retype: true; add: string[] });
+export type NextStep = { why: string } & ({ words: string[] } | { typed: string[]; missing?: string[] } | { retype: true; add: string[] });
 
 export interface ErrorInfo {
   status?: number;

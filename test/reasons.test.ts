@@ -100,6 +100,24 @@ describe('every --json error says its reason, and next where wsctl knows it', ()
     expect(choice.next?.map((n) => n.command)).toEqual(["wsctl --sandbox site create 'my site' --variant blog --json"]);
   });
 
+  it('usage: a corrected line that still lacks what the command needs names it with placeholders', async () => {
+    const lines = async (argv: string[]) => errorOf((await runBin(argv, { env: noConfig() })).stderr).next?.map((n) => n.command);
+    expect(await lines(['--sandbox', 'site', 'create', '--variant', 'blgo', '--json'])).toEqual([
+      'wsctl --sandbox site create --variant blog --json <name>',
+    ]);
+    expect(await lines(['--sandbox', 'byok', 'add', '--nme', 'fast', '--json'])).toEqual([
+      'wsctl --sandbox byok add --name fast --json --provider-url <url> --format <format> --model <model_id>',
+    ]);
+    // An id a terminal would offer a list for is needed all the same on a line a program runs.
+    expect(await lines(['--sandbox', 'convo', 'shwo', '--json'])).toEqual(['wsctl --sandbox convo show --json <conversation_id>']);
+  });
+
+  it('usage: a typo close to a command and its alias suggests the command once, with the line', async () => {
+    const e = errorOf((await runBin(['--sandbox', 'keys', 'lst', '--json'], { env: noConfig() })).stderr);
+    expect(e.message).toMatch(/^unknown command 'lst'\. Did you mean 'list'\? /);
+    expect(e.next?.map((n) => n.command)).toEqual(['wsctl --sandbox keys list --json']);
+  });
+
   it('missing_argument: a missing conversation id, next `wsctl caps` with the global flags', async () => {
     const r = await runBin(['--sandbox', 'convo', 'show', '--json'], { env: noConfig() });
     expect(r.code).toBe(2);

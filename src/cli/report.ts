@@ -1,10 +1,11 @@
 // The reporter: an error (ours, commander's or one nobody expected) → its exit code and the one
 // line, or under --json the document, that says what went wrong. Exit codes come from errors.ts.
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import type { NextStep } from '../errors.js';
 import { parseBoolean } from '../../bin/booleans.cjs';
 import type { BaseCtx } from './context.js';
 import { VALUE_OPTIONS } from '../common/globals.js';
+import { describedOf } from '../common/visible.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -129,15 +130,57 @@ function commandPath(program: Command, argv: string[]): { path: string; at: numb
 /** Commander's errors that say something required is missing; the others are `usage`. */
 const MISSING = new Set(['commander.missingArgument', 'commander.optionMissingArgument', 'commander.missingMandatoryOptionValue']);
 
-/** argv with its word at `at` (or its `--flag=value`'s value) replaced by the one guessed: the corrected line, as `next`. */
-function corrected(argv: string[], at: number, guess: string, why: string): NextStep[] {
+/**
+ * argv with its word at `at` (or its `--flag=value`'s value) replaced by the one guessed: the
+ * corrected line, as `next`, with placeholders for what the command still needs, so that it runs.
+ */
+function corrected(program: Command, argv: string[], at: number, guess: string, why: string): NextStep[] {
   if (at < 0 || guess.includes("'")) return [];
   const word = argv[at] as string;
   const eq = word.indexOf('=');
   // `--jsn=x` → `--json=x`; `--variant=blgo` → `--variant=blog`.
   const fixed =
     !word.startsWith('--') || eq < 0 ? guess : guess.startsWith('-') ? `${guess}${word.slice(eq)}` : `${word.slice(0, eq + 1)}${guess}`;
-  return [{ typed: [...argv.slice(0, at), fixed, ...argv.slice(at + 1)], why }];
+  const typed = [...argv.slice(0, at), fixed, ...argv.slice(at + 1)];
+  const missing = stillMissing(program, typed);
+  return [{ typed, ...(missing.length ? { missing } : {}), why }];
+}
+
+/** The options a command takes: its own and its ancestors' (the global ones). */
+function optionsOf(command: Command): Option[] {
+  const options: Option[] = [];
+  for (let c: Command | null = command; c; c = c.parent) options.push(...c.options);
+  return options;
+}
+
+/** What a line lacks before its command runs: a placeholder for each required argument and option not given. */
+function stillMissing(program: Command, argv: string[]): string[] {
+  let command = program;
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (word.startsWith('-')) {
+      const option = optionsOf(command).find((o) => o.long === word || o.short === word);
+      if (option && (option.required || option.optional)) i++;
+      continue;
+    }
+    const sub = positional.length === 0 ? command.commands.find((c) => c.name() === word || c.aliases().includes(word)) : undefined;
+    if (sub) command = sub;
+    else positional.push(word);
+  }
+  const required = describedOf(command)?.required;
+  if (!required) return [];
+  const missing = required.args.slice(positional.length);
+  for (const [flag, value] of required.flags) {
+    const option = command.options.find((o) => o.long === flag);
+    const given = argv.some((w) => w === flag || w.startsWith(`${flag}=`) || (option?.short !== undefined && w === option.short));
+    if (!given) missing.push(flag, value);
+  }
+  return missing;
 }
 
 /** Where argv has the flag commander did not know (`--jsn`, `--jsn=x`), or -1. */
@@ -170,12 +213,12 @@ export async function usageError(program: Command, argv: string[], code: string,
     // Commander's guess can be far off (`version` → `persona`): only close ones, and flags typed as words.
     const guess = suggestCommand(commandAt(program, path), unknown[1] as string);
     line = `unknown command '${unknown[1]}'.${guess ? ` Did you mean '${guess}'?` : ''}`;
-    if (guess && argv[at] === unknown[1]) next = corrected(argv, at, guess, `'${unknown[1]}' is not a command; '${guess}' is.`);
+    if (guess && argv[at] === unknown[1]) next = corrected(program, argv, at, guess, `'${unknown[1]}' is not a command; '${guess}' is.`);
   }
   const option = /^unknown option '([^']*)'\. Did you mean '([^']*)'\?/.exec(line);
   if (code === 'commander.unknownOption' && option) {
     const [, typo, guess] = option as unknown as [string, string, string];
-    next = corrected(argv, flagAt(argv, typo), guess, `'${typo}' is not an option here; '${guess}' is.`);
+    next = corrected(program, argv, flagAt(argv, typo), guess, `'${typo}' is not an option here; '${guess}' is.`);
   }
   // A mistyped choice (`--variant blgo`): the close one, on the same line.
   const choice = /'([^']*)' is invalid(?: for argument '[^']*')?\. Allowed choices are (.*)\.$/.exec(line);
@@ -186,7 +229,13 @@ export async function usageError(program: Command, argv: string[], code: string,
     );
     if (guess) line += ` Did you mean '${guess}'?`;
     if (guess)
-      next = corrected(argv, valueAt(argv, choice[1] as string), guess, `'${choice[1]}' is not one of the choices; '${guess}' is.`);
+      next = corrected(
+        program,
+        argv,
+        valueAt(argv, choice[1] as string),
+        guess,
+        `'${choice[1]}' is not one of the choices; '${guess}' is.`,
+      );
   }
   return new UsageError(`${sentence(line)}${hint}`, { reason: MISSING.has(code) ? 'missing_argument' : 'usage', next });
 }

@@ -211,6 +211,10 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
       args: args.map(([key]) => takes[key]),
       flags: Object.fromEntries(flags.filter(([key]) => takes[key]).map(([key, f]) => [longFlag(f.syntax), takes[key]])),
     },
+    required: {
+      args: args.filter(([, a]) => a.syntax.startsWith('<')).map(([, a]) => a.syntax),
+      flags: flags.filter(([, f]) => f.required).map(([, f]) => [longFlag(f.syntax), /<[^>]+>/.exec(f.syntax)?.[0] ?? '<value>']),
+    },
   });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;

@@ -218,7 +218,7 @@ const MISSING = `${tempDir()}/typo`;
 
 const cases: [args: string[], message: string][] = [
   [['key', 'list'], "Error: unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage."],
-  [['keys', 'lst'], "Error: unknown command 'lst'. Did you mean 'list' or 'ls'? Run `wsctl keys --help` for usage."],
+  [['keys', 'lst'], "Error: unknown command 'lst'. Did you mean 'list'? Run `wsctl keys --help` for usage."],
   [['keys', 'list', '--jsn'], "Error: Unknown option '--jsn'. Did you mean '--json'? Run `wsctl keys list --help` for usage."],
   [['--profile', 'local', 'api', '/x', '--bad'], "Error: Unknown option '--bad'. Run `wsctl api --help` for usage."],
   [['keys', 'create'], "Error: Missing required argument 'name'. Run `wsctl keys create --help` for usage."],
