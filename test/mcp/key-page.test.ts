@@ -197,6 +197,17 @@ describe('byok_add through a page on 127.0.0.1', () => {
     expect(status(await post(`${url.slice(0, -4)}AAAA`, { key: KEY }))).toBe(404);
     expect(status(await post(`${new URL(url).origin}/key/`, { key: KEY }))).toBe(404);
     expect(status(await http(url, { method: 'PUT', headers: { Host: host } }))).toBe(405);
+    // Every refusal names the terminal's way; before the secret path is shown, without the call's
+    // provider or profile (a site rebound to 127.0.0.1 could read it).
+    const foreign = (await post(url, { key: KEY }, { Origin: 'https://evil.example' })) as Reply;
+    expect(foreign.body).toContain(`Run this in a terminal instead: ${LINE}`);
+    for (const early of [
+      (await http(url, { headers: { Host: `localhost:${new URL(url).port}` } })) as Reply,
+      (await post(`${url.slice(0, -4)}AAAA`, { key: KEY })) as Reply,
+    ]) {
+      expect(early.body).toContain('Run this in a terminal instead: wsctl byok add … --api-key-stdin');
+      expect(early.body).not.toContain('groq');
+    }
     // An empty key is not the submission: the page is shown again.
     expect(status(await post(url, { key: '  ', answer: 'submit' }))).toBe(400);
     expect(byokSent()).toEqual([]);
