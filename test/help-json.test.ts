@@ -18,6 +18,7 @@ import { timeoutMs } from '../src/config/resolve.js';
 import { TOPICS } from '../src/help/topics.js';
 import { toolsOf } from '../src/mcp/tools.js';
 import { commandChanges } from '../src/verbs/changes.js';
+import type { Param } from '../src/verbs/declare.js';
 import { argvOf } from './endpoints.js';
 import { BIN, ROOT, run, runBin, startSandbox, tempDir } from './helpers.js';
 import { commandTree } from './mcp/harness.js';
@@ -109,6 +110,10 @@ describe('wsctl help --json (built bin/wsctl)', () => {
     expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--profile', type: 'string', env: 'WSCTL_PROFILE' }));
     expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--timeout', type: 'number', env: 'WSCTL_TIMEOUT', default: 30 }));
     expect(timeoutMs({}, {})).toBe(30_000);
+    // A default the verb applies itself is said too.
+    expect(described.get('convo show')!.options).toContainEqual(
+      expect.objectContaining({ flag: '--interval', type: 'number', default: 2 }),
+    );
     expect(doc.exit_codes.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 130]);
     expect(doc.exit_codes.find((e) => e.code === 4)?.reasons).toEqual(
       expect.arrayContaining(['not_logged_in', 'auth_rejected', 'policy_refused']),
@@ -154,8 +159,10 @@ describe('help --json agrees with what the same declarations make', () => {
         expect(o.type === 'boolean', `${name} ${o.flag}`).toBe(!valued);
         expect(o.type === 'choice' ? o.choices : undefined, `${name} ${o.flag}`).toEqual(parsed.argChoices);
         expect(o.short, `${name} ${o.flag}`).toBe(parsed.short);
-        // A global option's default comes after its variable, so commander has none: the resolver applies it.
-        if (o.default !== undefined && !o.global) expect(o.default, `${name} ${o.flag}`).toEqual(parsed.defaultValue);
+        // A global option's default comes after its variable, so commander has none: the resolver applies it;
+        // so does a verb whose flag's absence it decides itself (`--interval`), which its declaration says.
+        const implied = (Object.values(v.verb.flags ?? {}) as Param<unknown>[]).find((f) => f.syntax.includes(o.flag))?.implied;
+        if (o.default !== undefined && !o.global) expect(o.default, `${name} ${o.flag}`).toEqual(implied ?? parsed.defaultValue);
       }
       expect(
         doc.arguments.map((a) => [a.name, a.choices]),

@@ -160,7 +160,7 @@ const shortOf = (syntax: string) => /(?:^|[\s,])(-[A-Za-z])\b/.exec(syntax)?.[1]
 function optionEntry(param: Param<unknown>, more: { ids?: string; global?: boolean; env?: string; noun?: string } = {}): OptionEntry {
   const valued = takesValue(param);
   const type = !valued ? 'boolean' : param.choices ? 'choice' : param.number ? 'number' : 'string';
-  const fallback = param.fallback;
+  const fallback = param.fallback ?? param.implied;
   const shown = valued && fallback !== undefined && !(Array.isArray(fallback) && fallback.length === 0);
   const short = shortOf(param.syntax);
   return {

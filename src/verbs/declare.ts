@@ -168,6 +168,8 @@ export interface Param<T> {
   choices?: readonly string[];
   /** The value when the flag is absent (shown in help, as commander does). */
   fallback?: T;
+  /** What the verb does when the flag is absent, which it decides itself (`--interval`: 2), as typed: help --json's default. */
+  implied?: string | number;
   /** Missing ones are named together in one usage error. */
   required?: boolean;
   /** Given again and again: commander collects the texts in order. */
