@@ -15,6 +15,7 @@ import type { Prompt } from '../terminal/prompt.js';
 import { createTerminal } from '../terminal/index.js';
 import { refusedBy } from '../verbs/agent-policy.js';
 import { asksOf, callChanges, commandChanges, type Changes } from '../verbs/changes.js';
+import { commandSummary } from '../verbs/confirm.js';
 import { pathOf, type Param, type VerbDecl } from '../verbs/declare.js';
 import { cliName, paramsOf } from '../verbs/invoke.js';
 import type { DeclaredVerb } from '../mcp/tools.js';
@@ -212,7 +213,7 @@ function argumentEntry(param: Param<unknown>, ids: string | undefined): Argument
 }
 
 function entryOf({ path, verb }: DeclaredVerb): CommandEntry {
-  return { name: path.join(' '), summary: verb.summary, changes: commandChanges(verb) };
+  return { name: path.join(' '), summary: commandSummary(verb), changes: commandChanges(verb) };
 }
 
 /** One command described (cli.md §12): what the parser takes, what it changes and asks, how it ends, what it prints. */
