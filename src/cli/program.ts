@@ -4,7 +4,8 @@
 import { Command, Help, Option } from 'commander';
 import type { App, NounDecl, VerbDecl } from '../verbs/declare.js';
 import { DECLARED } from '../common/declared.js';
-import { GLOBAL_OPTIONS, VALUE_OPTIONS } from '../common/globals.js';
+import { invokedNounAt } from '../common/argv.js';
+import { GLOBAL_OPTIONS } from '../common/globals.js';
 import { wrapWords } from '../terminal/words.js';
 
 type AppModule = typeof import('./loaded.js');
@@ -135,19 +136,8 @@ export function invokedNoun(argv: string[]): string | undefined {
   return at < 0 ? undefined : argv[at];
 }
 
-/** Where that word is in argv, or -1. */
-export function invokedNounAt(argv: string[]): number {
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] as string;
-    if (word === '--') return i + 1 < argv.length ? i + 1 : -1;
-    if (word.startsWith('-')) {
-      if (VALUE_OPTIONS.has(word)) i++;
-      continue;
-    }
-    return i;
-  }
-  return -1;
-}
+/** Where that word is in argv, or -1 (the one reader of argv before commander's). */
+export { invokedNounAt };
 
 export interface DeclaredVerb {
   /** ['device', 'rm']; ['caps'] for a noun that is a verb itself. */
