@@ -10,7 +10,7 @@
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { bundledPackages, thirdPartyNotices } from './notices.mjs';
@@ -89,6 +89,28 @@ const common = {
 // undici's node:http2 stands in (a speed trick, with its own off path at run time); jsonc-parser's main
 // file is UMD, whose require() calls esbuild cannot follow: its ES module build instead.
 const PACKAGE_ALIASES = { 'node:http2': './scripts/no-http2.cjs', 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' };
+
+// The lists the parts that run before the program loads read (src/common/declared.ts), from the
+// declarations: the program is bundled once to read them, and the module written before the
+// bundles below take it in. Written only when it changes, as a test compares it.
+await build({
+  ...common,
+  entryPoints: { 'declared-data': 'src/cli/declared-data.ts' },
+  outdir: 'build',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  alias: PACKAGE_ALIASES,
+  external: ['@napi-rs/keyring'],
+  plugins: [noHttpServers, undiciBuiltins],
+  define: { 'import.meta.url': '__wsctlUrl' },
+  banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+{
+  const { declaredData, declaredModule } = createRequire(import.meta.url)(join(root, 'build/declared-data.cjs'));
+  const text = declaredModule(await declaredData());
+  const file = join(root, 'src/common/declared.ts');
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+}
 
 const lazy = await build({
   ...common,

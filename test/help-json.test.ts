@@ -18,6 +18,7 @@ import { timeoutMs } from '../src/config/resolve.js';
 import { TOPICS } from '../src/help/topics.js';
 import { toolsOf } from '../src/mcp/tools.js';
 import { commandChanges } from '../src/verbs/changes.js';
+import { commandSummary } from '../src/verbs/confirm.js';
 import type { Param } from '../src/verbs/declare.js';
 import { argvOf } from './endpoints.js';
 import { BIN, ROOT, run, runBin, startSandbox, tempDir } from './helpers.js';
@@ -76,7 +77,9 @@ describe('wsctl help --json (built bin/wsctl)', () => {
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(['wsctl', 'commands', 'topics', 'reasons']);
     expect(doc.wsctl).toBe(VERSION);
-    expect(doc.commands).toEqual(VERBS.map((v) => ({ name: v.path.join(' '), summary: v.verb.summary, changes: commandChanges(v.verb) })));
+    expect(doc.commands).toEqual(
+      VERBS.map((v) => ({ name: v.path.join(' '), summary: commandSummary(v.verb), changes: commandChanges(v.verb) })),
+    );
     expect(doc.commands).toContainEqual({ name: 'keys create', summary: expect.any(String), changes: 'write' });
     expect(doc.commands).toContainEqual({ name: 'device rm', summary: expect.any(String), changes: 'destructive' });
     expect(doc.commands).toContainEqual({ name: 'auth token', summary: expect.any(String), changes: 'none' });

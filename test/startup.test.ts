@@ -24,6 +24,8 @@ describe('start-up', () => {
       'src/cli/program.ts',
       'src/cli/report.ts',
       'src/cli/run.ts',
+      'src/common/argv.ts',
+      'src/common/declared.ts',
       'src/common/globals.ts',
       'src/main.ts',
       'src/terminal/words.ts',

@@ -4,6 +4,7 @@
 // test/help-json.test.ts compares it with each of them.
 import type { Command } from 'commander';
 import { AGENT_POLICIES, type AgentPolicy } from '../common/agent.js';
+import { wordsOf } from '../common/argv.js';
 import { GLOBAL_OPTIONS } from '../common/globals.js';
 import { visibleSubcommands } from '../common/visible.js';
 import { REASONS, UsageError, type Reason } from '../errors.js';
@@ -15,6 +16,7 @@ import type { Prompt } from '../terminal/prompt.js';
 import { createTerminal } from '../terminal/index.js';
 import { refusedBy } from '../verbs/agent-policy.js';
 import { asksOf, callChanges, commandChanges, type Changes } from '../verbs/changes.js';
+import { commandSummary } from '../verbs/confirm.js';
 import { pathOf, type Param, type VerbDecl } from '../verbs/declare.js';
 import { cliName, paramsOf } from '../verbs/invoke.js';
 import type { DeclaredVerb } from '../mcp/tools.js';
@@ -219,7 +221,7 @@ function argumentEntry(param: Param<unknown>, ids: string | undefined): Argument
 }
 
 function entryOf({ path, verb }: DeclaredVerb): CommandEntry {
-  return { name: path.join(' '), summary: verb.summary, changes: commandChanges(verb) };
+  return { name: path.join(' '), summary: commandSummary(verb), changes: commandChanges(verb) };
 }
 
 /** One command described (cli.md §12): what the parser takes, what it changes and asks, how it ends, what it prints. */
@@ -267,25 +269,15 @@ function commandAt(program: Command, path: string[]): Command | undefined {
   return command;
 }
 
-/** The words of argv that may name a command or topic (not options, nor a global option's value; not `help`), with where each is. */
-function commandWords(argv: string[], valueOptions: ReadonlySet<string>): { word: string; at: number }[] {
-  const words: { word: string; at: number }[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] as string;
-    if (word === '--') break;
-    if (word.startsWith('-')) {
-      if (valueOptions.has(word)) i++;
-      continue;
-    }
-    if (words.length === 0 && word === 'help') continue;
-    words.push({ word, at: i });
-  }
-  return words;
+/** The words of argv that may name a command or topic (before `--`; not a first `help`), with where each is. */
+function commandWords(argv: string[]): { word: string; at: number }[] {
+  const words = wordsOf(argv, 'end');
+  return words[0]?.word === 'help' ? words.slice(1) : words;
 }
 
 /** What argv asks for, or a UsageError (exit 2, `usage`) naming the closest command or topic, with the corrected line as `next`. */
-function resolve(program: Command, argv: string[], valueOptions: ReadonlySet<string>) {
-  const words = commandWords(argv, valueOptions);
+function resolve(program: Command, argv: string[]) {
+  const words = commandWords(argv);
   const topic = words.length === 1 ? findTopic(words[0]!.word) : undefined;
   if (topic && !program.commands.some((c) => c.name() === topic.name)) return { topic };
   let command = program;
@@ -334,8 +326,6 @@ export interface HelpJsonRun {
   version: string;
   /** The line as typed (an alias expanded): `help --json keys create` or `keys create --help --json`. */
   argv: string[];
-  /** The global options that take a value: their values are no command words. */
-  valueOptions: ReadonlySet<string>;
   io: IO;
   env: Env;
   prompt: Prompt;
@@ -343,9 +333,9 @@ export interface HelpJsonRun {
 }
 
 /** The document argv asks for: the tree, one command, a noun's commands, or a help topic. */
-export async function helpDocument(run: Pick<HelpJsonRun, 'program' | 'verbs' | 'version' | 'argv' | 'valueOptions'>): Promise<unknown> {
+export async function helpDocument(run: Pick<HelpJsonRun, 'program' | 'verbs' | 'version' | 'argv'>): Promise<unknown> {
   const { program, verbs, version, argv } = run;
-  const asked = resolve(program, argv, run.valueOptions);
+  const asked = resolve(program, argv);
   if ('topic' in asked) {
     const { name, summary, intro, rows, outro } = asked.topic!;
     return { topic: name, summary, intro, rows, ...(outro ? { outro } : {}) };

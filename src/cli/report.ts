@@ -1,11 +1,11 @@
 // The reporter: an error (ours, commander's or one nobody expected) → its exit code and the one
 // line, or under --json the document, that says what went wrong. Exit codes come from errors.ts.
 import type { Command, Option } from 'commander';
+import type { Described } from '../common/visible.js';
 import type { NextStep } from '../errors.js';
 import { parseBoolean } from '../../bin/booleans.cjs';
 import type { BaseCtx } from './context.js';
 import { VALUE_OPTIONS } from '../common/globals.js';
-import { describedOf } from '../common/visible.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -134,7 +134,7 @@ const MISSING = new Set(['commander.missingArgument', 'commander.optionMissingAr
  * argv with its word at `at` (or its `--flag=value`'s value) replaced by the one guessed: the
  * corrected line, as `next`, with placeholders for what the command still needs, so that it runs.
  */
-function corrected(program: Command, argv: string[], at: number, guess: string, why: string): NextStep[] {
+function corrected(program: Command, lookUp: LookUp, argv: string[], at: number, guess: string, why: string): NextStep[] {
   if (at < 0 || guess.includes("'")) return [];
   const word = argv[at] as string;
   const eq = word.indexOf('=');
@@ -142,9 +142,12 @@ function corrected(program: Command, argv: string[], at: number, guess: string, 
   const fixed =
     !word.startsWith('--') || eq < 0 ? guess : guess.startsWith('-') ? `${guess}${word.slice(eq)}` : `${word.slice(0, eq + 1)}${guess}`;
   const typed = [...argv.slice(0, at), fixed, ...argv.slice(at + 1)];
-  const missing = stillMissing(program, typed);
+  const missing = stillMissing(program, lookUp, typed);
   return [{ typed, ...(missing.length ? { missing } : {}), why }];
 }
+
+/** What the declarations say of a command: the program's own copy of src/common/visible.ts, which built the tree. */
+type LookUp = (command: Command) => Described | undefined;
 
 /** The options a command takes: its own and its ancestors' (the global ones). */
 function optionsOf(command: Command): Option[] {
@@ -154,7 +157,7 @@ function optionsOf(command: Command): Option[] {
 }
 
 /** What a line lacks before its command runs: a placeholder for each required argument and option not given. */
-function stillMissing(program: Command, argv: string[]): string[] {
+function stillMissing(program: Command, lookUp: LookUp, argv: string[]): string[] {
   let command = program;
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -172,7 +175,7 @@ function stillMissing(program: Command, argv: string[]): string[] {
     if (sub) command = sub;
     else positional.push(word);
   }
-  const required = describedOf(command)?.required;
+  const required = lookUp(command)?.required;
   if (!required) return [];
   const missing = required.args.slice(positional.length);
   for (const [flag, value] of required.flags) {
@@ -203,7 +206,7 @@ function valueAt(argv: string[], value: string): number {
  * where to read the usage. `said` is what commander wrote (onUsageError), else its error's message.
  */
 export async function usageError(program: Command, argv: string[], code: string, said: string): Promise<Error> {
-  const { UsageError, suggestCommand, closest } = await import('./loaded.js');
+  const { UsageError, suggestCommand, closest, describedOf } = await import('./loaded.js');
   const { path, at } = commandPath(program, argv);
   const hint = ` Run \`${path} --help\` for usage.`;
   let line = said.replace(/([^.!?])$/, '$1.').replace(/^command-argument value /, 'value ');
@@ -213,12 +216,13 @@ export async function usageError(program: Command, argv: string[], code: string,
     // Commander's guess can be far off (`version` → `persona`): only close ones, and flags typed as words.
     const guess = suggestCommand(commandAt(program, path), unknown[1] as string);
     line = `unknown command '${unknown[1]}'.${guess ? ` Did you mean '${guess}'?` : ''}`;
-    if (guess && argv[at] === unknown[1]) next = corrected(program, argv, at, guess, `'${unknown[1]}' is not a command; '${guess}' is.`);
+    if (guess && argv[at] === unknown[1])
+      next = corrected(program, describedOf, argv, at, guess, `'${unknown[1]}' is not a command; '${guess}' is.`);
   }
   const option = /^unknown option '([^']*)'\. Did you mean '([^']*)'\?/.exec(line);
   if (code === 'commander.unknownOption' && option) {
     const [, typo, guess] = option as unknown as [string, string, string];
-    next = corrected(program, argv, flagAt(argv, typo), guess, `'${typo}' is not an option here; '${guess}' is.`);
+    next = corrected(program, describedOf, argv, flagAt(argv, typo), guess, `'${typo}' is not an option here; '${guess}' is.`);
   }
   // A mistyped choice (`--variant blgo`): the close one, on the same line.
   const choice = /'([^']*)' is invalid(?: for argument '[^']*')?\. Allowed choices are (.*)\.$/.exec(line);
@@ -231,6 +235,7 @@ export async function usageError(program: Command, argv: string[], code: string,
     if (guess)
       next = corrected(
         program,
+        describedOf,
         argv,
         valueAt(argv, choice[1] as string),
         guess,

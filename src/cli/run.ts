@@ -161,7 +161,6 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
         verbs: await declaredVerbs(),
         version: VERSION,
         argv: rawArgv,
-        valueOptions: VALUE_OPTIONS,
         io,
         env,
         prompt,

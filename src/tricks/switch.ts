@@ -1,7 +1,8 @@
 // The switch of every speed trick (WSCTL_NO_TRICKS=1 turns them all off) and the V8 flags set
 // at run time: the part of src/tricks/registry.ts that start-up loads, so it imports nothing but the one
-// reader of boolean variables.
+// reader of boolean variables and the one reader of argv.
 import { tricksOn as readSwitch } from '../../bin/booleans.cjs';
+import { commandKind, servesCalls } from '../common/argv.js';
 
 /** False with WSCTL_NO_TRICKS on, as the launcher and the build's stand-ins read it (once per process); context.ts refuses a value that is not a boolean. */
 export const tricksOn = readSwitch();
@@ -40,39 +41,8 @@ export function takeCollector(): (() => void) | undefined {
   }
 }
 
-/**
- * The global options that take a value (src/common/globals.ts declares them; test/tricks.test.ts
- * compares), when it is the next word: skipped when the launcher reads the words of a command.
- */
-export const TAKES_VALUE = ['--profile', '--base-url', '--timeout', '--jq'];
-
-/**
- * The verbs of `wsctl mcp` (without one, it is the server) and the server's options that take a
- * value, as src/commands/mcp/ declares them (test/tricks.test.ts compares).
- */
-export const MCP_VERBS = ['config', 'install', 'uninstall'];
-export const MCP_TAKES_VALUE = ['--upload-dir'];
-
-/**
- * Whether argv starts the MCP server, a process that lives and answers call after call: it keeps
- * V8's defaults (TRICKS: 'V8 defaults for the MCP server'). An alias is not expanded here: one for
- * the server runs with the commands' flags, only slower.
- */
-export function servesCalls(argv: readonly string[]): boolean {
-  const [noun, verb] = commandWords(argv);
-  return noun === 'mcp' && !MCP_VERBS.includes(verb as string);
-}
-
-/** The first two words of a command line, its noun and verb as typed: options and their values skipped. */
-export function commandWords(argv: readonly string[]): string[] {
-  const words: string[] = [];
-  for (let i = 0; i < argv.length && words.length < 2; i++) {
-    const arg = argv[i] as string;
-    if (TAKES_VALUE.includes(arg) || MCP_TAKES_VALUE.includes(arg)) i++;
-    else if (!arg.startsWith('-')) words.push(arg);
-  }
-  return words;
-}
+// For the launcher, which reads them from this file's bundle (dist/lazy/flags.cjs).
+export { commandKind, servesCalls };
 
 /** Sets the flags for the command argv runs, once per process; true when they are set (now or before). */
 export function setRuntimeFlags(argv: readonly string[]): boolean {

@@ -351,7 +351,7 @@ export function defineVerb<A extends Params = {}, F extends Params = {}>(spec: V
 
 export interface NounDecl {
   name: string;
-  /** One line in the root's help (src/cli/program.ts keeps a copy, so that --help loads no noun; a test compares them). */
+  /** One line in the root's help (the build writes it to src/common/declared.ts, so that --help loads no noun). */
   summary?: string;
   examples?: string[];
   verbs: VerbDecl[];

@@ -20,7 +20,7 @@ import {
 } from './declare.js';
 import { enforcePolicy } from './agent-policy.js';
 import { mayDelete, questionOf, sendsDelete } from './changes.js';
-import { confirmDestructive } from './confirm.js';
+import { commandSummary, confirmDestructive } from './confirm.js';
 import { UsageError } from '../errors.js';
 import type { IdKind } from '../ids/kinds.js';
 import { chooseMissing, missingId, missingIdInfo, remembering } from './remembered-ids.js';
@@ -178,7 +178,7 @@ export function addNoun(command: Command, noun: NounDecl, app: App): void {
 }
 
 function addVerb(command: Command, verb: VerbDecl, app: App): void {
-  command.description(verb.summary);
+  command.description(commandSummary(verb));
   for (const alias of verb.aliases ?? []) command.alias(alias);
   const args = Object.entries((verb.args ?? {}) as Record<string, Param<unknown>>);
   const flags = flagsOf(verb);

@@ -5,7 +5,6 @@ import { posix, win32 } from 'node:path';
 import type { Env } from '../../config/resolve.js';
 import { homedir } from '../../common/builtins.js';
 import { UsageError } from '../../errors.js';
-import { MAX_BYTES } from './client-file.js';
 
 export const CLIENT_NAMES = [
   'claude-desktop',
@@ -163,6 +162,12 @@ function present(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * A client's config file is a few kilobytes; ~/.claude.json grows to megabytes. Past this it is not
+ * read. Here, not in client-file.ts, which `wsctl mcp` must not load (it brings the JSONC parser).
+ */
+export const MAX_BYTES = 10 * 1024 * 1024;
 
 /** Only a regular file of a config file's size is read (a FIFO would block, cli.md §8). */
 function holdsWsctl(path: string): boolean {
