@@ -83,7 +83,10 @@ export interface Ctx extends Omit<BaseCtx, 'io' | 'env'> {
   named(): Named;
   /** The profile's entry in the credential store. */
   storeEntry(profile: string): StoreEntry;
-  /** Base URL and where the key lives (or of the profile named); no key is read until the credential is. */
+  /**
+   * Base URL and where the key lives, no key read until the credential is: the target in effect
+   * resolved once per context (the one in `reached`), or the profile named, each time asked.
+   */
   target(options?: { profile?: string }): Promise<Target>;
   /** What stops a request to this target (no base URL, or no key when one is needed), or undefined. */
   missing(t: Pick<Target, 'profile' | 'baseUrl' | 'keyBaseUrl'> & { credential?: Credential }, needsKey?: boolean): string | undefined;
