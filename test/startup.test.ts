@@ -20,6 +20,7 @@ describe('start-up', () => {
     expect([...packages]).toEqual(['commander']);
     expect(inputs.filter((i) => i.startsWith('src/')).sort()).toEqual([
       'src/cli/docs.ts',
+      'src/cli/door.ts',
       'src/cli/process.ts',
       'src/cli/program.ts',
       'src/cli/report.ts',

@@ -4,7 +4,7 @@ import type { Command, Option } from 'commander';
 import type { Described } from '../common/visible.js';
 import type { NextStep } from '../errors.js';
 import { parseBoolean } from '../../bin/booleans.cjs';
-import type { BaseCtx } from './context.js';
+import type { BaseCtx } from '../verbs/context.js';
 import { VALUE_OPTIONS } from '../common/globals.js';
 
 export const EXIT_OK = 0;

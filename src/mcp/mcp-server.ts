@@ -15,8 +15,8 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Ctx } from '../verbs/declare.js';
-import type { BaseCtx } from '../cli/context.js';
+import { needsOf, type Ctx } from '../verbs/declare.js';
+import type { BaseCtx } from '../verbs/context.js';
 import { REASONS, reasonOfCode, UsageError, WsctlError } from '../errors.js';
 import { invoke } from '../verbs/invoke.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
@@ -198,7 +198,8 @@ export class ToolRunner {
         throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
       const raw = rawOptions(tool, withoutSecret(tool, (args ?? {}) as Record<string, unknown>));
       const expression = jqOf((args ?? {}) as Record<string, unknown>);
-      ctx = await outer.forCall({ io: callIO(stderr), prompt: noPrompt, signal: link.signal });
+      // The door resolves the call's target once, before the pipeline: the call's verb sends with the client it is handed.
+      ctx = await outer.forCall({ io: callIO(stderr), prompt: noPrompt, signal: link.signal }, needsOf(tool.verb));
       const callCtx = ctx;
       if (passesSecret(tool, (args ?? {}) as Record<string, unknown>)) throw secretPassed(tool, commandLine(tool, {}, raw, callCtx));
       let size: number | undefined;

@@ -1,6 +1,6 @@
 // The one way destructive commands ask: [y/N] on a terminal, --yes otherwise (cli.md §5).
 import type { Resolution } from '../config/resolve.js';
-import type { Ctx } from '../cli/context.js';
+import type { Ctx } from './context.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { cleanLine } from '../common/sanitize.js';
 import { sendsDelete, type Declared } from './changes.js';

@@ -7,6 +7,7 @@ import type { Command, Option } from 'commander';
 import {
   examples,
   flag,
+  needsOf,
   pathOf,
   rootOf,
   settle,
@@ -245,6 +246,7 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
         ),
       async (o, ctx) =>
         perform(verb, await chooseMissing(ctx, verb.ids, o as Record<string, unknown>, chosen), ctx, here, pathOf(cmd).split(' ').slice(1)),
+      needsOf(verb),
     );
   });
 }

@@ -15,7 +15,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type TestSandbox } from '../helpers.js';
-import { createCtx, type Globals } from '../../src/cli/context.js';
+import { createCtx } from '../../src/cli/context.js';
+import type { Globals } from '../../src/common/globals.js';
 import type { Clock } from '../../src/common/clock.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { loadTools, texts } from './harness.js';

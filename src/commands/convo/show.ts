@@ -100,9 +100,13 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
     // The loop polls with requests of its own; --dry-run plans the first.
     return call({
       request: spec,
-      async stream() {
+      async stream(api) {
         const { follow } = await import('../../conversation/follow.js');
-        return follow({ id: opts.id, tail, intervalMs: opts.intervalMs ?? INTERVAL_MS, markdown: opts.markdown, full: opts.full }, ctx);
+        return follow(
+          { id: opts.id, tail, intervalMs: opts.intervalMs ?? INTERVAL_MS, markdown: opts.markdown, full: opts.full },
+          api,
+          ctx,
+        );
       },
     });
   }
