@@ -91,7 +91,7 @@ describe('lists of commands in help texts and the README are the declarations', 
     const remembering = VERBS.filter((v) => v.verb.ids?.remembers)
       .map((v) => v.path.join(' '))
       .sort();
-    expect(named(part(idsList.notes ?? '', /take and show \(([^)]*)\)/), verbPaths)).toEqual(remembering);
+    expect(named(part(idsList.notes ?? '', /and base URL: ([^.]*)\./), verbPaths)).toEqual(remembering);
   });
 
   it('finds what it looks for', () => {

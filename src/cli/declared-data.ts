@@ -21,6 +21,10 @@ const SHAPE = `export interface DeclaredData {
   destructiveTools: string[];
   /** The MCP tools whose \`force\` argument replaces what exists. */
   forceTools: string[];
+  /** The MCP tools a person confirms for what they do beyond the workspace (their \`mcp.confirm\`): \`byok_add\`, … */
+  confirmingTools: string[];
+  /** The commands that remember the ids they take and show (their \`ids.remembers\`), for \`wsctl ids\`. */
+  remembering: string[];
 }`;
 
 /** The flags of a declaration that take a value (or not), by each of their names: -X, --method. */
@@ -48,6 +52,8 @@ export async function declaredData(): Promise<DeclaredData> {
     deleting: verbs.filter((v) => !v.hidden && v.verb.endpoints !== 'any' && mayDelete(v.verb)).map((v) => v.path.join(' ')),
     destructiveTools: tools.filter((t) => t.changes === 'destructive').map((t) => t.name),
     forceTools: tools.filter((t) => t.params.some((p) => p.key === 'force')).map((t) => t.name),
+    confirmingTools: tools.filter((t) => t.spec.confirm !== undefined).map((t) => t.name),
+    remembering: verbs.filter((v) => !v.hidden && v.verb.ids?.remembers).map((v) => v.path.join(' ')),
   };
 }
 

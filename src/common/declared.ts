@@ -14,6 +14,10 @@ export interface DeclaredData {
   destructiveTools: string[];
   /** The MCP tools whose `force` argument replaces what exists. */
   forceTools: string[];
+  /** The MCP tools a person confirms for what they do beyond the workspace (their `mcp.confirm`): `byok_add`, … */
+  confirmingTools: string[];
+  /** The commands that remember the ids they take and show (their `ids.remembers`), for `wsctl ids`. */
+  remembering: string[];
 }
 
 export const DECLARED: DeclaredData = {
@@ -75,5 +79,7 @@ export const DECLARED: DeclaredData = {
   },
   "deleting": ["conn rm","device rm","pub rm"],
   "destructiveTools": ["conn_rm","device_rm","pub_rm"],
-  "forceTools": ["keys_create","site_create"]
+  "forceTools": ["keys_create","site_create"],
+  "confirmingTools": ["byok_add","persona_upload_avatar"],
+  "remembering": ["caps","convo show","conn set-permission","persona versions"]
 };

@@ -16,7 +16,7 @@ const noConfirm: Param<boolean> = {
   syntax: '--no-confirm',
   help:
     'run the calls a person must otherwise confirm without asking anyone: removals, widening access, replacing, ' +
-    'sending a provider key away (byok_add) and uploading a local file (persona_upload_avatar); for an unattended agent set up on purpose',
+    `and every call of ${DECLARED.confirmingTools.join(' and ')}; for an unattended agent set up on purpose`,
   read: (given) => given === false,
 };
 
