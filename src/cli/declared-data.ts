@@ -1,7 +1,9 @@
 // What the parts that run before the program loads (the root's help, the launcher, the early
 // paths) and the texts that name commands need of the declarations: read from them here, at build
 // time (scripts/build.mjs writes it to src/common/declared.ts), so that none of those parts loads
-// a command to learn a list, and none keeps a copy of one.
+// a command to learn a list, and none keeps a copy of one. The program bundled to read them reads
+// the module being written (help texts name its lists), never to make it: one build suffices. A new
+// field goes into src/common/declared.ts by hand once, empty, before the first build that fills it.
 import type { DeclaredData } from '../common/declared.js';
 import { mayDelete } from '../verbs/changes.js';
 import type { Param } from '../verbs/declare.js';
