@@ -8,6 +8,7 @@ import type { App } from '../../src/verbs/declare.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createCtx } from '../../src/cli/context.js';
+import type { Clock } from '../../src/common/clock.js';
 import type { Globals } from '../../src/common/globals.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { toolsOf, type ToolDef } from '../../src/mcp/tools.js';
@@ -88,4 +89,24 @@ export async function connect(
 /** The texts of a tool result's content. */
 export function texts(result: object): string[] {
   return (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '');
+}
+
+/** A clock whose sleeps end only when the test says so: ten minutes pass without waiting. */
+export function manualClock(): Clock & { sleeps: number[]; pass(): void } {
+  const waiting: (() => void)[] = [];
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => 0,
+    sleep(ms, signal) {
+      sleeps.push(ms);
+      return new Promise((resolve, reject) => {
+        waiting.push(resolve);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    },
+    pass() {
+      for (const wake of waiting.splice(0)) wake();
+    },
+  };
 }

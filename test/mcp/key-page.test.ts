@@ -17,9 +17,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type TestSandbox } from '../helpers.js';
 import { createCtx } from '../../src/cli/context.js';
 import type { Globals } from '../../src/common/globals.js';
-import type { Clock } from '../../src/common/clock.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
-import { loadTools, texts } from './harness.js';
+import { loadTools, manualClock, texts } from './harness.js';
 
 const KEY = 'sk-provider-page-0123456789abcdef';
 const ARGS = { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b' };
@@ -36,26 +35,6 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const close of open.splice(0)) await close();
 });
-
-/** A clock whose sleeps end only when the test says so: ten minutes pass without waiting. */
-function manualClock(): Clock & { sleeps: number[]; pass(): void } {
-  const waiting: (() => void)[] = [];
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => 0,
-    sleep(ms, signal) {
-      sleeps.push(ms);
-      return new Promise((resolve, reject) => {
-        waiting.push(resolve);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      });
-    },
-    pass() {
-      for (const wake of waiting.splice(0)) wake();
-    },
-  };
-}
 
 interface Side {
   /** What the client declares of elicitation; none when undefined. */

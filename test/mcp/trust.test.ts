@@ -13,10 +13,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
 import { createCtx } from '../../src/cli/context.js';
-import type { Clock } from '../../src/common/clock.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { mcpOffer } from '../../src/verbs/agent-policy.js';
-import { connect, loadTools, texts, type Connected } from './harness.js';
+import { connect, loadTools, manualClock, texts, type Connected } from './harness.js';
 
 const DECLINED = 'Error: Declined: nothing was sent. (exit code 2)';
 const PNG = Buffer.from(
@@ -32,26 +31,6 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const close of open.splice(0)) await close();
 });
-
-/** A clock whose sleeps end only when the test says so: ten minutes pass without waiting. */
-function manualClock(): Clock & { sleeps: number[]; pass(): void } {
-  const waiting: (() => void)[] = [];
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => 0,
-    sleep(ms, signal) {
-      sleeps.push(ms);
-      return new Promise((resolve, reject) => {
-        waiting.push(resolve);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      });
-    },
-    pass() {
-      for (const wake of waiting.splice(0)) wake();
-    },
-  };
-}
 
 type Reply = (id: string | number) => JSONRPCMessage | undefined;
 
