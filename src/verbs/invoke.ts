@@ -236,19 +236,37 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     };
     return app.run(
       cmd,
-      () =>
-        readOptions(
+      () => {
+        refuseNounOptions(cmd);
+        return readOptions(
           verb,
           raw,
           commandLineDoor(pathOf(cmd)),
           undefined,
           chosen.map((c) => c.key),
-        ),
+        );
+      },
       async (o, ctx) =>
         perform(verb, await chooseMissing(ctx, verb.ids, o as Record<string, unknown>, chosen), ctx, here, pathOf(cmd).split(' ').slice(1)),
       needsOf(verb),
     );
   });
+}
+
+/**
+ * A noun's own option given to a verb that does not take it (`wsctl mcp uninstall --read-only`):
+ * commander parses it for the noun, where it would change nothing.
+ */
+function refuseNounOptions(command: Command): void {
+  const own = new Set(command.options.map((o) => o.attributeName()));
+  for (let noun = command.parent; noun?.parent; noun = noun.parent) {
+    for (const option of noun.options) {
+      if (own.has(option.attributeName()) || noun.getOptionValueSource(option.attributeName()) !== 'cli') continue;
+      throw new UsageError(
+        `${option.long} is an option of \`${pathOf(noun)}\`, which \`${pathOf(command)}\` does not take. Run \`${pathOf(command)} --help\` for usage.`,
+      );
+    }
+  }
 }
 
 /** What argv gave for a flag, on this command or on its noun (`wsctl mcp --read-only config`); undefined when absent. */
