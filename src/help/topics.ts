@@ -202,6 +202,12 @@ export const FILES: [string, string][] = [
   ['~/.cache/wsctl', "V8's compiled code of wsctl (`$XDG_CACHE_HOME/wsctl`; deleting it is safe)"],
 ];
 
+/** wsctl's boolean variables: those the settings table turns on with `=1`. */
+const booleanVariables = () =>
+  SETTINGS.flatMap((s) => s.env ?? [])
+    .filter((e) => e.endsWith('=1'))
+    .map((e) => e.slice(0, -'=1'.length));
+
 /** The variables with what each means (and its flag): the environment topic and the man page's ENVIRONMENT. */
 export const environmentRows = (): [string, string][] =>
   SETTINGS.filter((s) => s.env).map((s) => [s.env!.join(', '), s.flag ? `${s.meaning}; flag \`${s.flag.split(' ')[0]}\`` : s.meaning]);
@@ -212,7 +218,9 @@ export const TOPICS: Topic[] = [
     summary: 'every environment variable wsctl reads',
     intro: [
       'Environment variables wsctl reads. Precedence everywhere: flag, then environment, then profile, then built-in default.',
-      `Boolean variables (\`WSCTL_SANDBOX\`, \`WSCTL_NO_INPUT\`, \`WSCTL_DEBUG\`, \`WSCTL_NO_HISTORY\`, \`WSCTL_NO_TRICKS\`, \`WSCTL_ACCESSIBLE\`) are ${BOOLEAN_VALUES}, naming the variable.`,
+      `Boolean variables (${booleanVariables()
+        .map((v) => `\`${v}\``)
+        .join(', ')}) are ${BOOLEAN_VALUES}, naming the variable.`,
     ],
     get rows() {
       return environmentRows();
