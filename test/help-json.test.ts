@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CommandDocument } from '../src/cli/help-json.js';
 import { declaredVerbs } from '../src/cli/program.js';
 import { commandTree as completionTree } from '../src/completion/tree.js';
 import { REASONS } from '../src/errors.js';
@@ -28,34 +29,8 @@ const VERSION = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).version
 const VERBS = (await declaredVerbs()).filter((v) => !v.hidden);
 const TOOLS = toolsOf(VERBS);
 
-interface Option {
-  flag: string;
-  short?: string;
-  type: 'boolean' | 'string' | 'number' | 'choice';
-  choices?: string[];
-  default?: unknown;
-  env?: string;
-  required: boolean;
-  description: string;
-  noun?: string;
-  global?: true;
-}
-interface Described {
-  name: string;
-  summary: string;
-  usage: string;
-  changes: string;
-  arguments: { name: string; required: boolean; description: string; ids?: string; choices?: string[] }[];
-  options: Option[];
-  confirms: { asks: boolean; yes?: string };
-  refused_by: string[];
-  mcp_tool?: string;
-  exit_codes: { code: number; reasons: string[] }[];
-  output_schema?: Record<string, unknown>;
-}
-
 /** Every command's description, in this process (the same main() as bin/wsctl runs); one that is no JSON document is missing, and its tests fail. */
-const described = new Map<string, Described>();
+const described = new Map<string, CommandDocument>();
 for (const v of VERBS) {
   const r = await run(['help', '--json', ...v.path]);
   try {
@@ -97,7 +72,7 @@ describe('wsctl help --json (built bin/wsctl)', () => {
     ]);
     expect([byHelp.code, byHelp.stderr, byFlag.code, byFlag.stderr]).toEqual([0, '', 0, '']);
     expect(byFlag.stdout).toBe(byHelp.stdout);
-    const doc = JSON.parse(byHelp.stdout) as Described;
+    const doc = JSON.parse(byHelp.stdout) as CommandDocument;
     expect(doc).toMatchObject({
       name: 'keys create',
       usage: 'wsctl keys create [options] <name>',

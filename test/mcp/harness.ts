@@ -42,12 +42,8 @@ export interface ClientSide {
   answer?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
 }
 
-export async function connect(
-  options: McpOptions,
-  env: Record<string, string>,
-  globals: Globals = {},
-  side: ClientSide = {},
-): Promise<Connected> {
+/** A context as `wsctl mcp` builds it, over streams the test reads; `clock` for bounds of minutes. */
+export async function serverContext(env: Record<string, string>, globals: Globals = {}, clock?: Clock) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -64,9 +60,20 @@ export async function connect(
       signal,
       version: '0.0.0-test',
       prompt: { secret: never, confirm: never },
+      ...(clock ? { clock } : {}),
     },
     globals,
   );
+  return { ctx, signal, stdout: () => out, stderr: () => err };
+}
+
+export async function connect(
+  options: McpOptions,
+  env: Record<string, string>,
+  globals: Globals = {},
+  side: ClientSide = {},
+): Promise<Connected> {
+  const { ctx, signal, stdout, stderr } = await serverContext(env, globals);
   const { server } = createServer(options, ctx, await loadTools());
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -76,8 +83,8 @@ export async function connect(
   return {
     client,
     signal,
-    stderr: () => err,
-    stdout: () => out,
+    stderr,
+    stdout,
     async close() {
       await client.close();
       await server.close();

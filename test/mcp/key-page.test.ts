@@ -4,7 +4,6 @@
 // would, with a real HTTP client; the server's WSCTL_BYOK_API_KEY comes first, confirmed as
 // before; else, and for a call that still passes api_key, the refusal names the command line.
 import { request as httpRequest } from 'node:http';
-import { PassThrough, Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
@@ -15,10 +14,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type TestSandbox } from '../helpers.js';
-import { createCtx } from '../../src/cli/context.js';
 import type { Globals } from '../../src/common/globals.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
-import { loadTools, manualClock, texts } from './harness.js';
+import { loadTools, manualClock, serverContext, texts } from './harness.js';
 
 const KEY = 'sk-provider-page-0123456789abcdef';
 const ARGS = { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b' };
@@ -48,30 +46,7 @@ interface Side {
 /** The server of src/mcp with the SDK's own client, which declares `elicitation` and answers each question with `answer`. */
 async function connect(side: Side) {
   const clock = manualClock();
-  const stderr = new PassThrough();
-  let err = '';
-  stderr.on('data', (c) => (err += c));
-  const io = {
-    stdin: Readable.from([]),
-    stdout: new PassThrough(),
-    stderr,
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    columns: 0,
-  };
-  const never = () => Promise.reject(new Error('no prompts in tests'));
-  const ctx = await createCtx(
-    {
-      io,
-      env: { WSCTL_RETRY_BASE_MS: '10', WSCTL_DEBUG: '1', ...sb.env, ...side.env },
-      signal: new AbortController().signal,
-      version: '0.0.0-test',
-      prompt: { secret: never, confirm: never },
-      clock,
-    },
-    side.globals ?? {},
-  );
+  const { ctx, stderr } = await serverContext({ WSCTL_DEBUG: '1', ...sb.env, ...side.env }, side.globals ?? {}, clock);
   const { server } = createServer(side.options ?? {}, ctx, TOOLS);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -94,7 +69,7 @@ async function connect(side: Side) {
     await server.close();
     await ctx.close();
   });
-  return { client, clock, asked, completed, stderr: () => err };
+  return { client, clock, asked, completed, stderr };
 }
 
 interface Reply {
