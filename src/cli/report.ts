@@ -5,7 +5,6 @@ import type { Described } from '../common/visible.js';
 import type { NextStep } from '../errors.js';
 import { parseBoolean } from '../../bin/booleans.cjs';
 import type { BaseCtx } from '../verbs/context.js';
-import { VALUE_OPTIONS } from '../common/globals.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -108,23 +107,37 @@ function commandAt(program: Command, path: string): Command {
   return command;
 }
 
-/** "wsctl keys create" for the words of argv that name commands (where a usage hint points), and where the first word that names none is. */
-function commandPath(program: Command, argv: string[]): { path: string; at: number } {
+/**
+ * argv read against commander's tree: the command its words name (`wsctl keys create`, where a
+ * usage hint points), where the first word after it is (-1 when there is none), and the
+ * words after the command (its arguments). An option's value is skipped by what the option takes.
+ */
+function walk(program: Command, argv: string[]): { command: Command; path: string; at: number; positional: string[] } {
   const names = ['wsctl'];
   let command = program;
+  let at = -1;
+  const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] as string;
-    if (word === '--') break;
+    if (word === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
     if (word.startsWith('-')) {
-      if (VALUE_OPTIONS.has(word)) i++;
+      const option = optionsOf(command).find((o) => o.long === word || o.short === word);
+      if (option && (option.required || option.optional)) i++;
       continue;
     }
-    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!sub) return { path: names.join(' '), at: i };
-    names.push(sub.name());
-    command = sub;
+    const sub = at < 0 ? command.commands.find((c) => c.name() === word || c.aliases().includes(word)) : undefined;
+    if (sub) {
+      names.push(sub.name());
+      command = sub;
+      continue;
+    }
+    if (at < 0) at = i;
+    positional.push(word);
   }
-  return { path: names.join(' '), at: -1 };
+  return { command, path: names.join(' '), at, positional };
 }
 
 /** Commander's errors that say something required is missing; the others are `usage`. */
@@ -158,23 +171,7 @@ function optionsOf(command: Command): Option[] {
 
 /** What a line lacks before its command runs: a placeholder for each required argument and option not given. */
 function stillMissing(program: Command, lookUp: LookUp, argv: string[]): string[] {
-  let command = program;
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] as string;
-    if (word === '--') {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    if (word.startsWith('-')) {
-      const option = optionsOf(command).find((o) => o.long === word || o.short === word);
-      if (option && (option.required || option.optional)) i++;
-      continue;
-    }
-    const sub = positional.length === 0 ? command.commands.find((c) => c.name() === word || c.aliases().includes(word)) : undefined;
-    if (sub) command = sub;
-    else positional.push(word);
-  }
+  const { command, positional } = walk(program, argv);
   const required = lookUp(command)?.required;
   if (!required) return [];
   const missing = required.args.slice(positional.length);
@@ -207,7 +204,7 @@ function valueAt(argv: string[], value: string): number {
  */
 export async function usageError(program: Command, argv: string[], code: string, said: string): Promise<Error> {
   const { UsageError, suggestCommand, closest, describedOf } = await import('./loaded.js');
-  const { path, at } = commandPath(program, argv);
+  const { path, at } = walk(program, argv);
   const hint = ` Run \`${path} --help\` for usage.`;
   let line = said.replace(/([^.!?])$/, '$1.').replace(/^command-argument value /, 'value ');
   let next: NextStep[] = [];
