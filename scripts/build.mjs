@@ -12,7 +12,7 @@
 // file (sharedModules below).
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -69,6 +69,24 @@ const common = {
   // A native module: loaded from node_modules at run time, and only when a stored key is needed.
   external: ['@napi-rs/keyring'],
 };
+
+// The lists the parts that run before the program loads read (src/common/declared.ts), from the
+// declarations: the program is bundled once to read them, and the module written before the
+// bundles below take it in. Written only when it changes, as a test compares it.
+await build({
+  ...common,
+  entryPoints: { 'declared-data': 'src/cli/declared-data.ts' },
+  outdir: 'build',
+  plugins: [noHttpServers, undiciWithoutHttp2],
+  define: { 'import.meta.url': '__wsctlUrl' },
+  banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+{
+  const { declaredData, declaredModule } = createRequire(import.meta.url)(join(root, 'build/declared-data.cjs'));
+  const text = declaredModule(await declaredData());
+  const file = join(root, 'src/common/declared.ts');
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+}
 
 /** Our modules (src/, bin/) among esbuild's inputs: the ones a file beside the program may share with it. */
 const ours = (metafile) => Object.keys(metafile.inputs).filter((input) => /^(src|bin)\//.test(input));
@@ -127,15 +145,16 @@ const worker = await beside('jq-worker', 'src/terminal/jq-worker.ts', {
   alias: { ...common.alias, 'jq-wasm': './node_modules/jq-wasm/dist/index.cjs' },
   plugins: [jqWasm(join(root, 'dist'))],
 });
-// A TAB loads neither commander nor anything of a command (cli.md §10).
-const complete = await beside('complete', 'src/completion/answer.ts');
-// The credential store's own process (src/config/keyring-child.ts, started by src/config/keyring.ts):
-// it loads the native module from node_modules.
-const keyringChild = await beside('keyring-child', 'src/config/keyring-child.ts');
 // The boot file is built last (it names the program's build), but what it holds is known now.
 const bootProbe = await build({ ...common, entryPoints: ['src/boot/index.ts'], write: false, metafile: true, outdir: 'dist' });
 const bootShared = ours(bootProbe.metafile).filter((input) => input !== 'src/boot/index.ts');
 const bootModules = new Map(bootShared.map((input, i) => [input, { file: './boot.cjs', name: `__wsctl_${i}` }]));
+// A TAB loads neither commander nor anything of a command (cli.md §10). The boot file, which
+// requires it, has loaded the modules both hold (the argv reader's declarations): it takes them from there.
+const complete = await beside('complete', 'src/completion/answer.ts', { plugins: [sharedModules(bootModules)] });
+// The credential store's own process (src/config/keyring-child.ts, started by src/config/keyring.ts):
+// it loads the native module from node_modules.
+const keyringChild = await beside('keyring-child', 'src/config/keyring-child.ts');
 
 const modules = new Map([...worker.modules, ...complete.modules, ...keyringChild.modules, ...bootModules]);
 for (const [input, at] of modules)

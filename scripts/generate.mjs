@@ -1,6 +1,6 @@
 // Writes what is generated from the built command tree: completions/, man/, package.json's list
-// of man pages, the agent skill (skills/wsctl/SKILL.md), and the README's command list and tables
-// (settings, exit codes).
+// of man pages, the agent skill (skills/wsctl/SKILL.md), the MCP registry's server.json, and the
+// README's command list and tables (settings, exit codes).
 // Run `npm run docs` (or `npm run completions`) after changing commands, flags or the help
 // topics (src/help/topics.ts); a test fails when they are stale.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,4 +20,4 @@ for (const [file, text] of Object.entries(files)) {
     writeFileSync(new URL(file, root), text);
   }
 }
-console.log(`wrote ${Object.keys(files).length} files (completions/, man/, skills/, README.md, package.json)`);
+console.log(`wrote ${Object.keys(files).length} files (completions/, man/, skills/, README.md, package.json, server.json)`);

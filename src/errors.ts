@@ -19,6 +19,7 @@ export const REASONS = {
   service_error: ExitCode.failure,
   service_failure: ExitCode.failure,
   output_lost: ExitCode.failure,
+  local_error: ExitCode.failure,
   usage: ExitCode.usage,
   missing_argument: ExitCode.usage,
   invalid_input: ExitCode.usage,
@@ -42,20 +43,21 @@ export type Reason = keyof typeof REASONS;
 
 /**
  * The reason of an exit code when nothing more precise is known: the first word of its group.
- * Exit 1 has no word of its own for a local failure (a config file that cannot be read):
- * `service_error`, the meaning of exit 1 in cli.md §4's table, stands for it.
+ * Exit 1 is the service's (`service_error`) unless wsctl failed on its own (`local_error`).
  */
-export function reasonOfCode(code: number): Reason {
-  return (Object.keys(REASONS) as Reason[]).find((r) => REASONS[r] === code) ?? 'service_error';
+export function reasonOfCode(code: number, local = false): Reason {
+  if (code === ExitCode.failure && local) return 'local_error';
+  return (Object.keys(REASONS) as Reason[]).find((r) => REASONS[r] === code) ?? 'local_error';
 }
 
 /**
  * A command that goes on from an error, before the door that reports it writes it out (src/cli/next.ts):
  * `words` (after `wsctl`, `<placeholders>` as written) get the global flags of the user's line;
- * `typed` is a whole line of the user's own words (a typo corrected); `retype` is the user's line
+ * `typed` is a whole line of the user's own words (a typo corrected), `missing` the placeholders of
+ * what it still lacks (`<name>`, `--model <model>`); `retype` is the user's line
  * again with `add` after it (`--yes`), which only the command line's door knows.
  */
-export type NextStep = { why: string } & ({ words: string[] } | { typed: string[] } | { retype: true; add: string[] });
+export type NextStep = { why: string } & ({ words: string[] } | { typed: string[]; missing?: string[] } | { retype: true; add: string[] });
 
 export interface ErrorInfo {
   status?: number;
@@ -108,13 +110,18 @@ export class WsctlError extends Error {
     return given !== undefined && REASONS[given] === this.exitCode ? given : this.classReason();
   }
 
+  /** Exit 1 of this class is wsctl's own failure (a file it cannot use); the service's is an ApiError. */
   protected classReason(): Reason {
-    return reasonOfCode(this.exitCode);
+    return reasonOfCode(this.exitCode, true);
   }
 }
 
 /** The service refused or failed, or said `success: false`. */
-export class ApiError extends WsctlError {}
+export class ApiError extends WsctlError {
+  protected override classReason(): Reason {
+    return 'service_error';
+  }
+}
 
 /** Bad arguments, input that fails validation, a 422, a refused insecure URL. */
 export class UsageError extends WsctlError {

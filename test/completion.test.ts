@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../src/commands/keys/index.js';
 import { generatedFiles } from '../src/main.js';
 import { BIN, ROOT, runBin, tempDir } from './helpers.js';
 import { Terminal } from './terminal.js';
@@ -64,7 +65,9 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
   });
   it('completes commands, subcommands, flags, enums, profiles and files', () => {
     expect(complete('wsctl ke')).toEqual(['keys']);
-    expect(complete('wsctl keys ')).toEqual(['create', 'list']);
+    // A noun's verbs by name, in the order declared (aliases are not offered).
+    expect(complete('wsctl keys ')).toEqual(keys.verbs.map((v) => v.name));
+    expect(keys.verbs.length).toBeGreaterThan(1);
     expect(complete('wsctl site create x --variant ')).toEqual(['blank', 'blog', 'event', 'slides', 'data', 'marketing']);
     expect(complete('wsctl byok add --format ')).toEqual(['openai', 'anthropic', 'groq']);
     expect(complete('wsctl --profile ').sort()).toEqual(['personal', 'staging', 'work']);

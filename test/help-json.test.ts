@@ -11,12 +11,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CommandDocument } from '../src/cli/help-json.js';
 import { declaredVerbs } from '../src/cli/program.js';
 import { commandTree as completionTree } from '../src/completion/tree.js';
 import { REASONS } from '../src/errors.js';
+import { timeoutMs } from '../src/config/resolve.js';
 import { TOPICS } from '../src/help/topics.js';
 import { toolsOf } from '../src/mcp/tools.js';
 import { commandChanges } from '../src/verbs/changes.js';
+import { commandSummary } from '../src/verbs/confirm.js';
+import type { Param } from '../src/verbs/declare.js';
 import { argvOf } from './endpoints.js';
 import { BIN, ROOT, run, runBin, startSandbox, tempDir } from './helpers.js';
 import { commandTree } from './mcp/harness.js';
@@ -25,33 +29,8 @@ const VERSION = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).version
 const VERBS = (await declaredVerbs()).filter((v) => !v.hidden);
 const TOOLS = toolsOf(VERBS);
 
-interface Option {
-  flag: string;
-  short?: string;
-  type: 'boolean' | 'string' | 'number' | 'choice';
-  choices?: string[];
-  default?: unknown;
-  env?: string;
-  required: boolean;
-  description: string;
-  noun?: string;
-}
-interface Described {
-  name: string;
-  summary: string;
-  usage: string;
-  changes: string;
-  arguments: { name: string; required: boolean; description: string; ids?: string; choices?: string[] }[];
-  options: Option[];
-  confirms: { asks: boolean; yes?: string };
-  refused_by: string[];
-  mcp_tool?: string;
-  exit_codes: { code: number; reasons: string[] }[];
-  output_schema?: Record<string, unknown>;
-}
-
 /** Every command's description, in this process (the same main() as bin/wsctl runs); one that is no JSON document is missing, and its tests fail. */
-const described = new Map<string, Described>();
+const described = new Map<string, CommandDocument>();
 for (const v of VERBS) {
   const r = await run(['help', '--json', ...v.path]);
   try {
@@ -73,7 +52,9 @@ describe('wsctl help --json (built bin/wsctl)', () => {
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(['wsctl', 'commands', 'topics', 'reasons']);
     expect(doc.wsctl).toBe(VERSION);
-    expect(doc.commands).toEqual(VERBS.map((v) => ({ name: v.path.join(' '), summary: v.verb.summary, changes: commandChanges(v.verb) })));
+    expect(doc.commands).toEqual(
+      VERBS.map((v) => ({ name: v.path.join(' '), summary: commandSummary(v.verb), changes: commandChanges(v.verb) })),
+    );
     expect(doc.commands).toContainEqual({ name: 'keys create', summary: expect.any(String), changes: 'write' });
     expect(doc.commands).toContainEqual({ name: 'device rm', summary: expect.any(String), changes: 'destructive' });
     expect(doc.commands).toContainEqual({ name: 'auth token', summary: expect.any(String), changes: 'none' });
@@ -91,7 +72,7 @@ describe('wsctl help --json (built bin/wsctl)', () => {
     ]);
     expect([byHelp.code, byHelp.stderr, byFlag.code, byFlag.stderr]).toEqual([0, '', 0, '']);
     expect(byFlag.stdout).toBe(byHelp.stdout);
-    const doc = JSON.parse(byHelp.stdout) as Described;
+    const doc = JSON.parse(byHelp.stdout) as CommandDocument;
     expect(doc).toMatchObject({
       name: 'keys create',
       usage: 'wsctl keys create [options] <name>',
@@ -105,7 +86,12 @@ describe('wsctl help --json (built bin/wsctl)', () => {
     expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--save-as', type: 'string', required: false }));
     expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--force', type: 'boolean' }));
     expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--profile', type: 'string', env: 'WSCTL_PROFILE' }));
-    expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--timeout', type: 'number', env: 'WSCTL_TIMEOUT' }));
+    expect(doc.options).toContainEqual(expect.objectContaining({ flag: '--timeout', type: 'number', env: 'WSCTL_TIMEOUT', default: 30 }));
+    expect(timeoutMs({}, {})).toBe(30_000);
+    // A default the verb applies itself is said too.
+    expect(described.get('convo show')!.options).toContainEqual(
+      expect.objectContaining({ flag: '--interval', type: 'number', default: 2 }),
+    );
     expect(doc.exit_codes.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 130]);
     expect(doc.exit_codes.find((e) => e.code === 4)?.reasons).toEqual(
       expect.arrayContaining(['not_logged_in', 'auth_rejected', 'policy_refused']),
@@ -151,7 +137,10 @@ describe('help --json agrees with what the same declarations make', () => {
         expect(o.type === 'boolean', `${name} ${o.flag}`).toBe(!valued);
         expect(o.type === 'choice' ? o.choices : undefined, `${name} ${o.flag}`).toEqual(parsed.argChoices);
         expect(o.short, `${name} ${o.flag}`).toBe(parsed.short);
-        if (o.default !== undefined) expect(o.default, `${name} ${o.flag}`).toEqual(parsed.defaultValue);
+        // A global option's default comes after its variable, so commander has none: the resolver applies it;
+        // so does a verb whose flag's absence it decides itself (`--interval`), which its declaration says.
+        const implied = (Object.values(v.verb.flags ?? {}) as Param<unknown>[]).find((f) => f.syntax.includes(o.flag))?.implied;
+        if (o.default !== undefined && !o.global) expect(o.default, `${name} ${o.flag}`).toEqual(implied ?? parsed.defaultValue);
       }
       expect(
         doc.arguments.map((a) => [a.name, a.choices]),

@@ -4,11 +4,12 @@
 // config; the sandbox and the service table on the HTTP client; the conversation engine (convo
 // show's stream, spool, transcript and follow loop) on the HTTP client, the service table and the
 // terminal; the verb framework (verbs/: declarations, the pipeline both doors take, confirmations,
-// the agent policy, the ids a verb takes) and the commands on all of them; the MCP server on the
-// commands (and the engine, for Markdown transcripts); the process (cli/: argv, context, reports,
-// generated files) on top.
+// the agent policy, the ids a verb takes, the context's types) and the commands on all of them; the
+// MCP server on the commands (and the engine, for Markdown transcripts); the process (cli/: argv,
+// the command line's door, the context's making, reports, generated files) on top.
 // No layer imports upward or sideways, type-only imports included, so each can be read and tested
-// alone. A new folder must be given a layer here; a new file in a folder has its folder's.
+// alone: nothing outside cli/ names it, not even a type. A new folder must be given a layer here; a
+// new file in a folder has its folder's.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,15 +76,10 @@ const ROOT_FILES: Record<string, Layer> = {
   'service.ts': 'service',
   'main.ts': 'cli',
 };
-/** The context's types are the one thing of cli/ that commands and the verb framework may name. */
-const INJECTED_TYPES = 'cli/context.ts';
-
-/** The two edges that cross a layer on purpose, each with its reason. */
+/** The one edge that crosses a layer on purpose, with its reason. */
 const CROSSINGS: Record<string, string> = {
   // The `mcp` verb starts the server, which serves the other verbs as tools (loaded on use only).
   'commands/mcp/index.ts → mcp/mcp-server.ts': 'the mcp verb starts the MCP server',
-  // The server is a second runner beside main.ts: each tool call gets a context of its own.
-  'mcp/mcp-server.ts → cli/context.ts': 'the MCP server builds a context per tool call',
 };
 
 /** The one reader of boolean variables (outside src/, where the launcher once read it too). */
@@ -141,17 +137,21 @@ describe('layers', () => {
   });
 
   it('no module imports upward or sideways', () => {
-    const wrong = edges.filter(({ from, to, typeOnly }) => {
+    const wrong = edges.filter(({ from, to }) => {
       const a = layerOf(from) as Layer;
       const b = layerOf(to) as Layer;
       if (a === b || b === 'leaf') return false;
-      if (typeOnly && to === INJECTED_TYPES && (a === 'commands' || a === 'mcp' || a === 'conversation')) return false;
       if (CROSSINGS[`${from} → ${to}`]) return false;
       return !MAY_IMPORT[a].includes(b);
     });
     expect(wrong.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
     const named = new Set(edges.map((e) => `${e.from} → ${e.to}`));
     for (const crossing of Object.keys(CROSSINGS)) expect(named.has(crossing), `stale crossing: ${crossing}`).toBe(true);
+  });
+
+  it('nothing outside cli/ imports from cli/, not even a type: the doors hand down what they made', () => {
+    const upward = edges.filter(({ from, to }) => layerOf(from) !== 'cli' && layerOf(to) === 'cli');
+    expect(upward.map((e) => `${e.from} → ${e.to}${e.typeOnly ? ' (type)' : ''}`)).toEqual([]);
   });
 
   it('has no import cycles between modules', () => {

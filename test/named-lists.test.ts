@@ -2,13 +2,14 @@
 // them as a whole sentence (the deletions, the tools that always ask, the verbs that remember ids).
 // Each such list is checked here against the declarations: a verb added to one of those sets fails
 // here until the text names it, and a text that names one too many fails as well.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { declaredVerbs } from '../src/cli/program.js';
 import { serverFlags } from '../src/commands/mcp/shared.js';
 import { agents, POLICY_MEANS } from '../src/commands/profile/agents.js';
 import { list as idsList } from '../src/commands/ids/list.js';
+import { TOPICS } from '../src/help/topics.js';
 import { toolsOf, type ToolDef } from '../src/mcp/tools.js';
 import { callChanges } from '../src/verbs/changes.js';
 import { ROOT } from './helpers.js';
@@ -91,7 +92,21 @@ describe('lists of commands in help texts and the README are the declarations', 
     const remembering = VERBS.filter((v) => v.verb.ids?.remembers)
       .map((v) => v.path.join(' '))
       .sort();
-    expect(named(part(idsList.notes ?? '', /take and show \(([^)]*)\)/), verbPaths)).toEqual(remembering);
+    expect(named(part(idsList.notes ?? '', /and base URL: ([^.]*)\./), verbPaths)).toEqual(remembering);
+  });
+
+  it('help environment names every boolean variable the code reads, and no other', () => {
+    const sources = (readdirSync(join(ROOT, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    const read = new Set<string>();
+    for (const file of sources)
+      for (const m of readFileSync(join(ROOT, 'src', file), 'utf8').matchAll(/envFlag\([^,]+, '(WSCTL_[A-Z_]+)'\)/g))
+        read.add(m[1] as string);
+    const intro = TOPICS.find((t) => t.name === 'environment')!.intro.join(' ');
+    expect(
+      part(intro, /Boolean variables \(([^)]*)\)/)
+        .match(/WSCTL_[A-Z_]+/g)
+        ?.sort(),
+    ).toEqual([...read].sort());
   });
 
   it('finds what it looks for', () => {

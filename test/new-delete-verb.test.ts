@@ -2,9 +2,15 @@
 // STYLE 21). This test adds, at run time, a 15th endpoint to the table (DELETE a device's data), its
 // sandbox handler, and `device wipe <device_id>` declared with no `mcp` block, no --yes and no
 // confirmation call; then finds it confirmed on both doors, offered to MCP clients only with
-// --allow-destructive and marked destructiveHint, and refused to a no-destructive agent.
+// --allow-destructive and marked destructiveHint, and refused to a no-destructive agent; and in
+// help, man page, completion scripts, README and skill, saying how it asks, and in the lists the
+// build writes for the texts that name deleting commands and tools.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { run, runBin, startSandbox, type TestSandbox } from './helpers.js';
+import { ROOT, run, runBin, startSandbox, type TestSandbox } from './helpers.js';
+import { declaredData } from '../src/cli/declared-data.js';
+import { generatedFiles } from '../src/main.js';
 import { connect, texts } from './mcp/harness.js';
 import { device } from '../src/commands/device/index.js';
 import { handlers, routes } from '../src/sandbox/routes.js';
@@ -114,6 +120,45 @@ describe('a DELETE verb declared tomorrow, on the MCP door', () => {
     await expect(c.client.callTool({ name: 'device_wipe', arguments: { device_id: 'dev_phone' } })).rejects.toThrow(/-32602/);
     await c.close();
     expect(sent()).toEqual([]);
+  });
+});
+
+describe('a DELETE verb declared tomorrow, in what is generated from the tree', () => {
+  const SAID = "Erase a device's data; asks to confirm on a terminal, else needs --yes";
+
+  it("is in its noun's help and its own, saying how it asks there", async () => {
+    const noun = await run(['device', '--help'], { env: sb.env });
+    // The row wraps at the help's width: read as words.
+    expect(noun.stdout.replace(/\s+/g, ' ')).toContain(` wipe ${SAID} `);
+    const own = await run(['device', 'wipe', '--help'], { env: sb.env });
+    expect(own.stdout).toContain(SAID);
+  });
+
+  it('is in the man pages, the completion scripts, the README and the skill (npm run docs)', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const files = await generatedFiles(readme);
+    expect(files['man/wsctl-device-wipe.1']).toContain(
+      "wsctl\\-device\\-wipe \\- Erase a device's data; asks to confirm on a terminal, else needs \\-\\-yes",
+    );
+    expect(files['man/wsctl-device.1']).toMatch(/wipe/);
+    expect(files['completions/wsctl.bash']).toContain("['wsctl device']='rm wipe'");
+    expect(files['completions/wsctl.fish']).toMatch(
+      /-a 'wipe' -d 'Erase a device.{1,4}s data; asks to confirm on a terminal, else needs --yes'/,
+    );
+    expect(files['completions/_wsctl']).toMatch(/wipe/);
+    expect(files['README.md']).toContain(`| \`wsctl device wipe <device_id>\` | ${SAID} | \`wsctl device wipe dev_phone\` |`);
+    expect(files['README.md']).toContain(
+      '| `device_wipe` | `wsctl device wipe` | destructive, only with `--allow-destructive` | every call |',
+    );
+    expect(files['skills/wsctl/SKILL.md']).toContain(
+      `\`wsctl device wipe <device_id> [--yes]\`: ${SAID} *(may delete: needs the person's yes, then \`--yes\`)*`,
+    );
+  });
+
+  it("is in the lists the build writes: the deleting commands (README, profile agents' help) and the tools of --allow-destructive", async () => {
+    const data = await declaredData();
+    expect(data.deleting).toContain('device wipe');
+    expect(data.destructiveTools).toContain('device_wipe');
   });
 });
 

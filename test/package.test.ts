@@ -51,6 +51,7 @@ describe('the package', () => {
       'THIRD-PARTY-NOTICES.txt',
       'README.md',
       'package.json',
+      'server.json',
       'bin/wsctl',
       'bin/package.json',
       'dist/wsctl.cjs',

@@ -17,6 +17,7 @@ const SECTION_4: [word: string, code: number][] = [
   ['service_error', 1],
   ['service_failure', 1],
   ['output_lost', 1],
+  ['local_error', 1],
   ['usage', 2],
   ['missing_argument', 2],
   ['invalid_input', 2],
@@ -97,6 +98,24 @@ describe('every --json error says its reason, and next where wsctl knows it', ()
     );
     expect(choice.reason).toBe('usage');
     expect(choice.next?.map((n) => n.command)).toEqual(["wsctl --sandbox site create 'my site' --variant blog --json"]);
+  });
+
+  it('usage: a corrected line that still lacks what the command needs names it with placeholders', async () => {
+    const lines = async (argv: string[]) => errorOf((await runBin(argv, { env: noConfig() })).stderr).next?.map((n) => n.command);
+    expect(await lines(['--sandbox', 'site', 'create', '--variant', 'blgo', '--json'])).toEqual([
+      'wsctl --sandbox site create --variant blog --json <name>',
+    ]);
+    expect(await lines(['--sandbox', 'byok', 'add', '--nme', 'fast', '--json'])).toEqual([
+      'wsctl --sandbox byok add --name fast --json --provider-url <url> --format <format> --model <model_id>',
+    ]);
+    // An id a terminal would offer a list for is needed all the same on a line a program runs.
+    expect(await lines(['--sandbox', 'convo', 'shwo', '--json'])).toEqual(['wsctl --sandbox convo show --json <conversation_id>']);
+  });
+
+  it('usage: a typo close to a command and its alias suggests the command once, with the line', async () => {
+    const e = errorOf((await runBin(['--sandbox', 'keys', 'lst', '--json'], { env: noConfig() })).stderr);
+    expect(e.message).toMatch(/^unknown command 'lst'\. Did you mean 'list'\? /);
+    expect(e.next?.map((n) => n.command)).toEqual(['wsctl --sandbox keys list --json']);
   });
 
   it('missing_argument: a missing conversation id, next `wsctl caps` with the global flags', async () => {
@@ -243,6 +262,15 @@ describe('every --json error says its reason, and next where wsctl knows it', ()
     const { env } = await faulty({ status: 500, times: 3 });
     const e = errorOf((await runBin(['keys', 'list', '--json'], { env: { ...env, ...noConfig() } })).stderr);
     expect([e.exit_code, e.reason, e.status]).toEqual([1, 'service_error', 500]);
+  });
+
+  it('local_error: a config.json that cannot be parsed is wsctl failing on its own, never the service', async () => {
+    const env = noConfig();
+    writeFileSync(join(env.WSCTL_CONFIG_DIR as string, 'config.json'), '{bad', { mode: 0o600 });
+    const r = await runBin(['keys', 'list', '--json'], { env });
+    expect(r.code).toBe(1);
+    expect(errorOf(r.stderr)).toMatchObject({ exit_code: 1, reason: 'local_error' });
+    expect(errorOf(r.stderr).message).toContain('config.json');
   });
 
   it('service_failure: a 2xx body that reports failure is printed, and the error says so', async () => {

@@ -278,7 +278,7 @@ describe('wsctl skill install and uninstall', () => {
     );
     expect(readFileSync(claude(home), 'utf8')).toBe(mine);
     const json = await run(['skill', 'install', '--agent', 'claude-code', '--json'], { env });
-    expect(JSON.parse(json.stderr).error).toMatchObject({ exit_code: 1, reason: 'service_error' });
+    expect(JSON.parse(json.stderr).error).toMatchObject({ exit_code: 1, reason: 'local_error' });
     // Installed, then edited by a person: theirs now.
     writeFileSync(claude(home), `${committed}\nAlways use --profile work.\n`);
     const edited = await run(['skill', 'install', '--agent', 'claude-code'], { env });

@@ -1,10 +1,12 @@
-// The context every command runs with: IO, environment, output, config and the HTTP client.
-// run.ts builds the real one; tests build the same thing around their own streams.
+// The context every command runs with: IO, environment, output, config and, for a verb that sends
+// with the profile's key, the target resolved and its client (what a door hands the pipeline).
+// The doors build the real one (door.ts, the MCP server's calls); tests build the same thing around
+// their own streams. Its types live below the commands, in src/verbs/context.ts.
 import { detectAgent, type AgentSign } from '../common/agent.js';
 import { Api, Connections, givenKey, NO_CREDENTIAL, readOnce, type Credential } from '../http/index.js';
 import { ConfigStore, configFolder, type ConfigFolder } from '../config/index.js';
 import { findPin } from '../config/pin.js';
-import { readKeyring, type KeyStorage } from '../config/keys.js';
+import { keyringReader } from '../config/keys.js';
 import {
   envFlag,
   envNumber,
@@ -13,108 +15,15 @@ import {
   namedTarget,
   resolveProfile,
   resolveTarget,
-  type Named,
   storeEntry as entryOf,
   type Resolution,
-  type StoreEntry,
 } from '../config/resolve.js';
 import { AuthError, notLoggedIn } from '../errors.js';
 import { cacheDir } from '../ids/store.js';
-import type { Clock } from '../common/clock.js';
 import type { Globals } from '../common/globals.js';
-import { createTerminal, type Env, type IO, type Terminal } from '../terminal/index.js';
+import { createTerminal, type Env } from '../terminal/index.js';
 import { sharedAccessibleOn } from '../terminal/accessible.js';
-import type { Prompt } from '../terminal/prompt.js';
-import type { Answered } from '../mcp/early.js';
-
-export type { Globals } from '../common/globals.js';
-
-/** What the process (or a test) provides. */
-export interface BaseCtx {
-  io: IO;
-  env: Env;
-  signal: AbortSignal;
-  version: string;
-  prompt: Prompt;
-  /** The width help wraps at (the real process: $COLUMNS or the terminal's); asked only when help is written. */
-  helpWidth?(): number | undefined;
-  /** What `convo show --follow` reads the time from and waits on; the real clock when absent. */
-  clock?: Clock;
-  /** Hears how far a long call has come (bytes uploaded, messages read): an MCP call's progress notifications. */
-  progress?(done: number, total?: number): void;
-  /** The working folder, where a pin file (.wsctl-profile) is looked for; the process's when absent. */
-  cwd?: string;
-  /** The `initialize` request the launcher already answered (`wsctl mcp`: src/mcp/early.ts). */
-  initializeAnswered?: Answered;
-  /**
-   * The process exits once the command's output is written (bin/wsctl): the command's own
-   * connections are left to the exit, which closes them, rather than closed in order first (2.2-4.8
-   * ms of a command on Node 24 in a timeline of the run; within the noise end to end, 0.98-0.99x).
-   * Not for an MCP call's context, whose server goes on.
-   */
-  exitsAfter?: boolean;
-}
-
-export type KeySource = 'env' | 'profile' | 'sandbox';
-
-export interface Target {
-  profile: string;
-  baseUrl?: string;
-  /** The key, read from its place only when a request is sent or a command shows it (auth status, auth token). */
-  credential: Credential;
-  keySource?: KeySource;
-  /** Where the profile's key lives; null when the key comes from elsewhere or there is none. */
-  keyStorage?: KeyStorage | null;
-  /** The profile's entry in the credential store. */
-  entry?: StoreEntry;
-  /** The base URL the profile's stored key belongs to, when another origin is in effect: the key is then neither read nor sent. */
-  keyBaseUrl?: string;
-}
-
-/**
- * What a verb runs with: capabilities (the terminal, the config, the HTTP client, the clock), the
- * target as config/resolve.ts resolves it, and the modes the global options set; never the raw
- * global options or streams.
- */
-export interface Ctx extends Omit<BaseCtx, 'io' | 'env'> {
-  /** The process's environment, only for verbs that hand it to another program or find another program's files (mcp install, sandbox serve --detach, TAB completion). */
-  env: Env;
-  term: Terminal;
-  config: ConfigStore;
-  json: boolean;
-  /** --jq was given: every JSON document printed goes through the filter. */
-  filtered: boolean;
-  /** The longest wait without progress, per attempt (--timeout, WSCTL_TIMEOUT). */
-  timeoutMs: number;
-  /** Where the ids wsctl remembers are kept (cli.md §10), and whether WSCTL_NO_HISTORY turned that off. */
-  idsCache: { dir: string; off: boolean };
-  debug: boolean;
-  dryRun: boolean;
-  sandbox: boolean;
-  /** The AI agent running wsctl, by name (cli.md §11): no prompt, pager or spinner, and the profile's agent policy applies. */
-  agent?: string;
-  /** The profile in effect: --profile, WSCTL_PROFILE, a pin file, the current profile, or "default". */
-  profileName(): string;
-  /** Profile, base URL and where the key lives, by the precedence of cli.md §1 (resolve.ts); no key is read. */
-  resolution(): Resolution;
-  /** What flags and their variables name, before config.json is read (resolve.ts): what another program must be told. */
-  named(): Named;
-  /** The profile's entry in the credential store. */
-  storeEntry(profile: string): StoreEntry;
-  /** Base URL and where the key lives (or of the profile named); no key is read until the credential is. */
-  target(options?: { profile?: string }): Promise<Target>;
-  /** What stops a request to this target (no base URL, or no key when one is needed), or undefined. */
-  missing(t: Pick<Target, 'profile' | 'baseUrl' | 'keyBaseUrl'> & { credential?: Credential }, needsKey?: boolean): string | undefined;
-  /** The HTTP client for the target (or the key and base URL given); throws exit 4 when no base URL or key is configured. */
-  api(options?: { credential?: Credential; baseUrl?: string; signal?: AbortSignal }): Promise<Api>;
-  /**
-   * A context for one call of a door that runs many verbs in this process (an MCP tool call): the
-   * same global options, with JSON output, no prompt and no colour, never --jq or --dry-run; the
-   * call's own streams, prompt and signal.
-   */
-  forCall(call: Pick<BaseCtx, 'io' | 'prompt' | 'signal'>): Promise<Ctx>;
-  close(): Promise<void>;
-}
+import type { BaseCtx, Ctx, Needs, Reached, Target } from '../verbs/context.js';
 
 /** What to do when the service rejects the key, for where the key came from. */
 export function authHint(t: Target): string {
@@ -203,7 +112,12 @@ function readSettings(env: Env, globals: Globals): Settings {
   };
 }
 
-export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorShared): Promise<Ctx> {
+/**
+ * The context of one command or call, with the target its verb needs (needs) resolved once, at
+ * the end, after every check of the global options and the environment: what the door hands the
+ * pipeline as ctx.reached.
+ */
+export async function createCtx(base: BaseCtx, globals: Globals, needs: Needs = {}, shared?: DoorShared): Promise<Ctx> {
   const { env } = base;
   const settings = shared?.settings ?? readSettings(env, globals);
   const { json, debug, told, noInput, sandbox, idsCache, backoffMs, maxResponseMb } = settings;
@@ -246,9 +160,16 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
   // One reading of the store per profile and context (a command, or one MCP call), however many requests ask.
   const storeReads = new Map<string, Credential>();
 
-  async function target(options: { profile?: string } = {}): Promise<Target> {
-    // Another profile than the one in effect (auth status --all): resolved as if named with --profile.
-    const r = options.profile === undefined ? resolution() : resolveTarget({ ...input, flags: { ...flags, profile: options.profile } });
+  let inEffect: Promise<Target> | undefined;
+  /** The target in effect, resolved once however many ask (the door, a confirmation, auth status); another profile's each time. */
+  function target(options: { profile?: string } = {}): Promise<Target> {
+    if (options.profile !== undefined) return targetOf(() => resolveTarget({ ...input, flags: { ...flags, profile: options.profile } }));
+    inEffect ??= targetOf(resolution);
+    return inEffect;
+  }
+
+  async function targetOf(resolve: () => Resolution): Promise<Target> {
+    const r = resolve();
     if (r.sandbox) {
       // Only --sandbox loads the sandbox (its server, routes and seed).
       embedded ??= await (await import('../sandbox/embedded.js')).startEmbeddedSandbox(config.dir, dryRun);
@@ -271,7 +192,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
         const entry = r.entry;
         const credential =
           storeReads.get(entry.account) ??
-          readOnce(() => readKeyring(entry, (line) => debug && term.trace(`credential store: ${line}`), base.signal));
+          readOnce(keyringReader(entry, (line) => debug && term.trace(`credential store: ${line}`), base.signal));
         storeReads.set(entry.account, credential);
         return { ...t, credential, keySource: 'profile', keyStorage: 'keyring' };
       }
@@ -302,26 +223,30 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
     return undefined;
   }
 
-  async function api(options: { credential?: Credential; baseUrl?: string; signal?: AbortSignal } = {}): Promise<Api> {
-    const t = await target();
-    const baseUrl = options.baseUrl ?? t.baseUrl;
-    const credential = options.credential ?? t.credential;
-    // --dry-run sends nothing and reads no key; a key stored for another origin would not be sent.
-    if (dryRun && options.credential === undefined && t.keyBaseUrl) term.warn(`Without --dry-run this is exit 4. ${noKey(t.profile, t)}`);
+  /** Why no request can go to this base URL with this key (exit 4), or undefined; --dry-run reads no key, so needs none. */
+  function refusal(t: Target, baseUrl: string | undefined, credential: Credential): AuthError | undefined {
     const problem = missing({ ...t, baseUrl, credential }, !dryRun);
-    if (problem || !baseUrl)
-      throw new AuthError(
-        problem ?? missingBaseUrl(t.profile),
-        notLoggedIn(t.profile, { ...t, baseUrl, keyBaseUrl: credential.present ? undefined : t.keyBaseUrl }),
-      );
-    const client = new Api({
+    if (!problem && baseUrl) return undefined;
+    return new AuthError(
+      problem ?? missingBaseUrl(t.profile),
+      notLoggedIn(t.profile, { ...t, baseUrl, keyBaseUrl: credential.present ? undefined : t.keyBaseUrl }),
+    );
+  }
+
+  /** --dry-run sends nothing and reads no key: a key stored for another origin, which would not be sent, is said instead. */
+  function dryRunWarning(t: Target): string | undefined {
+    return dryRun && t.keyBaseUrl ? `Without --dry-run this is exit 4. ${noKey(t.profile, t)}` : undefined;
+  }
+
+  function client(t: Target, baseUrl: string, credential: Credential, signal = base.signal): Api {
+    const made = new Api({
       baseUrl,
       credential,
       timeoutMs: attemptMs,
       debug,
       dryRun,
       userAgent: `wsctl/${base.version}${agent === undefined ? '' : ` agent/${agent}`}`,
-      signal: options.signal ?? base.signal,
+      signal,
       trace: (line) => term.trace(line),
       authHint: authHint(t),
       proxy: {
@@ -333,12 +258,41 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
       maxBodyBytes: maxResponseMb === undefined ? undefined : maxResponseMb * 1024 * 1024,
       connections: shared?.connections,
     });
-    clients.push(client);
-    return client;
+    clients.push(made);
+    return made;
+  }
+
+  async function api(options: { credential?: Credential; baseUrl?: string; signal?: AbortSignal } = {}): Promise<Api> {
+    const t = await target();
+    const baseUrl = options.baseUrl ?? t.baseUrl;
+    const credential = options.credential ?? t.credential;
+    const warning = options.credential === undefined ? dryRunWarning(t) : undefined;
+    if (warning) term.warn(warning);
+    const refused = refusal(t, baseUrl, credential);
+    if (refused) throw refused;
+    return client(t, baseUrl as string, credential, options.signal);
+  }
+
+  /**
+   * The door's one resolving of the target, before the verb runs: nothing is thrown here (a
+   * missing profile, base URL or key is said where a request would go out, as before: settle()).
+   */
+  async function reach(): Promise<Reached> {
+    let t: Target | undefined;
+    let warning: string | undefined;
+    try {
+      t = await target();
+      warning = dryRunWarning(t);
+      const refused = refusal(t, t.baseUrl, t.credential);
+      if (refused) return { target: t, warning, failure: refused };
+      return { target: t, client: client(t, t.baseUrl as string, t.credential), warning };
+    } catch (failure) {
+      return { target: t, warning, failure };
+    }
   }
 
   const { io: _io, env: _env, ...rest } = base;
-  return {
+  const ctx: Ctx = {
     ...rest,
     env,
     term,
@@ -348,7 +302,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
     timeoutMs: attemptMs,
     idsCache,
     named: () => namedTarget(flags, env),
-    forCall: (call) => {
+    forCall: (call, callNeeds) => {
       if (!door) {
         const callGlobals = { ...globals, json: true, input: false, jq: undefined, dryRun: undefined, color: false };
         door = {
@@ -360,7 +314,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
           attemptMs,
         };
       }
-      return createCtx({ ...base, ...call, env: door.env, progress: undefined, exitsAfter: false }, door.globals, door);
+      return createCtx({ ...base, ...call, env: door.env, progress: undefined, exitsAfter: false }, door.globals, callNeeds, door);
     },
     debug,
     dryRun,
@@ -380,4 +334,7 @@ export async function createCtx(base: BaseCtx, globals: Globals, shared?: DoorSh
       await embedded?.close();
     },
   };
+  // Last: the checks above (exit 2) come first, and a verb that sends nothing resolves nothing.
+  if (needs.target) ctx.reached = await reach();
+  return ctx;
 }

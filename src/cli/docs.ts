@@ -1,5 +1,6 @@
 // What `npm run docs` writes (scripts/generate.mjs): everything generated from the command tree.
 import type { Command } from 'commander';
+import { DECLARED } from '../common/declared.js';
 import type { App } from '../verbs/declare.js';
 import { buildProgram, declaredVerbs, loadCommands } from './program.js';
 import { VERSION } from './run.js';
@@ -28,9 +29,26 @@ async function mcpToolTable(): Promise<string> {
   return ['| tool | command | kind | a person confirms |', '|---|---|---|---|', ...rows].join('\n');
 }
 
+/** The README's example of the agent policies, which names what no-destructive refuses. */
+function agentPolicies(): string {
+  const lines = [
+    ['wsctl profile agents work read-only', 'agents may only read'],
+    ['wsctl profile agents work no-destructive', `no ${DECLARED.deleting.join(', ')}, nor any --force`],
+    ['wsctl profile agents work full', 'the default'],
+    ['wsctl profile list', 'the AGENTS column; "agents" in --json'],
+  ];
+  return ['```sh', ...lines.map(([command, said]) => `${command!.padEnd(43)}# ${said}`), '```'].join('\n');
+}
+
+/** Every `<!--name-->…<!--/name-->` span of a text (a list inside a sentence) with its new body. */
+export function replaceSpans(text: string, name: string, body: string): string {
+  return text.replace(new RegExp(`(<!--${name}-->)[^<]*(<!--/${name}-->)`, 'g'), (_m, open: string, close: string) => open + body + close);
+}
+
 /**
  * The files generated from the command tree: completion scripts, man pages (and package.json's
- * list of them), the agent skill, and the README's command list and tables of settings and exit codes.
+ * list of them), the MCP registry's `server.json`, the agent skill, and the README's command list,
+ * its tables of settings and exit codes, and the lists of commands in its sentences.
  */
 export async function generatedFiles(readme?: string, packageJson?: string, changelog?: string): Promise<Record<string, string>> {
   const {
@@ -43,6 +61,7 @@ export async function generatedFiles(readme?: string, packageJson?: string, chan
     settingsTable,
     exitCodeTable,
     skillText,
+    serverJson,
   } = await import('./loaded.js');
   let help = '';
   const app: App = { run: async () => {}, loadAll: (p: Command) => loadCommands(p, app, 'all') };
@@ -65,12 +84,16 @@ export async function generatedFiles(readme?: string, packageJson?: string, chan
     let text = replaceReference(readme, commandReference(program));
     text = replaceSection(text, 'settings', settingsTable());
     text = replaceSection(text, 'exit-codes', exitCodeTable());
+    text = replaceSection(text, 'agent-policies', agentPolicies());
+    text = replaceSpans(text, 'deleting', DECLARED.deleting.map((c) => `\`${c}\``).join(', '));
     files['README.md'] = replaceSection(text, 'mcp-tools', await mcpToolTable());
   }
   if (packageJson !== undefined) {
     const pkg = JSON.parse(packageJson);
     pkg.man = Object.keys(pages).map((file) => `./man/${file}`);
     files['package.json'] = `${JSON.stringify(pkg, null, 2)}\n`;
+    // The MCP registry's entry, which names the npm package and version it describes.
+    files['server.json'] = serverJson(pkg);
   }
   return files;
 }

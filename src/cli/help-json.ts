@@ -4,6 +4,7 @@
 // test/help-json.test.ts compares it with each of them.
 import type { Command } from 'commander';
 import { AGENT_POLICIES, type AgentPolicy } from '../common/agent.js';
+import { wordsOf } from '../common/argv.js';
 import { GLOBAL_OPTIONS } from '../common/globals.js';
 import { visibleSubcommands } from '../common/visible.js';
 import { REASONS, UsageError, type Reason } from '../errors.js';
@@ -15,6 +16,7 @@ import type { Prompt } from '../terminal/prompt.js';
 import { createTerminal } from '../terminal/index.js';
 import { refusedBy } from '../verbs/agent-policy.js';
 import { asksOf, callChanges, commandChanges, type Changes } from '../verbs/changes.js';
+import { commandSummary } from '../verbs/confirm.js';
 import { pathOf, type Param, type VerbDecl } from '../verbs/declare.js';
 import { cliName, paramsOf } from '../verbs/invoke.js';
 import type { DeclaredVerb } from '../mcp/tools.js';
@@ -111,8 +113,8 @@ const callsService = (verb: VerbDecl) => verb.endpoints === 'any' || verb.endpoi
 /**
  * The exit codes a command can end with, each with its reasons (cli.md §4), read from what the
  * command declares rather than listed command by command:
- * - every command: 0; 1 when its output cannot be written (`output_lost`) or config.json cannot be
- *   read (exit 1 has no word of its own for that: `service_error`, src/errors.ts); 2 for a wrong
+ * - every command: 0; 1 when its output cannot be written (`output_lost`) or a file it reads cannot
+ *   be used, config.json first (`local_error`); 2 for a wrong
  *   flag or value, or a `--jq` filter (every command takes the global options); 130 on Ctrl-C;
  * - a required argument or option: 2 `missing_argument`;
  * - a command that calls the service: its failures (1), a 422 and a plain http:// URL (2), the
@@ -123,7 +125,7 @@ const callsService = (verb: VerbDecl) => verb.endpoints === 'any' || verb.endpoi
  *   credential store and may find no key (4).
  */
 export function exitCodesOf(verb: VerbDecl): { code: number; reasons: Reason[] }[] {
-  const reasons = new Set<Reason>(['output_lost', 'service_error', 'usage', 'invalid_input', 'jq_error', 'interrupted']);
+  const reasons = new Set<Reason>(['output_lost', 'local_error', 'usage', 'invalid_input', 'jq_error', 'interrupted']);
   const add = (...words: Reason[]) => {
     for (const word of words) reasons.add(word);
   };
@@ -131,6 +133,7 @@ export function exitCodesOf(verb: VerbDecl): { code: number; reasons: Reason[] }
   if (args.some(([, a]) => a.syntax.startsWith('<')) || flags.some(([, f]) => f.required)) add('missing_argument');
   if (callsService(verb))
     add(
+      'service_error',
       'service_failure',
       'rejected_input',
       'insecure_url',
@@ -159,7 +162,7 @@ const shortOf = (syntax: string) => /(?:^|[\s,])(-[A-Za-z])\b/.exec(syntax)?.[1]
 function optionEntry(param: Param<unknown>, more: { ids?: string; global?: boolean; env?: string; noun?: string } = {}): OptionEntry {
   const valued = takesValue(param);
   const type = !valued ? 'boolean' : param.choices ? 'choice' : param.number ? 'number' : 'string';
-  const fallback = param.fallback;
+  const fallback = param.fallback ?? param.implied;
   const shown = valued && fallback !== undefined && !(Array.isArray(fallback) && fallback.length === 0);
   const short = shortOf(param.syntax);
   return {
@@ -187,8 +190,14 @@ function envOf(flag: string): string | undefined {
 /** The global options (src/common/globals.ts), then commander's own on the root (-V, --version; -h, --help), which every command takes. */
 function globalEntries(program: Command): OptionEntry[] {
   const globals = Object.values(GLOBAL_OPTIONS).map((spec) => {
-    const number = (spec as { number?: boolean }).number;
-    const param: Param<unknown> = { syntax: spec.flags, help: spec.help, read: () => undefined, ...(number ? { number } : {}) };
+    const { number, fallback } = spec as { number?: boolean; fallback?: string };
+    const param: Param<unknown> = {
+      syntax: spec.flags,
+      help: spec.help,
+      read: () => undefined,
+      ...(number ? { number } : {}),
+      ...(fallback !== undefined ? { fallback: number ? Number(fallback) : fallback } : {}),
+    };
     return optionEntry(param, { global: true, env: envOf(cliName(param, 'flag')) });
   });
   const declared = new Set(globals.map((g) => g.flag));
@@ -212,7 +221,7 @@ function argumentEntry(param: Param<unknown>, ids: string | undefined): Argument
 }
 
 function entryOf({ path, verb }: DeclaredVerb): CommandEntry {
-  return { name: path.join(' '), summary: verb.summary, changes: commandChanges(verb) };
+  return { name: path.join(' '), summary: commandSummary(verb), changes: commandChanges(verb) };
 }
 
 /** One command described (cli.md §12): what the parser takes, what it changes and asks, how it ends, what it prints. */
@@ -260,25 +269,15 @@ function commandAt(program: Command, path: string[]): Command | undefined {
   return command;
 }
 
-/** The words of argv that may name a command or topic (not options, nor a global option's value; not `help`), with where each is. */
-function commandWords(argv: string[], valueOptions: ReadonlySet<string>): { word: string; at: number }[] {
-  const words: { word: string; at: number }[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] as string;
-    if (word === '--') break;
-    if (word.startsWith('-')) {
-      if (valueOptions.has(word)) i++;
-      continue;
-    }
-    if (words.length === 0 && word === 'help') continue;
-    words.push({ word, at: i });
-  }
-  return words;
+/** The words of argv that may name a command or topic (before `--`; not a first `help`), with where each is. */
+function commandWords(argv: string[]): { word: string; at: number }[] {
+  const words = wordsOf(argv, 'end');
+  return words[0]?.word === 'help' ? words.slice(1) : words;
 }
 
 /** What argv asks for, or a UsageError (exit 2, `usage`) naming the closest command or topic, with the corrected line as `next`. */
-function resolve(program: Command, argv: string[], valueOptions: ReadonlySet<string>) {
-  const words = commandWords(argv, valueOptions);
+function resolve(program: Command, argv: string[]) {
+  const words = commandWords(argv);
   const topic = words.length === 1 ? findTopic(words[0]!.word) : undefined;
   if (topic && !program.commands.some((c) => c.name() === topic.name)) return { topic };
   let command = program;
@@ -327,8 +326,6 @@ export interface HelpJsonRun {
   version: string;
   /** The line as typed (an alias expanded): `help --json keys create` or `keys create --help --json`. */
   argv: string[];
-  /** The global options that take a value: their values are no command words. */
-  valueOptions: ReadonlySet<string>;
   io: IO;
   env: Env;
   prompt: Prompt;
@@ -336,9 +333,9 @@ export interface HelpJsonRun {
 }
 
 /** The document argv asks for: the tree, one command, a noun's commands, or a help topic. */
-export async function helpDocument(run: Pick<HelpJsonRun, 'program' | 'verbs' | 'version' | 'argv' | 'valueOptions'>): Promise<unknown> {
+export async function helpDocument(run: Pick<HelpJsonRun, 'program' | 'verbs' | 'version' | 'argv'>): Promise<unknown> {
   const { program, verbs, version, argv } = run;
-  const asked = resolve(program, argv, run.valueOptions);
+  const asked = resolve(program, argv);
   if ('topic' in asked) {
     const { name, summary, intro, rows, outro } = asked.topic!;
     return { topic: name, summary, intro, rows, ...(outro ? { outro } : {}) };

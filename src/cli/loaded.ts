@@ -17,6 +17,8 @@ export { answerHelp, suggestCommand } from '../help/index.js';
 export { printHelpDocument } from './help-json.js';
 export { closest } from '../help/suggest.js';
 export { manPages } from '../help/man.js';
+export { describedOf } from '../common/visible.js';
+export { serverJson } from '../help/server-json.js';
 export { exitCodeTable, replaceSection, settingsTable } from '../help/render.js';
 export { addNoun } from '../verbs/invoke.js';
 export { alias } from '../commands/alias/index.js';

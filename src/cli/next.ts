@@ -74,7 +74,7 @@ export function nextCommands(steps: readonly NextStep[] | undefined, argv: strin
       continue;
     }
     if ('typed' in step) {
-      out.push({ command: `wsctl ${line(step.typed, true)}`, why: step.why });
+      out.push({ command: `wsctl ${[line(step.typed, true), ...(step.missing ?? [])].join(' ')}`, why: step.why });
       continue;
     }
     const own = new Set(step.words.filter((w) => w.startsWith('--')).map((w) => w.split('=', 1)[0]));

@@ -27,10 +27,10 @@ export async function cli(argv: string[], early?: EarlyStart): Promise<void> {
   const json = argv.includes('--json') || argv.includes('--jq');
   // Nothing may end in Node's crash output: anything unexpected is one line and exit 1.
   /** One line on stderr, under --json (or --jq) a compact error document with its reason (cli.md §3, §4). */
-  const sayFailure = (message: string, reason: 'service_error' | 'output_lost') =>
+  const sayFailure = (message: string, reason: 'local_error' | 'output_lost') =>
     process.stderr.write(json ? `${JSON.stringify({ error: { message, exit_code: EXIT_FAILURE, reason } })}\n` : `Error: ${message}\n`);
   const lastResort = (error: unknown) => {
-    sayFailure(unexpected(error), 'service_error');
+    sayFailure(unexpected(error), 'local_error');
     if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exit(EXIT_FAILURE);
   };
@@ -39,7 +39,7 @@ export async function cli(argv: string[], early?: EarlyStart): Promise<void> {
   // Every command ends in process.exit below; an event loop that empties first means something
   // was awaited that can never come, and Node would exit 0 having printed nothing.
   process.on('beforeExit', () => {
-    sayFailure(STALLED, 'service_error');
+    sayFailure(STALLED, 'local_error');
     process.exit(EXIT_FAILURE);
   });
 

@@ -3,51 +3,45 @@
 // so --version and --help pay for commander and this file only.
 import { Command, Help, Option } from 'commander';
 import type { App, NounDecl, VerbDecl } from '../verbs/declare.js';
-import { GLOBAL_OPTIONS, VALUE_OPTIONS } from '../common/globals.js';
+import { DECLARED } from '../common/declared.js';
+import { invokedNounAt } from '../common/argv.js';
+import { GLOBAL_OPTIONS } from '../common/globals.js';
 import { wrapWords } from '../terminal/words.js';
 
 type AppModule = typeof import('./loaded.js');
 
-// The nouns' names and one-line descriptions, for the root's help; each noun is declared in its
-// own module (src/commands/<noun>/index.ts), loaded only when argv names the noun. The descriptions
-// repeat the declarations' summaries so that --help loads no noun: argv.test.ts compares them.
+// The nouns by name, for the root's help; each noun is declared in its own module
+// (src/commands/<noun>/index.ts), loaded only when argv names the noun. Their one-line
+// descriptions are the declarations' summaries, which the build reads (src/common/declared.ts),
+// so that --help loads no noun.
 interface Noun {
   name: string;
-  description: string;
   hidden?: boolean;
   declaration(app: AppModule): NounDecl;
 }
 
 const nouns: Noun[] = [
-  { name: 'auth', description: 'Log in, check and forget API keys', declaration: (app) => app.auth },
-  { name: 'profile', description: 'List, switch and delete config profiles', declaration: (app) => app.profile },
-  { name: 'keys', description: "Create and list the workspace's API keys", declaration: (app) => app.keys },
-  { name: 'settings', description: "Show the user's settings", declaration: (app) => app.settings },
-  {
-    name: 'caps',
-    description: 'Show the workspace capabilities: text numbers, e-mail addresses, connected apps, prompts',
-    declaration: (app) => app.caps,
-  },
-  { name: 'convo', description: 'Read conversations', declaration: (app) => app.convo },
-  { name: 'notes', description: 'Import pages from the connected note-taking app', declaration: (app) => app.notes },
-  { name: 'conn', description: 'Change or remove connections to third-party apps', declaration: (app) => app.conn },
-  { name: 'byok', description: 'Register bring-your-own-model configurations', declaration: (app) => app.byok },
-  { name: 'device', description: 'Manage registered devices', declaration: (app) => app.device },
-  { name: 'persona', description: 'Published versions and avatars of personas', declaration: (app) => app.persona },
-  { name: 'pub', description: 'Manage published conversations', declaration: (app) => app.pub },
-  { name: 'site', description: 'Create websites in the workspace', declaration: (app) => app.site },
-  { name: 'mcp', description: 'Serve the workspace to AI agents as MCP tools (Claude, Cursor, VS Code)', declaration: (app) => app.mcp },
-  {
-    name: 'skill',
-    description: "Print wsctl's agent skill (SKILL.md), or install it for Claude Code or Codex",
-    declaration: (app) => app.skill,
-  },
-  { name: 'ids', description: 'List or forget the ids wsctl remembers for completion and choosing', declaration: (app) => app.ids },
-  { name: 'api', description: 'Send an authenticated request to any path and print the response body', declaration: (app) => app.api },
-  { name: 'alias', description: 'Name a command line: set, list and remove aliases', declaration: (app) => app.alias },
-  { name: 'completion', description: 'Print the completion script for a shell', declaration: (app) => app.completion },
-  { name: 'sandbox', description: 'Run or reset the local sandbox service', declaration: (app) => app.sandbox },
-  { name: '__complete', description: 'values for completion scripts', hidden: true, declaration: (app) => app.complete },
+  { name: 'auth', declaration: (app) => app.auth },
+  { name: 'profile', declaration: (app) => app.profile },
+  { name: 'keys', declaration: (app) => app.keys },
+  { name: 'settings', declaration: (app) => app.settings },
+  { name: 'caps', declaration: (app) => app.caps },
+  { name: 'convo', declaration: (app) => app.convo },
+  { name: 'notes', declaration: (app) => app.notes },
+  { name: 'conn', declaration: (app) => app.conn },
+  { name: 'byok', declaration: (app) => app.byok },
+  { name: 'device', declaration: (app) => app.device },
+  { name: 'persona', declaration: (app) => app.persona },
+  { name: 'pub', declaration: (app) => app.pub },
+  { name: 'site', declaration: (app) => app.site },
+  { name: 'mcp', declaration: (app) => app.mcp },
+  { name: 'skill', declaration: (app) => app.skill },
+  { name: 'ids', declaration: (app) => app.ids },
+  { name: 'api', declaration: (app) => app.api },
+  { name: 'alias', declaration: (app) => app.alias },
+  { name: 'completion', declaration: (app) => app.completion },
+  { name: 'sandbox', declaration: (app) => app.sandbox },
+  { name: '__complete', hidden: true, declaration: (app) => app.complete },
 ];
 
 export interface ProgramOutput {
@@ -101,7 +95,7 @@ export function buildProgram(version: string, output: ProgramOutput): Command {
     },
   });
 
-  for (const noun of nouns) program.command(noun.name, { hidden: noun.hidden }).description(noun.description);
+  for (const noun of nouns) program.command(noun.name, { hidden: noun.hidden }).description(DECLARED.nouns[noun.name] ?? '');
   return program;
 }
 
@@ -142,19 +136,8 @@ export function invokedNoun(argv: string[]): string | undefined {
   return at < 0 ? undefined : argv[at];
 }
 
-/** Where that word is in argv, or -1. */
-export function invokedNounAt(argv: string[]): number {
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] as string;
-    if (word === '--') return i + 1 < argv.length ? i + 1 : -1;
-    if (word.startsWith('-')) {
-      if (VALUE_OPTIONS.has(word)) i++;
-      continue;
-    }
-    return i;
-  }
-  return -1;
-}
+/** Where that word is in argv, or -1 (the one reader of argv before commander's). */
+export { invokedNounAt };
 
 export interface DeclaredVerb {
   /** ['device', 'rm']; ['caps'] for a noun that is a verb itself. */
@@ -168,7 +151,7 @@ export async function declaredNouns(): Promise<{ name: string; description: stri
   const commands = await import('./loaded.js');
   return nouns.map((noun) => ({
     name: noun.name,
-    description: noun.description,
+    description: DECLARED.nouns[noun.name] ?? '',
     hidden: !!noun.hidden,
     declared: noun.declaration(commands),
   }));

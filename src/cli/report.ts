@@ -1,10 +1,10 @@
 // The reporter: an error (ours, commander's or one nobody expected) → its exit code and the one
 // line, or under --json the document, that says what went wrong. Exit codes come from errors.ts.
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
+import type { Described } from '../common/visible.js';
 import type { NextStep } from '../errors.js';
 import { parseBoolean } from '../../bin/booleans.cjs';
-import type { BaseCtx } from './context.js';
-import { VALUE_OPTIONS } from '../common/globals.js';
+import type { BaseCtx } from '../verbs/context.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -54,7 +54,7 @@ export async function reportError(error: unknown, base: BaseCtx, outcome: Outcom
   // Messages quote ids and service text: keep them from driving the terminal or forging lines.
   // The last door: a secret wsctl sent is masked even in an error made before it was known.
   const message = cleanErrorMessage(maskSecrets(known ? error.message : unexpected(error)));
-  const reason = known ? error.reason : reasonOfCode(code);
+  const reason = known ? error.reason : reasonOfCode(code, true);
   const next = known && error.next ? nextCommands(error.next, outcome.argv) : [];
   if (outcome.json) {
     const doc: Record<string, unknown> = { message, exit_code: code, reason };
@@ -107,37 +107,80 @@ function commandAt(program: Command, path: string): Command {
   return command;
 }
 
-/** "wsctl keys create" for the words of argv that name commands (where a usage hint points), and where the first word that names none is. */
-function commandPath(program: Command, argv: string[]): { path: string; at: number } {
+/**
+ * argv read against commander's tree: the command its words name (`wsctl keys create`, where a
+ * usage hint points), where the first word after it is (-1 when there is none), and the
+ * words after the command (its arguments). An option's value is skipped by what the option takes.
+ */
+function walk(program: Command, argv: string[]): { command: Command; path: string; at: number; positional: string[] } {
   const names = ['wsctl'];
   let command = program;
+  let at = -1;
+  const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] as string;
-    if (word === '--') break;
+    if (word === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
     if (word.startsWith('-')) {
-      if (VALUE_OPTIONS.has(word)) i++;
+      const option = optionsOf(command).find((o) => o.long === word || o.short === word);
+      if (option && (option.required || option.optional)) i++;
       continue;
     }
-    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!sub) return { path: names.join(' '), at: i };
-    names.push(sub.name());
-    command = sub;
+    const sub = at < 0 ? command.commands.find((c) => c.name() === word || c.aliases().includes(word)) : undefined;
+    if (sub) {
+      names.push(sub.name());
+      command = sub;
+      continue;
+    }
+    if (at < 0) at = i;
+    positional.push(word);
   }
-  return { path: names.join(' '), at: -1 };
+  return { command, path: names.join(' '), at, positional };
 }
 
 /** Commander's errors that say something required is missing; the others are `usage`. */
 const MISSING = new Set(['commander.missingArgument', 'commander.optionMissingArgument', 'commander.missingMandatoryOptionValue']);
 
-/** argv with its word at `at` (or its `--flag=value`'s value) replaced by the one guessed: the corrected line, as `next`. */
-function corrected(argv: string[], at: number, guess: string, why: string): NextStep[] {
+/**
+ * argv with its word at `at` (or its `--flag=value`'s value) replaced by the one guessed: the
+ * corrected line, as `next`, with placeholders for what the command still needs, so that it runs.
+ */
+function corrected(program: Command, lookUp: LookUp, argv: string[], at: number, guess: string, why: string): NextStep[] {
   if (at < 0 || guess.includes("'")) return [];
   const word = argv[at] as string;
   const eq = word.indexOf('=');
   // `--jsn=x` → `--json=x`; `--variant=blgo` → `--variant=blog`.
   const fixed =
     !word.startsWith('--') || eq < 0 ? guess : guess.startsWith('-') ? `${guess}${word.slice(eq)}` : `${word.slice(0, eq + 1)}${guess}`;
-  return [{ typed: [...argv.slice(0, at), fixed, ...argv.slice(at + 1)], why }];
+  const typed = [...argv.slice(0, at), fixed, ...argv.slice(at + 1)];
+  const missing = stillMissing(program, lookUp, typed);
+  return [{ typed, ...(missing.length ? { missing } : {}), why }];
+}
+
+/** What the declarations say of a command: the program's own copy of src/common/visible.ts, which built the tree. */
+type LookUp = (command: Command) => Described | undefined;
+
+/** The options a command takes: its own and its ancestors' (the global ones). */
+function optionsOf(command: Command): Option[] {
+  const options: Option[] = [];
+  for (let c: Command | null = command; c; c = c.parent) options.push(...c.options);
+  return options;
+}
+
+/** What a line lacks before its command runs: a placeholder for each required argument and option not given. */
+function stillMissing(program: Command, lookUp: LookUp, argv: string[]): string[] {
+  const { command, positional } = walk(program, argv);
+  const required = lookUp(command)?.required;
+  if (!required) return [];
+  const missing = required.args.slice(positional.length);
+  for (const [flag, value] of required.flags) {
+    const option = command.options.find((o) => o.long === flag);
+    const given = argv.some((w) => w === flag || w.startsWith(`${flag}=`) || (option?.short !== undefined && w === option.short));
+    if (!given) missing.push(flag, value);
+  }
+  return missing;
 }
 
 /** Where argv has the flag commander did not know (`--jsn`, `--jsn=x`), or -1. */
@@ -160,8 +203,8 @@ function valueAt(argv: string[], value: string): number {
  * where to read the usage. `said` is what commander wrote (onUsageError), else its error's message.
  */
 export async function usageError(program: Command, argv: string[], code: string, said: string): Promise<Error> {
-  const { UsageError, suggestCommand, closest } = await import('./loaded.js');
-  const { path, at } = commandPath(program, argv);
+  const { UsageError, suggestCommand, closest, describedOf } = await import('./loaded.js');
+  const { path, at } = walk(program, argv);
   const hint = ` Run \`${path} --help\` for usage.`;
   let line = said.replace(/([^.!?])$/, '$1.').replace(/^command-argument value /, 'value ');
   let next: NextStep[] = [];
@@ -170,12 +213,13 @@ export async function usageError(program: Command, argv: string[], code: string,
     // Commander's guess can be far off (`version` → `persona`): only close ones, and flags typed as words.
     const guess = suggestCommand(commandAt(program, path), unknown[1] as string);
     line = `unknown command '${unknown[1]}'.${guess ? ` Did you mean '${guess}'?` : ''}`;
-    if (guess && argv[at] === unknown[1]) next = corrected(argv, at, guess, `'${unknown[1]}' is not a command; '${guess}' is.`);
+    if (guess && argv[at] === unknown[1])
+      next = corrected(program, describedOf, argv, at, guess, `'${unknown[1]}' is not a command; '${guess}' is.`);
   }
   const option = /^unknown option '([^']*)'\. Did you mean '([^']*)'\?/.exec(line);
   if (code === 'commander.unknownOption' && option) {
     const [, typo, guess] = option as unknown as [string, string, string];
-    next = corrected(argv, flagAt(argv, typo), guess, `'${typo}' is not an option here; '${guess}' is.`);
+    next = corrected(program, describedOf, argv, flagAt(argv, typo), guess, `'${typo}' is not an option here; '${guess}' is.`);
   }
   // A mistyped choice (`--variant blgo`): the close one, on the same line.
   const choice = /'([^']*)' is invalid(?: for argument '[^']*')?\. Allowed choices are (.*)\.$/.exec(line);
@@ -186,7 +230,14 @@ export async function usageError(program: Command, argv: string[], code: string,
     );
     if (guess) line += ` Did you mean '${guess}'?`;
     if (guess)
-      next = corrected(argv, valueAt(argv, choice[1] as string), guess, `'${choice[1]}' is not one of the choices; '${guess}' is.`);
+      next = corrected(
+        program,
+        describedOf,
+        argv,
+        valueAt(argv, choice[1] as string),
+        guess,
+        `'${choice[1]}' is not one of the choices; '${guess}' is.`,
+      );
   }
   return new UsageError(`${sentence(line)}${hint}`, { reason: MISSING.has(code) ? 'missing_argument' : 'usage', next });
 }

@@ -1,21 +1,14 @@
-// The runner: argv → the program → a verb, run with the context built from its global options;
-// what it returns is printed, and every error goes to the reporter. Touches no `process`: the
-// shell (shell.ts) or a test hands it the streams, the environment and the Ctrl-C signal.
-import type { Command } from 'commander';
-import type { App, Result } from '../verbs/declare.js';
-import type { BaseCtx, Ctx, Globals } from './context.js';
+// The runner: argv → the program → a verb's action, which the command line's door (door.ts) runs
+// and prints; every error goes to the reporter. Touches no `process`: the shell (shell.ts) or a
+// test hands it the streams, the environment and the Ctrl-C signal.
+import type { BaseCtx } from '../verbs/context.js';
+import { runningApp } from './door.js';
 import { buildProgram, declaredVerbs, invokedNoun, invokedNounAt, isCommandName, loadCommands } from './program.js';
 import { GLOBAL_FLAGS, VALUE_OPTIONS } from '../common/globals.js';
 import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
 
 declare const __WSCTL_VERSION__: string;
 export const VERSION = typeof __WSCTL_VERSION__ === 'string' ? __WSCTL_VERSION__ : '0.0.0-dev';
-
-function rootOf(command: Command): Command {
-  let root = command;
-  while (root.parent) root = root.parent;
-  return root;
-}
 
 /** `wsctl help keys create` is `wsctl keys create --help`; `wsctl help <topic>` is answered apart. */
 function helpRequest(argv: string[]): { argv: string[]; words: string[] } | undefined {
@@ -29,63 +22,6 @@ function wantsHelpJson(argv: string[]): boolean {
   const end = argv.indexOf('--');
   const words = end < 0 ? argv : argv.slice(0, end);
   return words.some((w) => w === '--help' || w === '-h') && words.some((w) => w === '--json' || w === '--jq' || w.startsWith('--jq='));
-}
-
-/** The App that runs verbs for real: builds the context, runs the verb, prints its Result. */
-function runningApp(base: BaseCtx, outcome: Outcome): App {
-  const app: App = {
-    loadAll: (program) => loadCommands(program, app, 'all'),
-    declared: declaredVerbs,
-    async run(command, opts, verb) {
-      const globals = rootOf(command).opts<Globals>();
-      outcome.json = !!globals.json || globals.jq !== undefined;
-      outcome.debug ||= !!globals.debug;
-      const { createCtx } = await import('./loaded.js');
-      const ctx = await createCtx(base, globals);
-      try {
-        const result = await verb(opts(), ctx);
-        // A command that returns nothing (sandbox serve) ends on Ctrl-C by design.
-        if (result) outcome.code = await print(result, ctx, base);
-      } finally {
-        await ctx.close();
-      }
-    },
-  };
-  return app;
-}
-
-/** Prints a verb's Result (JSON or human) and gives the exit code it ends with. */
-async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
-  const { InterruptedError, WsctlError, cleanErrorMessage, maskSecrets } = await import('./loaded.js');
-  if (base.signal.aborted) throw new InterruptedError();
-  if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
-  // A result written as it arrived (a streamed transcript) has nothing left to print.
-  if (!result.printed) {
-    if (ctx.json) {
-      try {
-        await ctx.term.printJson(result.json, result.jsonText);
-      } catch (error) {
-        // A result shown once (a new key's secret) that a --jq filter failed on is lost: the request
-        // was sent and did its work, so this is no usage error (exit 2 says nothing was sent).
-        if (!result.lost || !(error instanceof WsctlError) || error instanceof InterruptedError) throw error;
-        throw new WsctlError(`${error.message.replace(/\.?$/, '.')} ${result.lost}`, { reason: 'output_lost' });
-      }
-    } else await result.human(ctx.term);
-  }
-  await result.after?.();
-  if (result.failure) throw new WsctlError(result.failure, { reason: 'service_failure' });
-  if (result.exitCode && result.exitMessage) {
-    // Under --json the line is an error document too (cli.md §3), beside the one on stdout.
-    if (ctx.json) {
-      const { REASONS, reasonOfCode } = await import('./loaded.js');
-      // A word of another exit code (a 500 among network failures) is not this exit's reason.
-      const given = result.exitReason;
-      const reason = given !== undefined && REASONS[given] === result.exitCode ? given : reasonOfCode(result.exitCode);
-      const doc = { error: { message: cleanErrorMessage(maskSecrets(result.exitMessage)), exit_code: result.exitCode, reason } };
-      base.io.stderr.write(`${JSON.stringify(doc, null, 2)}\n`);
-    } else ctx.term.info(`Error: ${result.exitMessage}`);
-  }
-  return result.exitCode ?? EXIT_OK;
 }
 
 /**
@@ -158,7 +94,6 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
         verbs: await declaredVerbs(),
         version: VERSION,
         argv: rawArgv,
-        valueOptions: VALUE_OPTIONS,
         io,
         env,
         prompt,

@@ -8,7 +8,10 @@ interface GlobalSpec<T> {
   value?: T;
   /** Its value is a number (help --json says so); commander gives it as text all the same. */
   number?: boolean;
+  /** The value when neither the flag nor its variable is given (help --json says so). */
+  fallback?: T;
 }
+const TIMEOUT_S = '30';
 const text = (flags: string, help: string): GlobalSpec<string> => ({ flags, help });
 const flag = (flags: string, help: string): GlobalSpec<boolean> => ({ flags, help });
 
@@ -22,7 +25,11 @@ export const GLOBAL_OPTIONS = {
   json: flag('--json', 'print machine-readable JSON'),
   color: flag('--no-color', 'turn colour off (env: NO_COLOR, CLICOLOR=0; TERM=dumb has none)'),
   debug: flag('--debug', 'trace HTTP exchanges on stderr, secrets redacted (env: WSCTL_DEBUG=1)'),
-  timeout: { ...text('--timeout <seconds>', 'longest wait without progress, per attempt (env: WSCTL_TIMEOUT, default 30)'), number: true },
+  timeout: {
+    ...text('--timeout <seconds>', `longest wait without progress, per attempt (env: WSCTL_TIMEOUT, default ${TIMEOUT_S})`),
+    number: true,
+    fallback: TIMEOUT_S,
+  },
   dryRun: flag('--dry-run', 'print the request instead of sending it'),
   sandbox: flag('--sandbox', 'run against the embedded sandbox (env: WSCTL_SANDBOX=1)'),
   jq: text('--jq <expression>', 'filter the JSON output with a jq expression (implies --json)'),

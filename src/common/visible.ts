@@ -32,6 +32,8 @@ export interface Described {
   ids?: { args: (string | undefined)[]; flags: Record<string, string | undefined> };
   /** The endpoints of src/service.ts it calls ('any' for `api`), for its man page. */
   endpoints?: readonly string[] | 'any';
+  /** What a line must give (an id chosen from a list on a terminal included): `<name>` per argument, `--model <model>` per flag. */
+  required?: { args: string[]; flags: [flag: string, value: string][] };
 }
 
 const declared = new WeakMap<Command, Described>();

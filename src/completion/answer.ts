@@ -3,31 +3,23 @@
 // so that a TAB loads no commander, HTTP client, credential store, zod or jq: it reads two files
 // and prints candidates, one a line (`id<TAB>description`). Whatever goes wrong prints nothing.
 import { readFileSync } from 'node:fs';
+import { readArgv } from '../common/argv.js';
 import { configFolder } from '../config/index.js';
 import { findPin } from '../config/pin.js';
 import { envFlag, resolveTarget, type ConfigData, type Env } from '../config/resolve.js';
 import { isIdKind, OFFERABLE_ID } from '../ids/kinds.js';
 import { cacheDir, rememberedIds } from '../ids/store.js';
 
-/** The global options that name a workspace, and the other global options that take a value (skipped with it). */
-const TAKES_VALUE = new Set(['--profile', '--base-url', '--timeout', '--jq']);
-
 /** --profile, --base-url and --sandbox as the line gives them, and its words that are neither options nor their values. */
 export function readLine(words: string[]): { flags: { profile?: string; baseUrl?: string; sandbox?: boolean }; operands: string[] } {
   const flags: { profile?: string; baseUrl?: string; sandbox?: boolean } = {};
   const operands: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] as string;
-    const [name, inline] =
-      word.startsWith('--') && word.includes('=')
-        ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
-        : [word, undefined];
-    const value = () => inline ?? words[++i];
-    if (name === '--profile') flags.profile = value();
-    else if (name === '--base-url') flags.baseUrl = value();
-    else if (name === '--sandbox') flags.sandbox = true;
-    else if (TAKES_VALUE.has(name) && inline === undefined) i++;
-    else if (!word.startsWith('-')) operands.push(word);
+  for (const token of readArgv(words)) {
+    if (token.kind === 'word') operands.push(token.word);
+    else if (token.kind !== 'option') continue;
+    else if (token.name === '--profile') flags.profile = token.value;
+    else if (token.name === '--base-url') flags.baseUrl = token.value;
+    else if (token.name === '--sandbox') flags.sandbox = true;
   }
   return { flags, operands };
 }

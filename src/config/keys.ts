@@ -28,6 +28,14 @@ function credentialStore(): Promise<CredentialStore> {
 }
 
 /**
+ * The profile's key as the HTTP client reads it when a request goes out (src/http/auth.ts): from
+ * here, so that sending a request runs nothing of the context that resolved the target.
+ */
+export function keyringReader(entry: StoreEntry, trace: Trace, signal?: AbortSignal): () => Promise<string> {
+  return () => readKeyring(entry, trace, signal);
+}
+
+/**
  * The key in the profile's store entry. An entry written by an earlier version under another
  * absolute spelling of the folder is found and moved to the entry's name (resolve.ts's storeEntry
  * never offers a relative one).

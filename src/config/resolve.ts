@@ -5,6 +5,7 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { AgentPolicy } from '../common/agent.js';
 import { notABoolean, parseBoolean } from '../../bin/booleans.cjs';
+import { GLOBAL_OPTIONS } from '../common/globals.js';
 import { UsageError } from '../errors.js';
 
 export const DEFAULT_PROFILE = 'default';
@@ -335,7 +336,7 @@ export const MAX_TIMEOUT_S = 86_400;
 
 /** --timeout or WSCTL_TIMEOUT in whole milliseconds: any positive number of seconds up to a day. */
 export function timeoutMs(globals: { timeout?: string }, env: Env): number {
-  const raw = globals.timeout ?? env.WSCTL_TIMEOUT ?? '30';
+  const raw = globals.timeout ?? env.WSCTL_TIMEOUT ?? GLOBAL_OPTIONS.timeout.fallback;
   const seconds = /^\s*\d*\.?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(seconds > 0) || seconds > MAX_TIMEOUT_S) {
     throw new UsageError(`Invalid timeout '${raw}': give a number of seconds above 0 and at most ${MAX_TIMEOUT_S}.`);

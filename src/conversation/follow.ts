@@ -2,7 +2,7 @@
 // order, as soon as it is complete (a later message exists, or the state is no longer running or
 // stopping); then the totals, or with --json newline-delimited JSON. Loaded only with --follow.
 import { hash } from 'node:crypto';
-import type { Ctx } from '../cli/context.js';
+import type { Api } from '../http/index.js';
 import { InterruptedError } from '../errors.js';
 import type { Message } from '../schemas.js';
 import { request } from '../service.js';
@@ -10,6 +10,7 @@ import { realClock, type Clock } from '../common/clock.js';
 import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation, type HeadTexts } from './stream.js';
 import { styleFor, transcriptRenderer, type Head } from './transcript.js';
+import type { Terminal } from '../terminal/index.js';
 
 export interface FollowOptions {
   id: string;
@@ -137,9 +138,19 @@ function since(ms: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-/** Follows until the conversation is no longer running; clock is the context's (tests) or the real one. */
-export async function follow(opts: FollowOptions, ctx: Ctx, clock: Clock = ctx.clock ?? realClock): Promise<void> {
-  const api = await ctx.api();
+/** What the loop prints with and waits on: the verb's context. */
+export interface FollowCtx {
+  term: Terminal;
+  json: boolean;
+  signal: AbortSignal;
+  clock?: Clock;
+}
+
+/**
+ * Follows until the conversation is no longer running, polling with the client the call was given
+ * (the pipeline's: src/verbs/declare.ts settle); clock is the context's (tests) or the real one.
+ */
+export async function follow(opts: FollowOptions, api: Api, ctx: FollowCtx, clock: Clock = ctx.clock ?? realClock): Promise<void> {
   const term = ctx.term;
   // Every write goes out at once, so `| grep --line-buffered` sees each message as it completes.
   const sink = ctx.term.unbuffered();

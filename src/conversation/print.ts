@@ -1,9 +1,8 @@
 // `convo show` without --follow: the conversation printed as its body arrives (issue 14, P3),
 // as the transcript or, with --json, as the body's fields and messages.
-import type { Ctx } from '../cli/context.js';
 import type { Api, RequestSpec } from '../http/index.js';
 import type { Message } from '../schemas.js';
-import { JsonObjectWriter, type Sink } from '../terminal/index.js';
+import { JsonObjectWriter, type Sink, type Terminal } from '../terminal/index.js';
 import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation, type ConversationVisitor } from './stream.js';
 import { styleFor, transcriptRenderer, type Renderer } from './transcript.js';
@@ -27,7 +26,7 @@ export async function printConversation(
   api: Api,
   spec: RequestSpec<'Conversation'>,
   opts: PrintOptions,
-  ctx: Ctx,
+  ctx: { term: Terminal; json: boolean },
 ): Promise<ConversationShown> {
   const { tail } = opts;
   const shown: ConversationShown = { conversation: {}, messages: [] };

@@ -10,8 +10,9 @@ function subcommand(command: Command, word: string): Command | undefined {
   return command.commands.find((c) => c.name() === word || c.aliases().includes(word));
 }
 
+/** Each subcommand by its name and its aliases, suggested by its name: `lst` is close to `list` and `ls`, one command. */
 function commandCandidates(command: Command): Candidate[] {
-  return visibleSubcommands(command).flatMap((c) => [c.name(), ...c.aliases()].map((w) => ({ word: w, suggest: w })));
+  return visibleSubcommands(command).flatMap((c) => [c.name(), ...c.aliases()].map((w) => ({ word: w, suggest: c.name() })));
 }
 
 /** The suggestion for a word that is not a subcommand of `command`: a close command, or a flag typed without its dashes. */

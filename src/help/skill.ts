@@ -238,6 +238,8 @@ that go on, each with \`why\` (when to run it). Without \`--json\`, the error's 
 - \`network\`, \`timeout\`, \`bad_response\`: wsctl has already retried what is safe to repeat; try
   once more later, or with a longer \`--timeout\`.
 - \`service_error\`, \`service_failure\`: the service refused; report its message.
+- \`local_error\`: a file wsctl reads or writes cannot be used (the message names it and what to
+  do); running the same line again changes nothing until the file is fixed.
 - \`declined\`: the person said no. Don't ask again for the same thing.
 
 ## When a person must say yes

@@ -145,6 +145,7 @@ export const REASON_MEANINGS: Record<Reason, string> = {
   service_error: 'the service refused or failed',
   service_failure: 'a 2xx body reporting failure',
   output_lost: 'the output could not be written',
+  local_error: 'wsctl failed on its own: a file it reads or writes cannot be used, or an internal error',
   usage: 'unknown command or flag, wrong value',
   missing_argument: 'a required argument or option not given',
   invalid_input: 'fails a check before sending',
@@ -176,7 +177,7 @@ export const EXIT_CODES: [number, string][] = (
     [0, 'success'],
     [
       1,
-      "the service refused or failed (HTTP 4xx/5xx not below), or said so in a 2xx body (`success: false`, a create-website `error`); also a result that could not be written (a full disk: one line, after waiting for all of the output; `keys create` then names the new key's id and name so that it can be deleted; only a reader that closed the pipe, `| head`, ends it quietly), and a Node.js older than wsctl needs",
+      "the service refused or failed (HTTP 4xx/5xx not below), or said so in a 2xx body (`success: false`, a create-website `error`); also a result that could not be written (a full disk: one line, after waiting for all of the output; `keys create` then names the new key's id and name so that it can be deleted; only a reader that closed the pipe, `| head`, ends it quietly), a file wsctl reads or writes that it cannot use (a `config.json` that is not JSON, a client's config file that does not parse), and a Node.js older than wsctl needs",
     ],
     [
       2,
@@ -204,6 +205,12 @@ export const FILES: [string, string][] = [
   ['~/.cache/wsctl', "V8's compiled code of wsctl (`$XDG_CACHE_HOME/wsctl`; deleting it is safe)"],
 ];
 
+/** wsctl's boolean variables: those the settings table turns on with `=1`. */
+const booleanVariables = () =>
+  SETTINGS.flatMap((s) => s.env ?? [])
+    .filter((e) => e.endsWith('=1'))
+    .map((e) => e.slice(0, -'=1'.length));
+
 /** The variables with what each means (and its flag): the environment topic and the man page's ENVIRONMENT. */
 export const environmentRows = (): [string, string][] =>
   SETTINGS.filter((s) => s.env).map((s) => [s.env!.join(', '), s.flag ? `${s.meaning}; flag \`${s.flag.split(' ')[0]}\`` : s.meaning]);
@@ -214,7 +221,9 @@ export const TOPICS: Topic[] = [
     summary: 'every environment variable wsctl reads',
     intro: [
       'Environment variables wsctl reads. Precedence everywhere: flag, then environment, then profile, then built-in default.',
-      `Boolean variables (\`WSCTL_SANDBOX\`, \`WSCTL_NO_INPUT\`, \`WSCTL_DEBUG\`, \`WSCTL_NO_HISTORY\`, \`WSCTL_ACCESSIBLE\`) are ${BOOLEAN_VALUES}, naming the variable.`,
+      `Boolean variables (${booleanVariables()
+        .map((v) => `\`${v}\``)
+        .join(', ')}) are ${BOOLEAN_VALUES}, naming the variable.`,
     ],
     get rows() {
       return environmentRows();

@@ -6,6 +6,7 @@
 // answer. Part of dist/boot.cjs: it loads nothing but node:fs, which Node has loaded at
 // start (not node:tty, which takes 5 ms to load: a terminal is known by fstat).
 import { fstatSync, readSync, writeSync } from 'node:fs';
+import { DECLARED } from '../common/declared.js';
 import { initializeAnswer } from './initialize.js';
 
 /** Whether fd is a terminal, or another character device (/dev/null), or cannot be asked: not read here. */
@@ -33,9 +34,14 @@ export interface Answered {
   handover(): void;
 }
 
-/** `wsctl mcp` flags that cannot make the server refuse to start (mcp/shared.ts check()); anything else goes the plain way. */
-const SWITCHES = new Set(['--read-only', '--allow-destructive', '--show-secrets', '--no-confirm', '--sandbox']);
-const WITH_VALUE = new Set(['--profile', '--upload-dir']);
+/**
+ * The flags that cannot make the server refuse to start (mcp/shared.ts check() has the rules between
+ * them): `wsctl mcp`'s own, as declared (src/common/declared.ts), and of the global options
+ * --sandbox and --profile; with anything else it goes the plain way.
+ */
+const SWITCHES = new Set([...(DECLARED.nounFlags.mcp?.switches ?? []), '--sandbox']);
+const WITH_VALUE = new Set(['--profile', ...(DECLARED.nounFlags.mcp?.values ?? [])]);
+/**
 /** Variables the server's start reads without checking (the others are checked, and may be exit 2). */
 const PLAIN_VARIABLES = new Set(['WSCTL_PROFILE', 'WSCTL_BASE_URL', 'WSCTL_API_KEY', 'WSCTL_CONFIG_DIR']);
 /** The most read while looking for the first line: an `initialize` is far smaller. */

@@ -76,6 +76,17 @@ ${problem ? `<p class="error">${e(problem)}</p>\n` : ''}<p>Submitting the key is
 `;
 }
 
+/**
+ * The way that needs no browser, for a refusal that has not shown the secret path: it names no
+ * provider or profile, which a site that made its name resolve to 127.0.0.1 could otherwise read.
+ */
+const ANY_LINE = 'wsctl byok add … --api-key-stdin';
+
+/** A refusal's text, and the terminal's way for a person whose browser cannot reach this page (cli.md §8). */
+function refused(why: string, line: string): string {
+  return `${why}\nCannot use the page? Run this in a terminal instead: ${line}\n`;
+}
+
 function send(
   res: ServerResponse,
   status: number,
@@ -115,18 +126,21 @@ export async function openKeyPage(request: PageRequest): Promise<KeyPage> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // A name that resolves to 127.0.0.1 (DNS rebinding) would make another site this page's origin.
-    if (req.headers.host !== origin.slice('http://'.length)) return send(res, 403, 'Forbidden: wrong Host.\n');
+    if (req.headers.host !== origin.slice('http://'.length)) return send(res, 403, refused('Forbidden: wrong Host.', ANY_LINE));
     const path = (req.url ?? '').split('?')[0] ?? '';
-    if (done || !path.startsWith('/key/') || !sameSecret(path.slice('/key/'.length), token)) return send(res, 404, 'Not found.\n');
+    if (done || !path.startsWith('/key/') || !sameSecret(path.slice('/key/'.length), token))
+      return send(res, 404, refused('Not found.', ANY_LINE));
+    // Past the secret path: the refusals may name the call's own line, as the page does.
+    const own = request.commandLine;
     if (req.method === 'GET' || req.method === 'HEAD') return send(res, 200, pageHtml(request), 'text/html; charset=utf-8');
-    if (req.method !== 'POST') return send(res, 405, 'Method not allowed.\n', undefined, { Allow: 'GET, HEAD, POST' });
+    if (req.method !== 'POST') return send(res, 405, refused('Method not allowed.', own), undefined, { Allow: 'GET, HEAD, POST' });
     // Only the page itself posts here: a browser always says where a form post comes from.
-    if (req.headers.origin !== origin) return send(res, 403, 'Forbidden: this page takes a post from itself alone.\n');
+    if (req.headers.origin !== origin) return send(res, 403, refused('Forbidden: this page takes a post from itself alone.', own));
     if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
-      return send(res, 415, 'Expected a form post.\n');
+      return send(res, 415, refused('Expected a form post.', own));
     const form = await formBody(req);
-    if (!form) return send(res, 413, 'Too large.\n', undefined, { Connection: 'close' });
-    if (done) return send(res, 404, 'Not found.\n');
+    if (!form) return send(res, 413, refused('Too large.', own), undefined, { Connection: 'close' });
+    if (done) return send(res, 404, refused('Not found.', ANY_LINE));
     if (form.get('answer') === 'decline') {
       done = true;
       settle('no');

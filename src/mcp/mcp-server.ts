@@ -15,9 +15,9 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Ctx } from '../verbs/declare.js';
-import type { BaseCtx } from '../cli/context.js';
-import { UsageError, WsctlError } from '../errors.js';
+import { needsOf, type Ctx } from '../verbs/declare.js';
+import type { BaseCtx } from '../verbs/context.js';
+import { REASONS, reasonOfCode, UsageError, WsctlError } from '../errors.js';
 import { invoke } from '../verbs/invoke.js';
 import { cleanErrorMessage, cleanLine } from '../common/sanitize.js';
 import { linkedSignal } from '../common/signals.js';
@@ -103,7 +103,8 @@ export function errorResult(error: unknown, debug: boolean, stderr: Writable, ex
   const message = cleanErrorMessage(
     known ? error.message : `Unexpected error: ${said.split('\n')[0]?.slice(0, 300) ?? ''}. Run with --debug for details.`,
   );
-  const doc: Record<string, unknown> = { message, exit_code: code };
+  const reason = known && REASONS[error.reason] === code ? error.reason : reasonOfCode(code, !known);
+  const doc: Record<string, unknown> = { message, exit_code: code, reason };
   if (known && error.status !== undefined) doc.status = error.status;
   if (known && error.requestId) doc.request_id = error.requestId;
   if (known && error.details !== undefined) doc.details = error.details;
@@ -196,7 +197,8 @@ export class ToolRunner {
         throw new UsageError(`Invalid arguments for ${tool.name}: arguments must be an object.`);
       const raw = rawOptions(tool, withoutSecret(tool, (args ?? {}) as Record<string, unknown>));
       const expression = jqOf((args ?? {}) as Record<string, unknown>);
-      ctx = await outer.forCall({ io: callIO(stderr), prompt: noPrompt, signal: link.signal });
+      // The door resolves the call's target once, before the pipeline: the call's verb sends with the client it is handed.
+      ctx = await outer.forCall({ io: callIO(stderr), prompt: noPrompt, signal: link.signal }, needsOf(tool.verb));
       const callCtx = ctx;
       if (passesSecret(tool, (args ?? {}) as Record<string, unknown>)) throw secretPassed(tool, commandLine(tool, {}, raw, callCtx));
       let size: number | undefined;
@@ -261,7 +263,10 @@ export class ToolRunner {
       if (result.failure || result.exitCode) {
         // The verb's own exit code, or 1 for a body that reports failure: the document follows the error.
         const failed = errorResult(
-          new WsctlError(result.failure ?? result.exitMessage ?? 'The command failed.'),
+          new WsctlError(
+            result.failure ?? result.exitMessage ?? 'The command failed.',
+            result.failure ? { reason: 'service_failure' } : { reason: result.exitReason },
+          ),
           outer.debug,
           stderr,
           result.failure ? 1 : result.exitCode,

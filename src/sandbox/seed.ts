@@ -14,10 +14,10 @@ export function randomId(length: number): string {
   return out;
 }
 
-/** A key in the service's format: the fixed prefix "wsk_" and 40 random characters. */
-export function newKey(name: string, createdAt = new Date().toISOString()): StoredKey {
+/** A key in the service's format: the fixed prefix "wsk_" and 40 random characters; a seeded one has a stable id. */
+export function newKey(name: string, createdAt = new Date().toISOString(), id = `key_${randomId(12)}`): StoredKey {
   const key = `wsk_${randomId(40)}`;
-  return { id: `key_${randomId(12)}`, name, key, key_prefix: key.slice(0, 8), created_at: createdAt, last_used_at: null };
+  return { id, name, key, key_prefix: key.slice(0, 8), created_at: createdAt, last_used_at: null };
 }
 
 const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
@@ -173,12 +173,13 @@ function demoConversation(): StoredConversation {
 
 /** The seeded state; a reset keeps the bootstrap key so that running clients keep working. */
 export function seedState(bootstrapKey?: string): SandboxState {
-  const bootstrap = newKey('sandbox', ago(720));
+  // Stable ids, as every other seeded thing has: an example or a sample argv may name them.
+  const bootstrap = newKey('sandbox', ago(720), 'key_sandbox');
   if (bootstrapKey) {
     bootstrap.key = bootstrapKey;
     bootstrap.key_prefix = bootstrapKey.slice(0, bootstrap.key_prefix.length);
   }
-  const laptop = newKey('laptop', ago(240));
+  const laptop = newKey('laptop', ago(240), 'key_laptop');
   laptop.last_used_at = ago(3);
   return {
     version: 1,

@@ -4,7 +4,7 @@
 // not seen.
 import type { AgentPolicy } from '../common/agent.js';
 import { profileOf } from '../config/index.js';
-import type { Ctx } from '../cli/context.js';
+import type { Ctx } from './context.js';
 import { AuthError } from '../errors.js';
 import { callChanges, methodsOf, sendsDelete, type Changes, type Declared } from './changes.js';
 

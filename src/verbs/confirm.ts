@@ -1,8 +1,19 @@
 // The one way destructive commands ask: [y/N] on a terminal, --yes otherwise (cli.md §5).
 import type { Resolution } from '../config/resolve.js';
-import type { Ctx } from '../cli/context.js';
+import type { Ctx } from './context.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { cleanLine } from '../common/sanitize.js';
+import { sendsDelete, type Declared } from './changes.js';
+
+/**
+ * A verb's one line as the command line says it (help, man pages, completion, help --json): a verb
+ * whose every call deletes says how it asks there. Its MCP tool says the line alone: there a person
+ * confirms in the client.
+ */
+export function commandSummary(verb: Declared & { summary: string }): string {
+  if (verb.endpoints === 'any' || !sendsDelete(verb, {})) return verb.summary;
+  return `${verb.summary}; asks to confirm on a terminal, else needs --yes`;
+}
 
 /** Where the profile in effect came from, as a person reads it: "from --profile", "from the pin file /p/.wsctl-profile". */
 export function profileFrom(r: Pick<Resolution, 'profileSource' | 'pinFile'>): string {

@@ -3,9 +3,9 @@
 // into commander commands whose actions build typed options and hand them to App.run. A verb that
 // sends returns its request as a Call: settle() plans it under --dry-run, else sends it.
 import type { Command } from 'commander';
-import type { Ctx, Globals } from '../cli/context.js';
+import type { Ctx, Globals, Needs } from './context.js';
 import { UsageError, type Reason } from '../errors.js';
-import type { Api, ApiResponse, Credential, DryRunRequest, Method, RequestSpec } from '../http/index.js';
+import type { Api, ApiResponse, DryRunRequest, Method, RequestSpec } from '../http/index.js';
 import type { Response, SchemaName } from '../schemas.js';
 import type { EndpointName } from '../service.js';
 import type { Terminal } from '../terminal/index.js';
@@ -49,8 +49,8 @@ type BodyOf<N> = N extends SchemaName ? Response<N> : unknown;
  */
 export type Call<N extends SchemaName | undefined = SchemaName | undefined> = {
   request: RequestSpec<N>;
-  /** The key and base URL to send with, when they are not the profile's (auth login's new key). */
-  client?: { credential?: Credential; baseUrl?: string };
+  /** The client to send with, when it is not the one the door resolved (auth login's new key: a verb that declares `ownKey`). */
+  client?: Api;
 } & (
   | {
       spinner: string;
@@ -75,10 +75,13 @@ export function isCall(value: Result | Call | void): value is Call {
   return !!value && 'request' in value;
 }
 
-/** What a verb returned, carried through: a Call is planned under --dry-run, else sent. */
+/**
+ * What a verb returned, carried through: a Call is planned under --dry-run, else sent, with the
+ * client the door handed the pipeline (ctx.reached), never one asked for here.
+ */
 export async function settle(ctx: Ctx, returned: Result | Call | void): Promise<Result | void> {
   if (!isCall(returned)) return returned;
-  const api = await ctx.api(returned.client);
+  const api = returned.client ?? readyClient(ctx);
   if (ctx.dryRun) return planned(api.plan(returned.request));
   if ('stream' in returned) return returned.stream(api);
   let response: ApiResponse<unknown>;
@@ -100,6 +103,24 @@ export async function settle(ctx: Ctx, returned: Result | Call | void): Promise<
   // key order as the service wrote them) and --jq filters them; the human views read the parsed value.
   if (result.json === response.body && response.text !== undefined) result.jsonText ??= response.text;
   return result;
+}
+
+/** The door's client, or what stopped the door from making one (exit 4: no base URL, no key), said now that a request would go out. */
+function readyClient(ctx: Ctx): Api {
+  const reached = ctx.reached;
+  if (!reached) throw new Error('A request was returned by a verb whose declaration says it sends none.');
+  if (reached.warning) ctx.term.warn(reached.warning);
+  if (!reached.client) throw reached.failure;
+  return reached.client;
+}
+
+/**
+ * What a door resolves before the verb runs: the profile's target and its client when the verb
+ * sends with the profile's key (its endpoints), nothing for one that sends nothing (config,
+ * completion, profile, mcp config) or with a key of its own (auth login).
+ */
+export function needsOf(verb: VerbDecl): Needs {
+  return { target: !verb.ownKey && (verb.endpoints === 'any' || verb.endpoints.length > 0) };
 }
 
 /** --dry-run's result: the request document, or for people its request line, headers and body. */
@@ -138,11 +159,12 @@ export function wouldChange(json: Record<string, unknown>, said: string, request
 
 export interface App {
   /**
-   * Runs a verb: builds the context from the command's global options, then the verb's options
-   * from argv (`opts()` throws a UsageError when one is wrong), calls `verb(opts, ctx)` and prints
-   * what it returns. Tests record `opts()` here without running anything (test/commands/argv.test.ts).
+   * Runs a verb: builds the context from the command's global options, with what the verb needs
+   * (its target: needsOf) resolved once, then the verb's options from argv (`opts()` throws a
+   * UsageError when one is wrong), calls `verb(opts, ctx)` and prints what it returns. Tests record
+   * `opts()` here without running anything (test/commands/argv.test.ts).
    */
-  run<O>(command: Command, opts: () => O, verb: Verb<O>): Promise<void>;
+  run<O>(command: Command, opts: () => O, verb: Verb<O>, needs?: Needs): Promise<void>;
   /** Loads every command of the tree (only the invoked one is loaded at start-up). */
   loadAll(program: Command): Promise<void>;
   /** Every verb's declaration (src/cli/program.ts's declaredVerbs), for the verbs that serve others (mcp). */
@@ -168,6 +190,8 @@ export interface Param<T> {
   choices?: readonly string[];
   /** The value when the flag is absent (shown in help, as commander does). */
   fallback?: T;
+  /** What the verb does when the flag is absent, which it decides itself (`--interval`: 2), as typed: help --json's default. */
+  implied?: string | number;
   /** Missing ones are named together in one usage error. */
   required?: boolean;
   /** Given again and again: commander collects the texts in order. */
@@ -275,6 +299,8 @@ export interface VerbSpec<A extends Params, F extends Params> {
   examples: string[];
   /** The endpoints of src/service.ts the verb calls; 'any' for `api`, which calls any path. */
   endpoints: EndpointName[] | 'any';
+  /** It sends with a key it is given (auth login's new one), never the profile's: no door resolves a target for it (needsOf). */
+  ownKey?: boolean;
   /** With 'any' endpoints: the method these options would send, known before the verb runs (agent policies judge by it). */
   method?(opts: OptsOf<A, F>): Method;
   /** With 'any' endpoints: the path (and query) these options would send to, which a confirmation names. */
@@ -349,7 +375,7 @@ export function defineVerb<A extends Params = {}, F extends Params = {}>(spec: V
 
 export interface NounDecl {
   name: string;
-  /** One line in the root's help (src/cli/program.ts keeps a copy, so that --help loads no noun; a test compares them). */
+  /** One line in the root's help (the build writes it to src/common/declared.ts, so that --help loads no noun). */
   summary?: string;
   examples?: string[];
   verbs: VerbDecl[];

@@ -7,6 +7,7 @@ import type { Command, Option } from 'commander';
 import {
   examples,
   flag,
+  needsOf,
   pathOf,
   rootOf,
   settle,
@@ -20,7 +21,7 @@ import {
 } from './declare.js';
 import { enforcePolicy } from './agent-policy.js';
 import { mayDelete, questionOf, sendsDelete } from './changes.js';
-import { confirmDestructive } from './confirm.js';
+import { commandSummary, confirmDestructive } from './confirm.js';
 import { UsageError } from '../errors.js';
 import type { IdKind } from '../ids/kinds.js';
 import { chooseMissing, missingId, missingIdInfo, remembering } from './remembered-ids.js';
@@ -178,7 +179,7 @@ export function addNoun(command: Command, noun: NounDecl, app: App): void {
 }
 
 function addVerb(command: Command, verb: VerbDecl, app: App): void {
-  command.description(verb.summary);
+  command.description(commandSummary(verb));
   for (const alias of verb.aliases ?? []) command.alias(alias);
   const args = Object.entries((verb.args ?? {}) as Record<string, Param<unknown>>);
   const flags = flagsOf(verb);
@@ -211,6 +212,10 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
       args: args.map(([key]) => takes[key]),
       flags: Object.fromEntries(flags.filter(([key]) => takes[key]).map(([key, f]) => [longFlag(f.syntax), takes[key]])),
     },
+    required: {
+      args: args.filter(([, a]) => a.syntax.startsWith('<')).map(([, a]) => a.syntax),
+      flags: flags.filter(([, f]) => f.required).map(([, f]) => [longFlag(f.syntax), /<[^>]+>/.exec(f.syntax)?.[0] ?? '<value>']),
+    },
   });
   command.action((...given: unknown[]) => {
     const cmd = given[given.length - 1] as Command;
@@ -231,18 +236,37 @@ function addVerb(command: Command, verb: VerbDecl, app: App): void {
     };
     return app.run(
       cmd,
-      () =>
-        readOptions(
+      () => {
+        refuseNounOptions(cmd);
+        return readOptions(
           verb,
           raw,
           commandLineDoor(pathOf(cmd)),
           undefined,
           chosen.map((c) => c.key),
-        ),
+        );
+      },
       async (o, ctx) =>
         perform(verb, await chooseMissing(ctx, verb.ids, o as Record<string, unknown>, chosen), ctx, here, pathOf(cmd).split(' ').slice(1)),
+      needsOf(verb),
     );
   });
+}
+
+/**
+ * A noun's own option given to a verb that does not take it (`wsctl mcp uninstall --read-only`):
+ * commander parses it for the noun, where it would change nothing.
+ */
+function refuseNounOptions(command: Command): void {
+  const own = new Set(command.options.map((o) => o.attributeName()));
+  for (let noun = command.parent; noun?.parent; noun = noun.parent) {
+    for (const option of noun.options) {
+      if (own.has(option.attributeName()) || noun.getOptionValueSource(option.attributeName()) !== 'cli') continue;
+      throw new UsageError(
+        `${option.long} is an option of \`${pathOf(noun)}\`, which \`${pathOf(command)}\` does not take. Run \`${pathOf(command)} --help\` for usage.`,
+      );
+    }
+  }
 }
 
 /** What argv gave for a flag, on this command or on its noun (`wsctl mcp --read-only config`); undefined when absent. */

@@ -2,12 +2,15 @@
 // any 2xx as success unless a JSON body says `success: false` (the interface shows no success body
 // for these). The pipeline has had a person confirm it already (src/verbs/invoke.ts).
 import { call, saysFailure, type Call, type Ctx } from './declare.js';
-import { request } from '../service.js';
+import { request, type EndpointName, type Endpoints } from '../service.js';
+
+/** The endpoints of the table that send DELETE: a new one is a removal without a line here. */
+type Deleting = { [N in EndpointName]: Endpoints[N]['method'] extends 'DELETE' ? N : never }[EndpointName];
 
 export interface Removal {
   /** "remove device 'dev_phone'": what the errors name. */
   action: string;
-  endpoint: 'removeDevice' | 'removePublication';
+  endpoint: Deleting;
   params: Record<string, string>;
   what: string;
   spinner: string;

@@ -218,7 +218,7 @@ const MISSING = `${tempDir()}/typo`;
 
 const cases: [args: string[], message: string][] = [
   [['key', 'list'], "Error: unknown command 'key'. Did you mean 'keys'? Run `wsctl --help` for usage."],
-  [['keys', 'lst'], "Error: unknown command 'lst'. Did you mean 'list' or 'ls'? Run `wsctl keys --help` for usage."],
+  [['keys', 'lst'], "Error: unknown command 'lst'. Did you mean 'list'? Run `wsctl keys --help` for usage."],
   [['keys', 'list', '--jsn'], "Error: Unknown option '--jsn'. Did you mean '--json'? Run `wsctl keys list --help` for usage."],
   [['--profile', 'local', 'api', '/x', '--bad'], "Error: Unknown option '--bad'. Run `wsctl api --help` for usage."],
   [['keys', 'create'], "Error: Missing required argument 'name'. Run `wsctl keys create --help` for usage."],
@@ -236,6 +236,15 @@ const cases: [args: string[], message: string][] = [
     "Error: Missing required argument 'permission'. Run `wsctl conn set-permission --help` for usage.",
   ],
   [['conn', 'rm', 'gmail', ''], 'Error: pd_conn_id must not be empty.'],
+  // A noun's own option, which commander parses wherever it stands, given to a verb that would ignore it.
+  [
+    ['mcp', 'uninstall', '--client', 'cursor', '--read-only'],
+    'Error: --read-only is an option of `wsctl mcp`, which `wsctl mcp uninstall` does not take. Run `wsctl mcp uninstall --help` for usage.',
+  ],
+  [
+    ['mcp', '--upload-dir', '/tmp', 'uninstall', '--client', 'cursor'],
+    'Error: --upload-dir is an option of `wsctl mcp`, which `wsctl mcp uninstall` does not take. Run `wsctl mcp uninstall --help` for usage.',
+  ],
   [['byok', 'add'], 'Error: Missing required options --name, --provider-url, --format, --model. Run `wsctl byok add --help` for usage.'],
   [
     ['byok', 'add', '--name', 'x', '--format', 'openai'],

@@ -65,11 +65,13 @@ describe('auth status --all', () => {
     const [bad, good, nokey, slow] = profiles;
     expect(good).toMatchObject({ profile: 'good', profile_source: 'current', base_url: sb.url, key_source: 'profile', valid: true });
     expect(good).not.toHaveProperty('error');
-    expect(bad).toMatchObject({ valid: false, profile_source: null });
+    expect(good).not.toHaveProperty('reason');
+    // Each profile that could not be used says why, and the reason word of it (cli.md §4).
+    expect(bad).toMatchObject({ valid: false, profile_source: null, reason: 'auth_rejected' });
     expect(bad.error).toContain('rejected');
-    expect(nokey).toMatchObject({ valid: false, key: null });
+    expect(nokey).toMatchObject({ valid: false, key: null, reason: 'not_logged_in' });
     expect(nokey.error).toContain('No API key');
-    expect(slow).toMatchObject({ valid: null, base_url: hanging.url });
+    expect(slow).toMatchObject({ valid: null, base_url: hanging.url, reason: 'timeout' });
     expect(slow.error).toContain('within 2 s');
   });
 

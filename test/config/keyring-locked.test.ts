@@ -6,10 +6,11 @@
 // asserted is counted, never timed (a loaded machine must not change the outcome): the fake logs
 // each call, each store process's connection and its closing, so a test sees how many bounds a
 // command waited for (one unlock prompt each) and that the store's process was killed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { BIN, ROOT, startSandbox, type TestSandbox } from '../helpers.js';
+import { inDbusSession, KEYRING_FUNCTIONS, type SessionRun, wsctlFunction } from './dbus-session.js';
 
 const FAKE = join(ROOT, 'test', 'fixtures', 'fake-secret-service.py');
 // Debian's python3 (python3-dbus, python3-gi): another python3 first on PATH may lack them.
@@ -29,18 +30,12 @@ const LOADED_MS = 240_000;
  * `start_keyring`/`stop_keyring` (a real gnome-keyring, unlocked), `store` (what the store holds
  * for this config folder).
  */
-function inSession(script: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const home = tempDir();
-  const wrapped = `set -u
-    owned() { dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q true; }
-    gone() { for _ in $(seq 200); do owned || break; sleep 0.05; done; }
+function inSession(script: string, env: Record<string, string>): Promise<SessionRun> {
+  const functions = `${KEYRING_FUNCTIONS}
+    ${wsctlFunction(KILL_AFTER_S)}
     fake() { ${PYTHON} ${JSON.stringify(FAKE)} "$1" "$HOME/calls.log" >"$HOME/fake.out" 2>"$HOME/fake.err" & FAKE_PID=$!
       for _ in $(seq 200); do grep -q ready "$HOME/fake.out" 2>/dev/null && break; sleep 0.05; done; }
     stop_fake() { kill "$FAKE_PID"; wait "$FAKE_PID" 2>/dev/null; gone; }
-    start_keyring() { echo -n throwaway | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 & KEYRING_PID=$!
-      for _ in $(seq 200); do owned && break; sleep 0.05; done; }
-    stop_keyring() { kill "$KEYRING_PID"; wait "$KEYRING_PID" 2>/dev/null; gone; }
-    wsctl() { timeout -s KILL ${KILL_AFTER_S} ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }
     # Its line goes to a file of its own, whatever the command's output is redirected to; shown at the end.
     timed() { local name=$1; shift; local start=$(date +%s%N); "$@"; local code=$?; echo "$name=$code $(( ($(date +%s%N) - start) / 1000000 ))" >>"$HOME/timed"; }
     trap 'cat "$HOME/timed" 2>/dev/null' EXIT
@@ -49,30 +44,8 @@ function inSession(script: string, env: Record<string, string>): Promise<{ statu
     # Until every store process that reached the fake has closed its connection (killed), or 10 s.
     settled() { for _ in $(seq 200); do [ "$(grep -c '^Connected$' calls.log)" = "$(grep -c '^Disconnected$' calls.log)" ] && break; sleep 0.05; done; }
     store() { secret-tool search --all service "wsctl:$WSCTL_CONFIG_DIR" 2>/dev/null | grep '^secret = ' | tr '\\n' ' ' || true; echo; }
-    profiles() { tr -d '\\n\\t ' < "$WSCTL_CONFIG_DIR/config.json"; echo; }
-    ${script}`;
-  const child = spawn('dbus-run-session', ['--', 'bash', '-c', wrapped], {
-    env: { PATH: process.env.PATH ?? '', HOME: home, WSCTL_CONFIG_DIR: join(home, 'config'), ...env },
-    cwd: home,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  const timer = setTimeout(() => child.kill('SIGKILL'), LOADED_MS - 5000);
-  return new Promise((resolve) => {
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({
-        status,
-        stdout,
-        stderr: stderr
-          .split('\n')
-          .filter((l) => l && !l.startsWith('dbus-daemon['))
-          .join('\n'),
-      });
-    });
-  });
+    profiles() { tr -d '\\n\\t ' < "$WSCTL_CONFIG_DIR/config.json"; echo; }`;
+  return inDbusSession(functions, script, env, LOADED_MS - 5000);
 }
 
 /** The exit code in the `name=<code> <ms>` line of timed (137 when the kill timeout ended it). */
@@ -223,7 +196,7 @@ describe.skipIf(!(hasFake && hasKeyring) && !process.env.CI)(
 
     it('logout and a re-login to the file while the store is down or refusing keep the pointer; a logout once it is up removes the entry', async () => {
       const r = await inSession(
-        `start_keyring
+        `start_keyring --unlock
         wsctl auth login --with-key --profile work <<<"$KEY" >/dev/null 2>&1
         wsctl auth login --with-key --no-verify --profile moved <<<wsk_old_key_in_the_store >/dev/null 2>&1
         echo "before=$(store)"
@@ -242,7 +215,7 @@ describe.skipIf(!(hasFake && hasKeyring) && !process.env.CI)(
         echo "moved-token=$(wsctl auth token --profile moved)"
         stop_fake
         # Up again, the same keyring on disk.
-        start_keyring
+        start_keyring --unlock
         echo "up-before=$(store)"
         wsctl auth logout --profile work >up.out 2>up.err; echo "up-logout=$?"
         echo "up-out=$(cat up.out)"; echo "up-err=$(cat up.err)"

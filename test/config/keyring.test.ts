@@ -1,11 +1,12 @@
 // Keys in a real Secret Service: Debian's gnome-keyring inside dbus-run-session, with a throwaway
 // HOME, as a Linux desktop has it. And without one: the file, with one warning. Each test has
 // its own D-Bus session, keyring and config folder.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { ROOT, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
+import { inDbusSession, KEYRING_FUNCTIONS, type SessionRun, wsctlFunction } from './dbus-session.js';
 
 const hasSecretService = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].every(
   (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0,
@@ -18,46 +19,14 @@ const hasSecretService = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-to
 const LOADED_MS = 90_000;
 
 /** Runs a bash script in a fresh D-Bus session with an unlocked gnome-keyring; `wsctl` is the built CLI. */
-function withSecretService(
-  script: string,
-  env: Record<string, string>,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const home = tempDir();
-  const wrapped = `set -u
-    # In the foreground, so that $KEYRING_PID names it (to stop, freeze or restart it).
-    start_keyring() { echo -n throwaway | gnome-keyring-daemon --foreground "$@" --components=secrets >/dev/null 2>&1 & KEYRING_PID=$!
-      for _ in $(seq 200); do owned && break; sleep 0.05; done; }
-    owned() { dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q true; }
-    stop_keyring() { kill "$KEYRING_PID"; wait "$KEYRING_PID" 2>/dev/null; for _ in $(seq 200); do owned || break; sleep 0.05; done; }
-    start_keyring --unlock
-    wsctl() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }
+function withSecretService(script: string, env: Record<string, string>): Promise<SessionRun> {
+  const functions = `${KEYRING_FUNCTIONS}
+    ${wsctlFunction()}
     # An entry as the library writes it, under any service name (as an earlier version named them).
     legacy_entry() { ${JSON.stringify(process.execPath)} -e 'const { Entry } = require(process.argv[1]); new Entry(process.argv[2], process.argv[3], { linux: { store: "secret-service" } }).setPassword(process.argv[4])' ${JSON.stringify(join(ROOT, 'node_modules', '@napi-rs', 'keyring'))} "$@"; }
     store() { secret-tool search --all service "wsctl:$WSCTL_CONFIG_DIR" 2>/dev/null | grep '^secret = ' || echo none; }
-    ${script}`;
-  // Asynchronous: the sandbox server that answers wsctl runs in this process.
-  const child = spawn('dbus-run-session', ['--', 'bash', '-c', wrapped], {
-    env: { PATH: process.env.PATH ?? '', HOME: home, WSCTL_CONFIG_DIR: join(home, 'config'), ...env },
-    cwd: home,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  const timer = setTimeout(() => child.kill('SIGKILL'), LOADED_MS - 5000);
-  return new Promise((resolve) => {
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({
-        status,
-        stdout,
-        stderr: stderr
-          .split('\n')
-          .filter((l) => l && !l.startsWith('dbus-daemon['))
-          .join('\n'),
-      });
-    });
-  });
+    start_keyring --unlock`;
+  return inDbusSession(functions, script, env, LOADED_MS - 5000);
 }
 
 describe.skipIf(!hasSecretService && !process.env.CI)('a real Secret Service (gnome-keyring)', { timeout: LOADED_MS }, () => {

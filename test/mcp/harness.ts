@@ -7,7 +7,9 @@ import type { Command } from 'commander';
 import type { App } from '../../src/verbs/declare.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createCtx, type Globals } from '../../src/cli/context.js';
+import { createCtx } from '../../src/cli/context.js';
+import type { Clock } from '../../src/common/clock.js';
+import type { Globals } from '../../src/common/globals.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { toolsOf, type ToolDef } from '../../src/mcp/tools.js';
 import { declaredVerbs } from '../../src/cli/program.js';
@@ -40,12 +42,8 @@ export interface ClientSide {
   answer?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
 }
 
-export async function connect(
-  options: McpOptions,
-  env: Record<string, string>,
-  globals: Globals = {},
-  side: ClientSide = {},
-): Promise<Connected> {
+/** A context as `wsctl mcp` builds it, over streams the test reads; `clock` for bounds of minutes. */
+export async function serverContext(env: Record<string, string>, globals: Globals = {}, clock?: Clock) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -62,9 +60,20 @@ export async function connect(
       signal,
       version: '0.0.0-test',
       prompt: { secret: never, confirm: never },
+      ...(clock ? { clock } : {}),
     },
     globals,
   );
+  return { ctx, signal, stdout: () => out, stderr: () => err };
+}
+
+export async function connect(
+  options: McpOptions,
+  env: Record<string, string>,
+  globals: Globals = {},
+  side: ClientSide = {},
+): Promise<Connected> {
+  const { ctx, signal, stdout, stderr } = await serverContext(env, globals);
   const { server } = createServer(options, ctx, await loadTools());
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -74,8 +83,8 @@ export async function connect(
   return {
     client,
     signal,
-    stderr: () => err,
-    stdout: () => out,
+    stderr,
+    stdout,
     async close() {
       await client.close();
       await server.close();
@@ -87,4 +96,24 @@ export async function connect(
 /** The texts of a tool result's content. */
 export function texts(result: object): string[] {
   return (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '');
+}
+
+/** A clock whose sleeps end only when the test says so: ten minutes pass without waiting. */
+export function manualClock(): Clock & { sleeps: number[]; pass(): void } {
+  const waiting: (() => void)[] = [];
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => 0,
+    sleep(ms, signal) {
+      sleeps.push(ms);
+      return new Promise((resolve, reject) => {
+        waiting.push(resolve);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    },
+    pass() {
+      for (const wake of waiting.splice(0)) wake();
+    },
+  };
 }

@@ -169,13 +169,37 @@ describe('each client, in its usual file', () => {
     expect(readdirSync(join(xdg, 'opencode'))).toEqual(['opencode.json']);
     expect(clientFile('opencode', { HOME: '/h' }, 'linux', () => false)).toBe('/h/.config/opencode/opencode.json');
     expect(clientFile('opencode', { HOME: '/h' }, 'darwin', (p) => p.endsWith('.jsonc'))).toBe('/h/.config/opencode/opencode.jsonc');
-    // Both there: the .json, which OpenCode documents, and never a third.
-    expect(clientFile('opencode', { HOME: '/h' }, 'linux', () => true)).toBe('/h/.config/opencode/opencode.json');
     expect(clientFile('codex', { HOME: '/h' }, 'linux')).toBe('/h/.codex/config.toml');
     expect(clientFile('codex', { HOME: '/h', CODEX_HOME: '/c' }, 'linux')).toBe('/c/config.toml');
     expect(clientFile('codex', { USERPROFILE: 'C:\\Users\\a' }, 'win32')).toBe('C:\\Users\\a\\.codex\\config.toml');
     expect(clientFile('gemini-cli', { HOME: '/h' }, 'darwin')).toBe('/h/.gemini/settings.json');
     expect(clientFile('gemini-cli', { USERPROFILE: 'C:\\Users\\a' }, 'win32')).toBe('C:\\Users\\a\\.gemini\\settings.json');
+  }, 60_000);
+
+  it('OpenCode with both opencode.json and opencode.jsonc: the one that holds wsctl, else exit 2 naming both', async () => {
+    const { dir, env } = home();
+    const folder = join(dir, '.config', 'opencode');
+    mkdirSync(folder, { recursive: true });
+    const json = join(folder, 'opencode.json');
+    const jsonc = join(folder, 'opencode.jsonc');
+    writeFileSync(json, '{"theme": "dark"}\n');
+    writeFileSync(jsonc, '{\n  // mine\n  "mcp": {"wsctl": {"type": "local", "command": ["wsctl", "mcp"], "enabled": true}}\n}\n');
+    const r = await bin(['mcp', 'install', '--client', 'opencode', '--sandbox', '--json'], env);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout).file).toBe(jsonc);
+    expect(readFileSync(json, 'utf8')).toBe('{"theme": "dark"}\n');
+    expect(readFileSync(jsonc, 'utf8')).toContain('// mine');
+    const u = await bin(['mcp', 'uninstall', '--client', 'opencode'], env);
+    expect(u.code).toBe(0);
+    expect(readFileSync(jsonc, 'utf8')).not.toContain('"wsctl"');
+    // Neither holds it now: which one is the person's to say.
+    const again = await bin(['mcp', 'install', '--client', 'opencode', '--sandbox'], env);
+    expect([again.code, again.stdout]).toEqual([2, '']);
+    expect(again.stderr).toContain(`OpenCode has both ${json} and ${jsonc}: pass --config with the one to change.`);
+    expect(readFileSync(json, 'utf8')).toBe('{"theme": "dark"}\n');
+    // `mcp config` changes nothing: it names the file OpenCode documents.
+    const config = await bin(['mcp', 'config', '--client', 'opencode', '--sandbox', '--json'], env);
+    expect([config.code, JSON.parse(config.stdout).file]).toEqual([0, json]);
   }, 60_000);
 });
 

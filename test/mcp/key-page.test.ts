@@ -4,7 +4,6 @@
 // would, with a real HTTP client; the server's WSCTL_BYOK_API_KEY comes first, confirmed as
 // before; else, and for a call that still passes api_key, the refusal names the command line.
 import { request as httpRequest } from 'node:http';
-import { PassThrough, Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
@@ -15,10 +14,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type TestSandbox } from '../helpers.js';
-import { createCtx, type Globals } from '../../src/cli/context.js';
-import type { Clock } from '../../src/common/clock.js';
+import type { Globals } from '../../src/common/globals.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
-import { loadTools, texts } from './harness.js';
+import { loadTools, manualClock, serverContext, texts } from './harness.js';
 
 const KEY = 'sk-provider-page-0123456789abcdef';
 const ARGS = { name: 'fast', provider_url: 'https://api.groq.com/openai/v1', format: 'groq', model: 'llama-3.3-70b' };
@@ -36,26 +34,6 @@ afterEach(async () => {
   for (const close of open.splice(0)) await close();
 });
 
-/** A clock whose sleeps end only when the test says so: ten minutes pass without waiting. */
-function manualClock(): Clock & { sleeps: number[]; pass(): void } {
-  const waiting: (() => void)[] = [];
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => 0,
-    sleep(ms, signal) {
-      sleeps.push(ms);
-      return new Promise((resolve, reject) => {
-        waiting.push(resolve);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      });
-    },
-    pass() {
-      for (const wake of waiting.splice(0)) wake();
-    },
-  };
-}
-
 interface Side {
   /** What the client declares of elicitation; none when undefined. */
   elicitation?: Record<string, object>;
@@ -68,30 +46,7 @@ interface Side {
 /** The server of src/mcp with the SDK's own client, which declares `elicitation` and answers each question with `answer`. */
 async function connect(side: Side) {
   const clock = manualClock();
-  const stderr = new PassThrough();
-  let err = '';
-  stderr.on('data', (c) => (err += c));
-  const io = {
-    stdin: Readable.from([]),
-    stdout: new PassThrough(),
-    stderr,
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    columns: 0,
-  };
-  const never = () => Promise.reject(new Error('no prompts in tests'));
-  const ctx = await createCtx(
-    {
-      io,
-      env: { WSCTL_RETRY_BASE_MS: '10', WSCTL_DEBUG: '1', ...sb.env, ...side.env },
-      signal: new AbortController().signal,
-      version: '0.0.0-test',
-      prompt: { secret: never, confirm: never },
-      clock,
-    },
-    side.globals ?? {},
-  );
+  const { ctx, stderr } = await serverContext({ WSCTL_DEBUG: '1', ...sb.env, ...side.env }, side.globals ?? {}, clock);
   const { server } = createServer(side.options ?? {}, ctx, TOOLS);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -114,7 +69,7 @@ async function connect(side: Side) {
     await server.close();
     await ctx.close();
   });
-  return { client, clock, asked, completed, stderr: () => err };
+  return { client, clock, asked, completed, stderr };
 }
 
 interface Reply {
@@ -197,6 +152,17 @@ describe('byok_add through a page on 127.0.0.1', () => {
     expect(status(await post(`${url.slice(0, -4)}AAAA`, { key: KEY }))).toBe(404);
     expect(status(await post(`${new URL(url).origin}/key/`, { key: KEY }))).toBe(404);
     expect(status(await http(url, { method: 'PUT', headers: { Host: host } }))).toBe(405);
+    // Every refusal names the terminal's way; before the secret path is shown, without the call's
+    // provider or profile (a site rebound to 127.0.0.1 could read it).
+    const foreign = (await post(url, { key: KEY }, { Origin: 'https://evil.example' })) as Reply;
+    expect(foreign.body).toContain(`Run this in a terminal instead: ${LINE}`);
+    for (const early of [
+      (await http(url, { headers: { Host: `localhost:${new URL(url).port}` } })) as Reply,
+      (await post(`${url.slice(0, -4)}AAAA`, { key: KEY })) as Reply,
+    ]) {
+      expect(early.body).toContain('Run this in a terminal instead: wsctl byok add … --api-key-stdin');
+      expect(early.body).not.toContain('groq');
+    }
     // An empty key is not the submission: the page is shown again.
     expect(status(await post(url, { key: '  ', answer: 'submit' }))).toBe(400);
     expect(byokSent()).toEqual([]);

@@ -262,7 +262,7 @@ describe('calls', () => {
     expect(line).toMatch(
       new RegExp(`^Error: [^\\n]*The key 'lost' \\(id ${made.id}\\) was created but its secret was not written[^\\n]*\\(exit code 1\\)$`),
     );
-    expect(JSON.parse(error!).error).toMatchObject({ exit_code: 1 });
+    expect(JSON.parse(error!).error).toMatchObject({ exit_code: 1, reason: 'local_error' });
     const key = JSON.parse(document!) as { id: string; key: string };
     expect(key.id).toBe(made.id);
     expect(key.key).toMatch(/^wsk_[A-Za-z0-9]{20,}$/);
@@ -299,7 +299,7 @@ describe('calls', () => {
     const gone = await client.callTool({ name: 'device_rm', arguments: { device_id: 'dev_phone' } });
     expect(gone.isError).toBe(true);
     expect(texts(gone)[0]).toMatch(/^Error: .*\(exit code 5\)$/);
-    expect(JSON.parse(texts(gone)[1]!).error).toMatchObject({ exit_code: 5, status: 404 });
+    expect(JSON.parse(texts(gone)[1]!).error).toMatchObject({ exit_code: 5, status: 404, reason: 'not_found' });
   });
 });
 
@@ -396,7 +396,7 @@ describe('errors', () => {
     const denied = await client.callTool({ name: 'keys_list', arguments: {} });
     expect(denied.isError).toBe(true);
     expect(texts(denied)[0]).toMatch(/^Error: [^\n]+\(exit code 4\)$/);
-    expect(JSON.parse(texts(denied)[1]!).error).toMatchObject({ exit_code: 4, status: 401 });
+    expect(JSON.parse(texts(denied)[1]!).error).toMatchObject({ exit_code: 4, status: 401, reason: 'auth_rejected' });
     const good = await (await server()).client.callTool({ name: 'caps', arguments: {} });
     expect(good.isError).toBeFalsy();
     // No base URL at all: exit 4, and the server still answers.
@@ -439,7 +439,7 @@ describe('a call that crashes', () => {
     const result = await runner.call({ ...keysList, verb }, {}, { signal: new AbortController().signal });
     expect(result.isError).toBe(true);
     expect(texts(result)[0]).toBe('Error: The key was refused. (exit code 4)');
-    expect(JSON.parse(texts(result)[1]!).error).toMatchObject({ exit_code: 4 });
+    expect(JSON.parse(texts(result)[1]!).error).toMatchObject({ exit_code: 4, reason: 'not_logged_in' });
     expect(JSON.parse(texts(result)[2]!)).toEqual({ valid: false });
     await ctx.close();
   });

@@ -5,18 +5,15 @@
 // the sandbox is `the sandbox`; a tool a profile's policy refuses is named with the policy.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, runBin, startSandbox, tempDir, type TestSandbox } from '../helpers.js';
-import { createCtx } from '../../src/cli/context.js';
-import type { Clock } from '../../src/common/clock.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
 import { mcpOffer } from '../../src/verbs/agent-policy.js';
-import { connect, loadTools, texts, type Connected } from './harness.js';
+import { connect, loadTools, manualClock, serverContext, texts, type Connected } from './harness.js';
 
 const DECLINED = 'Error: Declined: nothing was sent. (exit code 2)';
 const PNG = Buffer.from(
@@ -33,26 +30,6 @@ afterEach(async () => {
   for (const close of open.splice(0)) await close();
 });
 
-/** A clock whose sleeps end only when the test says so: ten minutes pass without waiting. */
-function manualClock(): Clock & { sleeps: number[]; pass(): void } {
-  const waiting: (() => void)[] = [];
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => 0,
-    sleep(ms, signal) {
-      sleeps.push(ms);
-      return new Promise((resolve, reject) => {
-        waiting.push(resolve);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      });
-    },
-    pass() {
-      for (const wake of waiting.splice(0)) wake();
-    },
-  };
-}
-
 type Reply = (id: string | number) => JSONRPCMessage | undefined;
 
 /**
@@ -61,27 +38,7 @@ type Reply = (id: string | number) => JSONRPCMessage | undefined;
  */
 async function rawClient(capabilities: Record<string, unknown>, reply: Reply, options: McpOptions = { allowDestructive: true }) {
   const clock = manualClock();
-  const io = {
-    stdin: Readable.from([]),
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    columns: 0,
-  };
-  const never = () => Promise.reject(new Error('no prompts in tests'));
-  const ctx = await createCtx(
-    {
-      io,
-      env: { WSCTL_RETRY_BASE_MS: '10', ...sb.env },
-      signal: new AbortController().signal,
-      version: '0.0.0-test',
-      prompt: { secret: never, confirm: never },
-      clock,
-    },
-    {},
-  );
+  const { ctx } = await serverContext(sb.env, {}, clock);
   const { server } = createServer(options, ctx, await loadTools());
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
   const answers = new Map<string | number, (m: Record<string, unknown>) => void>();

@@ -86,7 +86,7 @@ describe('a command that waits for something that never comes', () => {
       expect(r.stdout).toBe('');
       const message = 'wsctl stopped before the command finished: it waited for something that never came (an internal error).';
       expect(r.stderr).toBe(
-        json ? `${JSON.stringify({ error: { message, exit_code: 1, reason: 'service_error' } })}\n` : `Error: ${message}\n`,
+        json ? `${JSON.stringify({ error: { message, exit_code: 1, reason: 'local_error' } })}\n` : `Error: ${message}\n`,
       );
     }
     expect(sb.requests).toEqual([]);

@@ -27,8 +27,9 @@ export const login = defineVerb({
     'echo "$WS_KEY" | wsctl auth login --with-key --profile work --base-url https://api.example.com',
     'wsctl auth login --with-key --no-verify < key.txt',
   ],
-  // The key is checked with a list of keys (not with --no-verify).
+  // The key is checked with a list of keys (not with --no-verify), sent with the new key.
   endpoints: ['listKeys'],
+  ownKey: true,
   mcp: { none: 'credentials: an agent neither logs in nor reads keys' },
   sample: ['auth', 'login', '--with-key', '--insecure-storage'],
   run,
@@ -66,7 +67,7 @@ export async function run(opts: LoginOptions, ctx: Ctx): Promise<Result | Call> 
   if (!opts.verify) return save(opts, ctx, profile, baseUrl, key);
   return call({
     request: request('listKeys'),
-    client: { credential: givenKey(key), baseUrl },
+    client: await ctx.api({ credential: givenKey(key), baseUrl }),
     spinner: 'Checking the key',
     answer: () => save(opts, ctx, profile, baseUrl, key),
     otherwise(error) {

@@ -2,7 +2,7 @@ import { policyOf, type AgentPolicy } from '../../verbs/agent-policy.js';
 import type { Ctx } from '../../verbs/declare.js';
 import { profileOf } from '../../config/index.js';
 import { badKeyCharacters, type Resolution } from '../../config/resolve.js';
-import type { Target } from '../../cli/context.js';
+import type { Target } from '../../verbs/context.js';
 import { profileFrom } from '../../verbs/confirm.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { mask, type Terminal } from '../../terminal/index.js';

@@ -7,7 +7,8 @@ import { NO_CREDENTIAL } from '../../http/index.js';
 import { cleanErrorMessage } from '../../common/sanitize.js';
 import { documentOf, rejected, showDocument, type StatusDocument } from './shared.js';
 
-type Checked = StatusDocument & { error?: string };
+/** A profile's document, with why it could not be used and the reason word of that (cli.md §4). */
+type Checked = StatusDocument & { error?: string; reason?: Reason };
 type Outcome = 'valid' | 'auth' | 'network';
 
 export async function statusAll(ctx: Ctx): Promise<Result> {
@@ -58,26 +59,29 @@ async function check(
     t = await ctx.target({ profile: name });
     const problem = ctx.missing(t);
     key = await t.credential.read();
-    if (problem)
-      return {
-        doc: { ...documentOf(ctx, t, key, false, r), error: problem },
-        outcome: 'auth',
-        reason: t.keyBaseUrl && t.baseUrl ? 'wrong_origin' : 'not_logged_in',
-      };
+    if (problem) {
+      const reason = t.keyBaseUrl && t.baseUrl ? 'wrong_origin' : 'not_logged_in';
+      return { doc: { ...documentOf(ctx, t, key, false, r), error: problem, reason }, outcome: 'auth', reason };
+    }
     const api = await ctx.api({ credential: t.credential, baseUrl: t.baseUrl, signal: AbortSignal.any([ctx.signal, deadline.signal]) });
     await api.request(request('listKeys'));
     return { doc: documentOf(ctx, t, key, true, r), outcome: 'valid' };
   } catch (error) {
     if (ctx.signal.aborted) throw new InterruptedError();
     if (error instanceof AuthError && error.status !== undefined)
-      return { doc: { ...documentOf(ctx, t, key, false, r), error: rejected(t, error) }, outcome: 'auth', reason: 'auth_rejected' };
+      return {
+        doc: { ...documentOf(ctx, t, key, false, r), error: rejected(t, error), reason: 'auth_rejected' },
+        outcome: 'auth',
+        reason: 'auth_rejected',
+      };
     const why = deadline.signal.aborted
       ? `No answer from ${t.baseUrl} within ${ms / 1000} s (--timeout).`
       : error instanceof WsctlError
         ? cleanErrorMessage(error.message)
         : cleanErrorMessage(String((error as Error)?.message ?? error));
-    const reason = deadline.signal.aborted ? 'timeout' : error instanceof WsctlError ? error.reason : undefined;
-    return { doc: { ...documentOf(ctx, t, key, null, r), error: why }, outcome: error instanceof AuthError ? 'auth' : 'network', reason };
+    const reason = deadline.signal.aborted ? 'timeout' : error instanceof WsctlError ? error.reason : 'local_error';
+    const doc = { ...documentOf(ctx, t, key, null, r), error: why, reason };
+    return { doc, outcome: error instanceof AuthError ? 'auth' : 'network', reason };
   } finally {
     clearTimeout(timer);
   }

@@ -1,5 +1,5 @@
 import { call, defineVerb, flag, type Call, type Ctx, type Result } from '../../verbs/declare.js';
-import type { Target } from '../../cli/context.js';
+import type { Target } from '../../verbs/context.js';
 import { AuthError, ExitCode, NetworkError } from '../../errors.js';
 import { request } from '../../service.js';
 import { documentOf, rejected, showDocument } from './shared.js';

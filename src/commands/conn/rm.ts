@@ -5,7 +5,7 @@ import { request } from '../../service.js';
 export const rm = defineVerb({
   name: 'rm',
   aliases: ['remove'],
-  summary: 'Remove a connection to a third-party app; asks to confirm on a terminal, else needs --yes',
+  summary: 'Remove a connection to a third-party app',
   args: {
     appSlug: arg('<app_slug>', 'the app, e.g. gmail (`wsctl caps` lists connected apps)', parseId),
     connId: arg('<pd_conn_id>', 'the connection id, as given to `conn set-permission` before (`wsctl ids connection` lists them)', parseId),
@@ -18,9 +18,6 @@ export const rm = defineVerb({
   endpoints: ['removeConnection'],
   sample: ['conn', 'rm', 'gmail', 'pdc_gmail', '--yes'],
   ids: { takes: { appSlug: 'app', connId: 'connection' }, removes: true },
-  mcp: {
-    description: 'Remove a connection to a third-party app',
-  },
   run,
 });
 

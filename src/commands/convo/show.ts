@@ -42,7 +42,14 @@ export const show = defineVerb({
     full: flag('--full', 'do not shorten long tool results'),
     pager: flag('--no-pager', 'do not page the output on a terminal'),
     follow: flag('-f, --follow', 'while the conversation runs, print each message as it completes (never paged)'),
-    intervalMs: option('--interval <seconds>', 'with --follow, seconds between polls (default 2, at least 0.5)', numeric(parseInterval)),
+    intervalMs: {
+      ...option(
+        '--interval <seconds>',
+        `with --follow, seconds between polls (default ${INTERVAL_MS / 1000}, at least 0.5)`,
+        numeric(parseInterval),
+      ),
+      implied: INTERVAL_MS / 1000,
+    },
   },
   check(opts, said) {
     if (opts.intervalMs !== undefined && !opts.follow) throw new UsageError(`${said('intervalMs')} goes with ${said('follow')}.`);
@@ -93,9 +100,13 @@ export async function run(opts: ShowOptions, ctx: Ctx): Promise<Call> {
     // The loop polls with requests of its own; --dry-run plans the first.
     return call({
       request: spec,
-      async stream() {
+      async stream(api) {
         const { follow } = await import('../../conversation/follow.js');
-        return follow({ id: opts.id, tail, intervalMs: opts.intervalMs ?? INTERVAL_MS, markdown: opts.markdown, full: opts.full }, ctx);
+        return follow(
+          { id: opts.id, tail, intervalMs: opts.intervalMs ?? INTERVAL_MS, markdown: opts.markdown, full: opts.full },
+          api,
+          ctx,
+        );
       },
     });
   }

@@ -4,14 +4,11 @@ import { remove } from '../../verbs/removal.js';
 export const rm = defineVerb({
   name: 'rm',
   aliases: ['remove'],
-  summary: 'Remove a registered device; asks to confirm on a terminal, else needs --yes',
+  summary: 'Remove a registered device',
   args: { deviceId: arg('<device_id>', 'the device id', parseId) },
   examples: ['wsctl device rm dev_phone', "wsctl device rm dev_phone --yes --jq '.success'"],
   endpoints: ['removeDevice'],
   sample: ['device', 'rm', 'dev_laptop', '--yes'],
-  mcp: {
-    description: 'Remove a registered device',
-  },
   run,
 });
 

@@ -1,3 +1,4 @@
+import { DECLARED } from '../../common/declared.js';
 import { arg, defineVerb, type Ctx, type Result } from '../../verbs/declare.js';
 import { ID_KINDS, type IdKind } from '../../ids/kinds.js';
 import { rememberedIds } from '../../ids/store.js';
@@ -9,10 +10,10 @@ export const list = defineVerb({
   summary: 'List the ids wsctl remembers for the profile in effect (for completion and choosing)',
   args: { kind: arg('[kind]', `only ids of this kind: ${ID_KINDS.join(', ')}`, parseKind) },
   notes: `
-wsctl remembers the ids that commands take and show (caps, convo show,
-persona versions, conn set-permission), per profile and base URL,
-in $XDG_CACHE_HOME/wsctl (else ~/.cache/wsctl). TAB completes them,
-and a command run without its id offers them in a list.
+wsctl remembers the ids that these commands take and show, per profile
+and base URL: ${DECLARED.remembering.join(', ')}.
+They are kept in $XDG_CACHE_HOME/wsctl (else ~/.cache/wsctl). TAB completes
+them, and a command run without its id offers them in a list.
 WSCTL_NO_HISTORY=1 turns this off.
 `,
   examples: ['wsctl ids', 'wsctl ids conversation', 'wsctl ids --jq \'.ids[] | select(.kind == "app") | .id\''],

@@ -34,6 +34,7 @@ import {
 } from 'jsonc-parser';
 import { makeFolder } from '../../config/atomic.js';
 import { WsctlError } from '../../errors.js';
+import { MAX_BYTES } from './clients.js';
 
 export interface ClientFile {
   /** The path as given or found: what messages name. */
@@ -52,9 +53,6 @@ function reason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return e.code ?? e.message;
 }
-
-/** A client's config file is a few kilobytes; ~/.claude.json grows to megabytes. Past this it is not read. */
-export const MAX_BYTES = 10 * 1024 * 1024;
 
 /** What a file that is not a regular one is, for a message. */
 function kindOf(stats: Stats): string {

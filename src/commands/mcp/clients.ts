@@ -1,9 +1,10 @@
 // The MCP clients wsctl knows: the shape each one's config file gives a stdio server, and where
 // that file usually lives on each platform (README.md, "Serving AI agents", says the same).
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
 import type { Env } from '../../config/resolve.js';
 import { homedir } from '../../common/builtins.js';
+import { UsageError } from '../../errors.js';
 
 export const CLIENT_NAMES = [
   'claude-desktop',
@@ -47,6 +48,10 @@ interface Place {
   join(...parts: string[]): string;
   /** Whether something (a file, a link, even a dangling one) is at the path. */
   exists(path: string): boolean;
+  /** Whether the file at the path holds an entry named `wsctl` (a look at its text, before it is parsed). */
+  holdsWsctl(path: string): boolean;
+  /** The file is to be changed: where two could be meant, the person says which. */
+  changing: boolean;
 }
 
 /** The per-user settings folder of an app: Application Support, %APPDATA%, or $XDG_CONFIG_HOME. */
@@ -111,8 +116,14 @@ const CLIENTS: Record<ClientName, Client> = {
     }),
     file(at) {
       const folder = at.join(at.env.XDG_CONFIG_HOME || at.join(at.home, '.config'), 'opencode');
-      const jsonc = at.join(folder, 'opencode.jsonc');
-      return at.exists(jsonc) && !at.exists(at.join(folder, 'opencode.json')) ? jsonc : at.join(folder, 'opencode.json');
+      const [json, jsonc] = [at.join(folder, 'opencode.json'), at.join(folder, 'opencode.jsonc')];
+      if (!at.exists(jsonc)) return json;
+      if (!at.exists(json)) return jsonc;
+      // Both: the one that holds wsctl's entry, so that no second entry is made in the other.
+      const holding = [json, jsonc].filter((file) => at.holdsWsctl(file));
+      if (holding.length === 1) return holding[0] as string;
+      if (!at.changing) return json;
+      throw new UsageError(`OpenCode has both ${json} and ${jsonc}: pass --config with the one to change.`);
     },
   },
 };
@@ -152,14 +163,31 @@ function present(path: string): boolean {
   }
 }
 
-/** The client's usual config file for this user on this platform. */
+/**
+ * A client's config file is a few kilobytes; ~/.claude.json grows to megabytes. Past this it is not
+ * read. Here, not in client-file.ts, which `wsctl mcp` must not load (it brings the JSONC parser).
+ */
+export const MAX_BYTES = 10 * 1024 * 1024;
+
+/** Only a regular file of a config file's size is read (a FIFO would block, cli.md §8). */
+function holdsWsctl(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.isFile() && stats.size <= MAX_BYTES && /"wsctl"\s*:/.test(readFileSync(path, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The client's usual config file for this user on this platform; `changing` when it is to be written. */
 export function clientFile(
   name: ClientName,
   env: Env,
   platform: NodeJS.Platform = process.platform,
   exists: (path: string) => boolean = present,
+  changing = true,
 ): string {
   const windows = platform === 'win32';
   const home = (windows ? env.USERPROFILE : env.HOME) || homedir();
-  return CLIENTS[name].file({ platform, home, env, join: windows ? win32.join : posix.join, exists });
+  return CLIENTS[name].file({ platform, home, env, join: windows ? win32.join : posix.join, exists, holdsWsctl, changing });
 }

@@ -22,7 +22,7 @@ export async function run(opts: McpFlags & { client: ClientName }, ctx: Ctx): Pr
   check(opts, ctx, 'wsctl mcp config');
   const entry = serverEntry(opts, ctx);
   const json = snippet(opts.client, entry);
-  const file = clientFile(opts.client, ctx.env);
+  const file = clientFile(opts.client, ctx.env, process.platform, undefined, false);
   if (isToml(opts.client)) {
     // Codex's file is TOML: the table itself, as a person pastes it (--json keeps the same keys as JSON).
     const { tableText } = await import('./toml-text.js');

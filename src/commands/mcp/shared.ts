@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { DECLARED } from '../../common/declared.js';
 import { flag, option, type Ctx, type Param } from '../../verbs/declare.js';
 import { checkProfileName, configFolder, profileOf } from '../../config/index.js';
 import { UsageError, WsctlError } from '../../errors.js';
@@ -15,7 +16,7 @@ const noConfirm: Param<boolean> = {
   syntax: '--no-confirm',
   help:
     'run the calls a person must otherwise confirm without asking anyone: removals, widening access, replacing, ' +
-    'sending a provider key away (byok_add) and uploading a local file (persona_upload_avatar); for an unattended agent set up on purpose',
+    `and every call of ${DECLARED.confirmingTools.join(' and ')}; for an unattended agent set up on purpose`,
   read: (given) => given === false,
 };
 
@@ -23,7 +24,7 @@ export const serverFlags = {
   readOnly: flag('--read-only', 'offer only the tools that read'),
   allowDestructive: flag(
     '--allow-destructive',
-    'also offer the tools that remove (conn_rm, device_rm, pub_rm); the force argument that replaces (keys_create, site_create) ' +
+    `also offer the tools that remove (${DECLARED.destructiveTools.join(', ')}); the force argument that replaces (${DECLARED.forceTools.join(', ')}) ` +
       'is offered without it, and a person confirms each call that passes it (unless --no-confirm); a no-destructive agent policy refuses it',
   ),
   showSecrets: flag('--show-secrets', 'return the key made by keys_create in full, not masked'),

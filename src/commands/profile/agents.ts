@@ -1,4 +1,5 @@
 import { AGENT_POLICIES, type AgentPolicy } from '../../common/agent.js';
+import { DECLARED } from '../../common/declared.js';
 import { policyOf } from '../../verbs/agent-policy.js';
 import { arg, defineVerb, wouldChange, type Ctx, type Result } from '../../verbs/declare.js';
 import { checkProfileName, profileOf } from '../../config/index.js';
@@ -7,7 +8,7 @@ import { refuseWidening } from './shared.js';
 /** What each policy leaves an AI agent, as people read it. */
 export const POLICY_MEANS: Record<AgentPolicy, string> = {
   full: 'AI agents may do whatever the profile allows',
-  'no-destructive': 'AI agents may read and change, but not delete (conn rm, device rm, pub rm) or replace (--force)',
+  'no-destructive': `AI agents may read and change, but not delete (${DECLARED.deleting.join(', ')}) or replace (--force)`,
   'read-only': 'AI agents may only read',
 };
 
@@ -22,7 +23,7 @@ export const agents = defineVerb({
 Under an AI agent (see \`wsctl help environment\`: CLAUDECODE, CURSOR_AGENT,
 GEMINI_CLI, CODEX_SANDBOX, OPENCODE, AI_AGENT or WSCTL_AGENT), read-only
 refuses every command that sends anything but GET, and no-destructive refuses
-conn rm, device rm, pub rm and every --force: exit 4, nothing sent. \`wsctl mcp\`
+${DECLARED.deleting.join(', ')} and every --force: exit 4, nothing sent. \`wsctl mcp\`
 with the profile offers only the tools the policy allows. An agent may narrow
 a policy, never widen it. The policy guards against an agent's mistakes; it is
 not an authorization boundary (an agent that hides its variables is not seen).

@@ -4,14 +4,11 @@ import { remove } from '../../verbs/removal.js';
 export const rm = defineVerb({
   name: 'rm',
   aliases: ['remove'],
-  summary: 'Unpublish a published conversation; asks to confirm on a terminal, else needs --yes',
+  summary: 'Unpublish a published conversation',
   args: { pubId: arg('<pub_id>', 'the publication id', parseId) },
   examples: ['wsctl pub rm pub_demo', "wsctl pub rm pub_demo --yes --jq '.success'"],
   endpoints: ['removePublication'],
   sample: ['pub', 'rm', 'pub_demo', '--yes'],
-  mcp: {
-    description: 'Unpublish a published conversation',
-  },
   run,
 });
 

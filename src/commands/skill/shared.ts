@@ -7,6 +7,7 @@ import { WsctlError } from '../../errors.js';
 import { ID_KINDS, WHERE_FROM } from '../../ids/kinds.js';
 import { SKILL_FILE, SKILL_NAME, skillMarkdown, writtenByWsctl, type SkillCommand } from '../../help/skill.js';
 import { asksOf, commandChanges, mayDelete } from '../../verbs/changes.js';
+import { commandSummary } from '../../verbs/confirm.js';
 import { flagsOf } from '../../verbs/invoke.js';
 import { option, required, type Ctx, type Param, type VerbDecl } from '../../verbs/declare.js';
 
@@ -125,7 +126,7 @@ function usageOf(param: Param<unknown>, kind: 'arg' | 'flag'): string {
 function commandOf(path: string[], verb: VerbDecl): SkillCommand {
   const args = Object.values((verb.args ?? {}) as Record<string, Param<unknown>>).map((a) => usageOf(a, 'arg'));
   const flags = flagsOf(verb).map(([, f]) => usageOf(f, 'flag'));
-  return { usage: ['wsctl', ...path, ...args, ...flags].join(' '), summary: verb.summary, changes: commandChanges(verb) };
+  return { usage: ['wsctl', ...path, ...args, ...flags].join(' '), summary: commandSummary(verb), changes: commandChanges(verb) };
 }
 
 /** The skill's text, from every declared verb (in the order of `wsctl --help`). */
