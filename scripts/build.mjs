@@ -36,14 +36,31 @@ const noHttpServers = {
   },
 };
 
-// A speed trick (src/tricks/registry.ts): undici gets a stand-in for node:http2, which it loads as
-// it loads, for the HTTP/2 connections wsctl never makes. undici only: nothing else is given it.
-const undiciWithoutHttp2 = {
-  name: 'undici-without-http2',
+// A speed trick (src/tricks/registry.ts): Node's modules that undici and commander require as they
+// load, for what a command does not do, given to them alone. undici gets a stand-in for node:http2
+// (and tls with it), for the HTTP/2 connections wsctl never makes; node:assert (undici) and
+// node:child_process (commander) load when first used (src/tricks/lazy-builtins.ts).
+const STAND_INS = [
+  { module: 'http2', dependency: 'undici', path: join(root, 'src/tricks/no-http2.ts') },
+  { module: 'assert', dependency: 'undici', lazy: 'lazyAssert' },
+  { module: 'child_process', dependency: 'commander', lazy: 'lazyChildProcess' },
+];
+const dependencyStandIns = {
+  name: 'dependency-stand-ins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
-      /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: join(root, 'src/tricks/no-http2.ts') } : undefined,
-    );
+    for (const standIn of STAND_INS) {
+      const importer = new RegExp(`[\\\\/]node_modules[\\\\/]${standIn.dependency}[\\\\/]`);
+      b.onResolve({ filter: new RegExp(`^(node:)?${standIn.module}$`) }, (args) => {
+        if (!importer.test(args.importer)) return undefined;
+        return standIn.path ? { path: standIn.path } : { path: standIn.module, namespace: 'lazy-builtin', pluginData: standIn.lazy };
+      });
+    }
+    // CommonJS, so that require() gives the stand-in itself.
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(join(root, 'src/tricks/lazy-builtins.ts'))}).${args.pluginData};`,
+      resolveDir: root,
+      loader: 'js',
+    }));
   },
 };
 
@@ -77,7 +94,7 @@ await build({
   ...common,
   entryPoints: { 'declared-data': 'src/cli/declared-data.ts' },
   outdir: 'build',
-  plugins: [noHttpServers, undiciWithoutHttp2],
+  plugins: [noHttpServers, dependencyStandIns],
   define: { 'import.meta.url': '__wsctlUrl' },
   banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
@@ -166,16 +183,20 @@ const program = await build({
   metafile: true,
   entryPoints: { wsctl: 'src/main.ts' },
   outdir: 'dist',
-  plugins: [sharedModules(modules), noHttpServers, undiciWithoutHttp2],
+  plugins: [sharedModules(modules), noHttpServers, dependencyStandIns],
   define: { __WSCTL_VERSION__: JSON.stringify(version), 'import.meta.url': '__wsctlUrl' },
   banner: { js: "const __wsctlUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-// The boot file reads the program as Latin-1, which is quicker than UTF-8 and the same text while
-// the file is ASCII, as esbuild writes it (non-ASCII characters escaped).
-const programText = readFileSync(join(root, 'dist/wsctl.cjs'));
-if (!isAscii(programText)) throw new Error('dist/wsctl.cjs is not ASCII: src/boot/code-cache.ts reads it as Latin-1');
-// Names the program's code cache: V8 itself takes a cache made for another text of the same length.
-const programId = createHash('sha256').update(programText).digest('hex').slice(0, 16);
+// The boot file reads the files it runs as Latin-1, which is quicker than UTF-8 and the same text
+// while a file is ASCII, as esbuild writes it (non-ASCII characters escaped).
+const buildHash = createHash('sha256');
+for (const file of ['dist/wsctl.cjs', 'dist/complete.cjs']) {
+  const text = readFileSync(join(root, file));
+  if (!isAscii(text)) throw new Error(`${file} is not ASCII: src/boot/code-cache.ts reads it as Latin-1`);
+  buildHash.update(text);
+}
+// Names the code caches: V8 itself takes a cache made for another text of the same length.
+const buildId = buildHash.digest('hex').slice(0, 16);
 
 const bootContents = [
   `export * from ${JSON.stringify(join(root, 'src/boot/index.ts'))};`,
@@ -186,7 +207,7 @@ const boot = await build({
   metafile: true,
   stdin: { contents: bootContents, resolveDir: root, sourcefile: 'boot-entry.js', loader: 'js' },
   outfile: 'dist/boot.cjs',
-  define: { __WSCTL_VERSION__: JSON.stringify(version), __WSCTL_PROGRAM_ID__: JSON.stringify(programId) },
+  define: { __WSCTL_VERSION__: JSON.stringify(version), __WSCTL_BUILD_ID__: JSON.stringify(buildId) },
 });
 
 // The root help at 80 columns, rendered by commander, for the boot file to answer `wsctl --help`

@@ -2,6 +2,7 @@
 // the built program, the pinned dependency or the running Node: these tests fail loudly, naming the
 // version, when a pinned dependency or Node moves under one. wsctl's own code cache (src/boot/) is
 // checked here too.
+import nodeAssert from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -21,6 +22,7 @@ import { createCtx } from '../src/cli/context.js';
 import { declaredVerbs } from '../src/cli/program.js';
 import { serve } from '../src/mcp/mcp-server.js';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
+import { lazyAssert, lazyChildProcess } from '../src/tricks/lazy-builtins.js';
 import { PINNED, quickCheck, RELIANCES, TRICKS } from '../src/tricks/registry.js';
 import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
@@ -114,37 +116,67 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
     }
   };
 
+  // The build's id, as the boot file names the caches with it.
+  const buildId = /"([0-9a-f]{16})"/.exec(readFileSync(join(ROOT, 'dist', 'boot.cjs'), 'latin1'))?.[1] as string;
+  const program = join(ROOT, 'dist', 'wsctl.cjs');
+  const complete = join(ROOT, 'dist', 'complete.cjs');
+
   trick(
     'code cache',
-    'the first command makes it at exit, the next takes it and leaves it as it is; one file per Node and build',
+    'the first command makes one of the program and one of the TAB answerer at exit, the next takes them and leaves them as they are; one file per Node and build',
     async () => {
+      expect(buildId).toMatch(/^[0-9a-f]{16}$/);
       const cache = tempDir();
       const env = { ...sb.env, XDG_CACHE_HOME: cache };
       const first = await runBin(['keys', 'list', '--json'], { env });
       expect(first.code, first.stderr).toBe(0);
       const made = cacheFiles(cache);
-      expect(made).toHaveLength(1);
-      expect(made[0]).toMatch(new RegExp(`^${cacheName('[0-9a-f]{16}').replace(/\./g, '\\.')}$`));
-      const at = statSync(join(cache, 'wsctl', made[0] as string)).mtimeMs;
+      expect(made.sort()).toEqual([cacheName(complete, buildId), cacheName(program, buildId)].sort());
+      const at = made.map((name) => statSync(join(cache, 'wsctl', name)).mtimeMs);
       const second = await runBin(['keys', 'list', '--json'], { env });
       expect(second.stdout).toBe(first.stdout);
-      expect(cacheFiles(cache)).toEqual(made);
-      expect(statSync(join(cache, 'wsctl', made[0] as string)).mtimeMs).toBe(at);
+      expect(cacheFiles(cache).sort()).toEqual(made);
+      expect(made.map((name) => statSync(join(cache, 'wsctl', name)).mtimeMs)).toEqual(at);
     },
   );
 
-  it('one V8 cannot take (another build of the same length, garbage) is made again; a stale build goes; round four’s files go', async () => {
+  trick('code cache', 'the MCP server keeps one of its own, which a command leaves as it is', async () => {
+    const cache = tempDir();
+    const env = { ...sb.env, XDG_CACHE_HOME: cache };
+    const served = await runBin(['mcp'], { env, stdin: '' });
+    expect([served.code, served.stderr]).toEqual([0, '']);
+    const server = cacheName(program, buildId, 'mcp');
+    expect(cacheFiles(cache).sort()).toEqual([cacheName(complete, buildId), server].sort());
+    const at = statSync(join(cache, 'wsctl', server)).mtimeMs;
+    expect((await runBin(['keys', 'list'], { env })).code).toBe(0);
+    // A verb of `wsctl mcp` is a command.
+    expect((await runBin(['mcp', 'config'], { env: { XDG_CACHE_HOME: cache, WSCTL_CONFIG_DIR: tempDir() } })).code).toBe(0);
+    expect(cacheFiles(cache).sort()).toEqual([cacheName(complete, buildId), server, cacheName(program, buildId)].sort());
+    expect(statSync(join(cache, 'wsctl', server)).mtimeMs).toBe(at);
+  });
+
+  it('one V8 cannot take (another build of the same length, garbage) is made again; a stale build goes, door by door; older rounds’ files go', async () => {
     const cache = tempDir();
     const env = { ...sb.env, XDG_CACHE_HOME: cache };
     expect((await runBin(['--sandbox', 'profile', 'list'], { env })).code).toBe(0);
-    const [name] = cacheFiles(cache) as [string];
+    const name = cacheName(program, buildId);
+    expect(cacheFiles(cache)).toContain(name);
     writeFileSync(join(cache, 'wsctl', name), 'not V8 code');
-    const stale = cacheName('0123456789abcdef');
-    writeFileSync(join(cache, 'wsctl', stale), 'an older build');
+    const stale = [cacheName(program, '0123456789abcdef'), cacheName(program, '0123456789abcdef', 'mcp')];
+    for (const file of stale) writeFileSync(join(cache, 'wsctl', file), 'an older build');
     writeFileSync(join(cache, 'wsctl', `code-cache-${process.version}-x64-00000000`), 'round four');
+    writeFileSync(
+      join(cache, 'wsctl', `program-${process.version}-x64-0123456789abcdef.v8`),
+      'round five, before the TAB answerer had one',
+    );
     const r = await runBin(['keys', 'list', '--json'], { env });
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(readdirSync(join(cache, 'wsctl')).filter((n) => n.includes('code-cache') || n.endsWith('.v8'))).toEqual([name]);
+    // The server's cache of another build waits for the server: a command does not know it is stale.
+    expect(
+      readdirSync(join(cache, 'wsctl'))
+        .filter((n) => n.includes('code-cache') || n.endsWith('.v8'))
+        .sort(),
+    ).toEqual([cacheName(complete, buildId), name, stale[1]].sort());
     expect(readFileSync(join(cache, 'wsctl', name)).length).toBeGreaterThan(1000);
   });
 
@@ -222,22 +254,44 @@ describe('answers in the boot file', () => {
 });
 
 describe('the tricks', () => {
-  trick('node:http2 stand-in', 'a request loads neither node:http2 nor tls; a proxied request (all of undici) works', async () => {
-    const r = await loaded(['keys', 'list'], sb.env);
-    expect(r.code, r.stderr).toBe(0);
-    expect([builtin(r, 'http2'), builtin(r, 'tls')]).toEqual([false, false]);
-    const proxy = await startConnectProxy();
-    const proxied = await runBin(['keys', 'list', '--json'], { env: { ...sb.env, HTTP_PROXY: proxy.url } });
-    expect([proxied.code, proxied.stderr]).toEqual([0, '']);
-    expect(JSON.parse(proxied.stdout).keys.length).toBeGreaterThan(0);
-    expect(proxy.tunnels).toEqual([new URL(sb.url).host]);
-  });
+  trick(
+    "stand-ins for dependencies' Node modules",
+    'a request loads none of node:http2, tls, node:assert and node:child_process; a proxied request (all of undici) works',
+    async () => {
+      const r = await loaded(['keys', 'list'], sb.env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(['http2', 'tls', 'assert', 'child_process'].filter((name) => builtin(r, name))).toEqual([]);
+      const proxy = await startConnectProxy();
+      const proxied = await runBin(['keys', 'list', '--json'], { env: { ...sb.env, HTTP_PROXY: proxy.url } });
+      expect([proxied.code, proxied.stderr]).toEqual([0, '']);
+      expect(JSON.parse(proxied.stdout).keys.length).toBeGreaterThan(0);
+      expect(proxy.tunnels).toEqual([new URL(sb.url).host]);
+    },
+  );
 
-  trick('node:http2 stand-in', 'undici gets it, nothing else does', () => {
+  trick("stand-ins for dependencies' Node modules", 'undici and commander get them, nothing else does', () => {
     const program = readFileSync(join(ROOT, 'dist', 'wsctl.cjs'), 'latin1');
     expect(program).toContain('HTTP/2 is not enabled in wsctl');
-    expect(program).not.toMatch(/require\("(node:)?http2"\)/);
+    expect(program).not.toMatch(/require\("(node:)?(http2|assert)"\)/);
+    // wsctl's own modules start processes (the pager, the credential store) with the real module.
+    expect(program).toMatch(/require\("node:child_process"\)/);
   });
+
+  trick(
+    "stand-ins for dependencies' Node modules",
+    'node:assert and node:child_process, loaded when first used, do what the real ones do',
+    () => {
+      expect(lazyAssert(1)).toBeUndefined();
+      expect(lazyAssert(true, 'never said')).toBeUndefined();
+      expect(() => lazyAssert(0, 'said')).toThrow(expect.objectContaining({ name: 'AssertionError', message: 'said' }));
+      expect(() => lazyAssert(false)).toThrow(nodeAssert.AssertionError);
+      expect(lazyAssert.strictEqual).toBe(nodeAssert.strictEqual);
+      expect(() => lazyAssert.ok(null)).toThrow(nodeAssert.AssertionError);
+      expect(lazyChildProcess.spawnSync(process.execPath, ['-e', 'process.exit(3)']).status).toBe(3);
+      expect('spawn' in lazyChildProcess).toBe(true);
+      expect(Object.keys(lazyChildProcess).sort()).toEqual(Object.keys(process.getBuiltinModule('node:child_process')).sort());
+    },
+  );
 
   trick('undici deep imports', 'undici/lib/… have the shapes wsctl uses: an Agent without HTTP/2 and request()', async () => {
     const [{ default: request }, { default: Agent }] = await Promise.all([

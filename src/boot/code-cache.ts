@@ -1,27 +1,36 @@
-// wsctl's own code cache of the program (dist/wsctl.cjs): V8's code of it, made at the exit of the
-// first run with every function that run compiled, kept in the user's cache folder. Node's compile
-// cache (module.enableCompileCache, Node 22+) keeps only what V8 compiled before the file ran,
-// which is little of a bundle whose functions compile as they are first called: `keys list --json`
-// on Node 24 is measured faster with this cache than with Node's alone (BENCHMARKS.md). One file per
-// Node version, architecture and build of the program; V8 checks its own version, flags and the
-// source's length, and rejects a cache it cannot take, which is then made again. A cache that
-// cannot be read or written costs time, never the command.
+// wsctl's own code cache of what the boot file runs (the program, dist/wsctl.cjs, and the TAB
+// answerer, dist/complete.cjs, which holds the modules the two share): V8's code of each file, made
+// at the exit of the first run with every function that run compiled, kept in the user's cache
+// folder. Node's compile cache (module.enableCompileCache, Node 22+) keeps only what V8 compiled
+// before the file ran, which is little of a bundle whose functions compile as they are first
+// called: `keys list --json` on Node 24 is measured faster with this cache than with Node's alone
+// (BENCHMARKS.md). One file per Node version, architecture, build and door (the MCP server runs
+// other functions than a command); V8 checks its own version, flags and the source's length, and
+// rejects a cache it cannot take, which is then made again. A cache that cannot be read or written
+// costs time, never the command.
 import { closeSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
 
-/** The cache file's name: this Node, this architecture, this build of the program. */
-export function cacheName(programId: string, nodeVersion = process.version, arch = process.arch): string {
-  return `program-${nodeVersion}-${arch}-${programId}.v8`;
+/** The start of the cache files' names of this file and door on this Node and architecture; the build's id follows. */
+function cachePrefix(file: string, door: string, nodeVersion = process.version, arch = process.arch): string {
+  return `${basename(file, '.cjs')}${door && `-${door}`}-${nodeVersion}-${arch}-`;
+}
+
+/** The cache file's name: this file of this build, this door, this Node, this architecture. */
+export function cacheName(file: string, buildId: string, door = '', nodeVersion = process.version, arch = process.arch): string {
+  return `${cachePrefix(file, door, nodeVersion, arch)}${buildId}.v8`;
 }
 
 /**
- * Runs the CommonJS file `file`, whose text is `source`, from V8's code of it in `folder` (made
- * there at exit when there was none V8 would take) and gives its exports. Without a folder, the
- * file is compiled as usual.
+ * Runs the CommonJS file `file` from V8's code of it in `folder` (made there at exit when there
+ * was none V8 would take), as require() would, and gives its exports; require() then finds it
+ * loaded. Without a folder, the file is compiled as usual. Throws when the file cannot be read.
  */
-export function runWithCodeCache(file: string, source: string, folder: string | undefined, programId: string): unknown {
-  const cacheFile = folder === undefined ? undefined : join(folder, cacheName(programId));
+export function runWithCodeCache(file: string, folder: string | undefined, buildId: string, door = ''): unknown {
+  // ASCII (scripts/build.mjs checks): Latin-1 reads the same text, sooner than UTF-8.
+  const source = readFileSync(file, 'latin1');
+  const cacheFile = folder === undefined ? undefined : join(folder, cacheName(file, buildId, door));
   let cachedData: Buffer | undefined;
   try {
     if (cacheFile !== undefined) cachedData = readFileSync(cacheFile);
@@ -33,15 +42,19 @@ export function runWithCodeCache(file: string, source: string, folder: string | 
   const Module = process.getBuiltinModule('node:module');
   const script = new Script(Module.wrap(source), { filename: file, cachedData });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected))
-    process.once('exit', () => keep(script, cacheFile));
-  const module = { exports: {} };
+    process.once('exit', () => keep(script, cacheFile, cachePrefix(file, door)));
+  const module = new Module(file);
+  module.filename = file;
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
+  module.loaded = true;
+  // What require() keeps of the files it loaded: the program's require('./complete.cjs') finds it here.
+  require.cache[file] = module;
   return module.exports;
 }
 
-/** Writes V8's code of the script, atomically, and removes the caches of other builds on this Node. */
-function keep(script: Script, cacheFile: string): void {
+/** Writes V8's code of the script, atomically, and removes the caches of other builds (names starting with `prefix`). */
+function keep(script: Script, cacheFile: string, prefix: string): void {
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   try {
     // Opened first: where nothing can be written, V8 is not asked to serialise its code.
@@ -61,11 +74,14 @@ function keep(script: Script, cacheFile: string): void {
     return;
   }
   const folder = dirname(cacheFile);
-  const mine = `program-${process.version}-${process.arch}-`;
   try {
     for (const name of readdirSync(folder)) {
-      // An upgrade's cache replaces the one before it; round four's caches (code-cache-*) go too.
-      const stale = (name.startsWith(mine) && name.endsWith('.v8') && join(folder, name) !== cacheFile) || name.startsWith('code-cache-');
+      // An upgrade's cache replaces the one before it; round four's caches (code-cache-*) and the
+      // first of this round's (program-*) go too.
+      const stale =
+        (name.startsWith(prefix) && name.endsWith('.v8') && join(folder, name) !== cacheFile) ||
+        name.startsWith('code-cache-') ||
+        name.startsWith('program-');
       if (stale) unlinkSync(join(folder, name));
     }
   } catch {

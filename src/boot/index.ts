@@ -6,6 +6,7 @@
 // wsctl's code cache of it (./code-cache.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { servesCalls } from '../common/argv.js';
 import { answerEarly, type EarlyStart } from '../mcp/early.js';
 import { runWithCodeCache } from './code-cache.js';
 import { setV8Flags } from './flags.js';
@@ -13,9 +14,9 @@ import { cacheFolder, makeFolders } from './folders.js';
 import { helpAt80, writeAnswer } from './write.js';
 
 declare const __WSCTL_VERSION__: string;
-declare const __WSCTL_PROGRAM_ID__: string;
+declare const __WSCTL_BUILD_ID__: string;
 const VERSION = typeof __WSCTL_VERSION__ === 'string' ? __WSCTL_VERSION__ : '0.0.0-dev';
-const PROGRAM_ID = typeof __WSCTL_PROGRAM_ID__ === 'string' ? __WSCTL_PROGRAM_ID__ : 'dev';
+const BUILD_ID = typeof __WSCTL_BUILD_ID__ === 'string' ? __WSCTL_BUILD_ID__ : 'dev';
 
 interface Program {
   cli(argv: string[], early?: EarlyStart): Promise<void>;
@@ -68,14 +69,16 @@ export function boot(argv: string[], dist: string = __dirname): void {
     }
   }
   setV8Flags();
-  const file = join(dist, 'wsctl.cjs');
-  let source: string;
+  let program: Program;
   try {
-    // ASCII (scripts/build.mjs checks): Latin-1 reads the same text, sooner than UTF-8.
-    source = readFileSync(file, 'latin1');
+    // The TAB answerer's file first: it holds the modules the program shares with it, which the
+    // program's require() then finds loaded.
+    runWithCodeCache(join(dist, 'complete.cjs'), folder, BUILD_ID);
+    // The MCP server runs other functions than a command: a code cache of its own.
+    program = runWithCodeCache(join(dist, 'wsctl.cjs'), folder, BUILD_ID, servesCalls(argv) ? 'mcp' : '') as Program;
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     notBuilt(error);
   }
-  const program = runWithCodeCache(file, source, folder, PROGRAM_ID) as Program;
   void program.cli(argv, early);
 }

@@ -67,19 +67,3 @@ export function servesCalls(argv: readonly string[]): boolean {
   const [noun, verb] = commandWords(argv);
   return noun === 'mcp' && !DECLARED.verbs.mcp?.includes(verb as string);
 }
-
-/**
- * The kind of command a run is, for the launcher's code cache to learn: its first two words, and
- * --json and --jq, which run code of their own. A word is what a noun or a verb can be: a run of
- * anything else (an alias with capitals, say) is of kind `-`.
- */
-export function commandKind(argv: readonly string[]): string {
-  const words: string[] = [];
-  for (const word of commandWords(argv)) {
-    if (!/^[a-z][a-z0-9-]{0,31}$/.test(word)) break;
-    words.push(word);
-  }
-  if (argv.includes('--json')) words.push('--json');
-  if (argv.some((a) => a === '--jq' || a.startsWith('--jq='))) words.push('--jq');
-  return words.join('/') || '-';
-}

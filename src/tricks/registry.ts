@@ -21,7 +21,7 @@ export interface Trick {
 export const TRICKS: readonly Trick[] = [
   {
     name: 'code cache',
-    where: 'src/boot/code-cache.ts (run by src/boot/index.ts; the cache file: $XDG_CACHE_HOME/wsctl/program-<node>-<arch>-<build>.v8)',
+    where: 'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<node>-<arch>-<build>.v8, wsctl-mcp-… for the MCP server, complete-… for the TAB answerer, whose file holds the modules it shares with the program)',
     buys: "V8's code of the program made at the exit of the first run with every function it compiled, where Node's compile cache keeps only what V8 compiled before the file ran: `keys list --json` 0.82×, 0.86× and 0.89× of its time with Node's compile cache alone (Node 24, three runs of 21 alternating pairs, 2026-11-29)",
   },
   {
@@ -31,9 +31,10 @@ export const TRICKS: readonly Trick[] = [
     buys: "`--version`, the root help at 80 columns (piped, or COLUMNS=80) and `wsctl mcp`'s `initialize` need nothing of the program: Node 24, `--version` 0.58× and `--help` piped 0.57× of their time (20 against 40 ms of CPU), spawn to the answer to `initialize` 0.22× (34 against 162 ms), 21 alternating pairs each, 2026-11-29",
   },
   {
-    name: 'node:http2 stand-in',
-    where: 'src/tricks/no-http2.ts (given to undici only by scripts/build.mjs)',
-    buys: 'undici requires node:http2 (and with it tls) as it loads, for the HTTP/2 wsctl never speaks (allowH2 off): Node 24, `keys list --json` 0.71× of its time, 61 against 66 MiB of peak memory (21 alternating pairs, 2026-11-29)',
+    name: "stand-ins for dependencies' Node modules",
+    where:
+      'src/tricks/no-http2.ts and src/tricks/lazy-builtins.ts (given by scripts/build.mjs to undici: node:http2 and node:assert; to commander: node:child_process)',
+    buys: 'undici requires node:http2 (and with it tls) as it loads, for the HTTP/2 wsctl never speaks (allowH2 off): a stand-in; it requires node:assert, and commander node:child_process, for what a command seldom does: loaded when first used. Node 24, `keys list --json` 0.71× of its time with the node:http2 stand-in, 61 against 66 MiB of peak memory (21 alternating pairs, 2026-11-29); MEASURE_LAZY',
   },
   {
     name: 'undici deep imports',
@@ -73,7 +74,8 @@ export const TRICKS: readonly Trick[] = [
  * file). test/speed.test.ts fails, naming the version, when one moves.
  */
 export const PINNED: Readonly<Record<string, string>> = {
-  undici: 'the node:http2 stand-in and the deep imports (undici/lib/…)',
+  undici: 'the stand-ins for its Node modules and the deep imports (undici/lib/…)',
+  commander: 'the stand-in for its node:child_process',
   zod: "quickCheck (zod's _zod.def)",
   'jq-wasm': 'the jq-wasm patch (scripts/jq-wasm.cjs)',
   '@modelcontextprotocol/sdk': "tools/call through the SDK's fallback handler, and console to stderr while serving",

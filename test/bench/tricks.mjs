@@ -20,10 +20,10 @@ const FLAGS =
 const WITHOUT = [
   [
     'code cache',
-    'src/boot/index.ts',
-    'runWithCodeCache(file, source, folder, PROGRAM_ID) as Program',
-    'require(file) as Program',
-    ['keys'],
+    'src/boot/code-cache.ts',
+    "  const source = readFileSync(file, 'latin1');",
+    "  if (true as boolean) return require(file);\n  const source = readFileSync(file, 'latin1');",
+    ['keys', 'mcplist'],
   ],
   [
     'answers in the boot file',
@@ -40,7 +40,14 @@ const WITHOUT = [
     ['help'],
   ],
   ['answers in the boot file', 'src/boot/index.ts', "const early = argv[0] === 'mcp' ?", 'const early = (false as boolean) ?', ['mcpinit']],
-  ['node:http2 stand-in', 'scripts/build.mjs', 'noHttpServers, undiciWithoutHttp2]', 'noHttpServers]', ['keys']],
+  ["stand-ins for dependencies' Node modules", 'scripts/build.mjs', 'noHttpServers, dependencyStandIns]', 'noHttpServers]', ['keys']],
+  [
+    "stand-ins for dependencies' Node modules",
+    'scripts/build.mjs',
+    "  { module: 'assert', dependency: 'undici', lazy: 'lazyAssert' },\n  { module: 'child_process', dependency: 'commander', lazy: 'lazyChildProcess' },\n",
+    '',
+    ['keys'],
+  ],
   [
     'undici deep imports',
     'src/tricks/registry.ts',
