@@ -38,10 +38,11 @@ const noHttpServers = {
 
 // A speed trick (src/tricks/registry.ts): Node's modules that undici and commander require as they
 // load, for what a command does not do, given to them alone. undici gets a stand-in for node:http2
-// (and tls with it), for the HTTP/2 connections wsctl never makes; node:assert (undici) and
-// node:child_process (commander) load when first used (src/tricks/lazy-builtins.ts).
+// (and tls with it), for the HTTP/2 connections wsctl never makes; node:http and node:assert
+// (undici) and node:child_process (commander) load when first used (src/tricks/lazy-builtins.ts).
 const STAND_INS = [
   { module: 'http2', dependency: 'undici', path: join(root, 'src/tricks/no-http2.ts') },
+  { module: 'http', dependency: 'undici', lazy: 'lazyHttp' },
   { module: 'assert', dependency: 'undici', lazy: 'lazyAssert' },
   { module: 'child_process', dependency: 'commander', lazy: 'lazyChildProcess' },
 ];

@@ -22,7 +22,7 @@ import { createCtx } from '../src/cli/context.js';
 import { declaredVerbs } from '../src/cli/program.js';
 import { serve } from '../src/mcp/mcp-server.js';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
-import { lazyAssert, lazyChildProcess } from '../src/tricks/lazy-builtins.js';
+import { lazyAssert, lazyChildProcess, lazyHttp } from '../src/tricks/lazy-builtins.js';
 import { PINNED, quickCheck, RELIANCES, TRICKS } from '../src/tricks/registry.js';
 import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
@@ -256,11 +256,15 @@ describe('answers in the boot file', () => {
 describe('the tricks', () => {
   trick(
     "stand-ins for dependencies' Node modules",
-    'a request loads none of node:http2, tls, node:assert and node:child_process; a proxied request (all of undici) works',
+    'a request loads none of node:http2, tls, node:http, node:assert and node:child_process; a proxied request (all of undici) works',
     async () => {
       const r = await loaded(['keys', 'list'], sb.env);
       expect(r.code, r.stderr).toBe(0);
-      expect(['http2', 'tls', 'assert', 'child_process'].filter((name) => builtin(r, name))).toEqual([]);
+      const undici = JSON.parse(readFileSync(join(ROOT, 'node_modules/undici/package.json'), 'utf8')).version;
+      expect(
+        ['http2', 'tls', 'http', 'assert', 'child_process'].filter((name) => builtin(r, name)),
+        `undici ${undici} or commander ${JSON.parse(readFileSync(join(ROOT, 'node_modules/commander/package.json'), 'utf8')).version} uses more of these as it loads or sends: re-check src/tricks/lazy-builtins.ts`,
+      ).toEqual([]);
       const proxy = await startConnectProxy();
       const proxied = await runBin(['keys', 'list', '--json'], { env: { ...sb.env, HTTP_PROXY: proxy.url } });
       expect([proxied.code, proxied.stderr]).toEqual([0, '']);
@@ -290,6 +294,23 @@ describe('the tricks', () => {
       expect(lazyChildProcess.spawnSync(process.execPath, ['-e', 'process.exit(3)']).status).toBe(3);
       expect('spawn' in lazyChildProcess).toBe(true);
       expect(Object.keys(lazyChildProcess).sort()).toEqual(Object.keys(process.getBuiltinModule('node:child_process')).sort());
+    },
+  );
+
+  trick(
+    "stand-ins for dependencies' Node modules",
+    "node:http answers undici's two reads as node:http would (Node's header limit, set or not), and anything else from node:http",
+    async () => {
+      const http = process.getBuiltinModule('node:http');
+      expect(lazyHttp.maxHeaderSize).toBe(http.maxHeaderSize);
+      expect(lazyHttp.STATUS_CODES).toBe(http.STATUS_CODES);
+      expect(lazyHttp.Agent).toBe(http.Agent);
+      expect(new lazyHttp.IncomingMessage(new PassThrough() as never)).not.toBeInstanceOf(http.IncomingMessage);
+      // A limit set for Node is undici's: the sandbox's headers are longer than 80 bytes.
+      for (const env of [{ NODE_OPTIONS: '--max-http-header-size=80' }, { NODE_OPTIONS: '--max_http_header_size=80' }]) {
+        const r = await runBin(['keys', 'list', '--json'], { env: { ...sb.env, ...env } });
+        expect([r.code, JSON.parse(r.stderr).error.message], env.NODE_OPTIONS).toEqual([3, expect.stringMatching(/Headers Overflow/)]);
+      }
     },
   );
 
@@ -376,12 +397,13 @@ describe('the tricks', () => {
       const path = await loaded(['keys', 'list', '--jq', '.keys[].id'], sb.env);
       expect(path.code, path.stderr).toBe(0);
       expect(path.stdout).toMatch(/^key_/);
-      // The engine's file may be read (it holds jq-protocol.ts, which the program shares), but the
-      // engine is not loaded: its hooks are not set and its WebAssembly is not compiled.
+      // The engine is not loaded: its file is not read, its hooks are not set and its WebAssembly is not compiled.
       expect([path.engine, path.wasm, builtin(path, 'worker_threads')]).toEqual([false, false, false]);
+      expect(path.files.filter((f) => f.endsWith('jq-worker.cjs'))).toEqual([]);
       const engine = await loaded(['keys', 'list', '--jq', '[.keys[].id] | length'], sb.env);
       expect(engine.code, engine.stderr).toBe(0);
       expect([engine.engine, engine.wasm]).toEqual([true, true]);
+      expect(engine.files.filter((f) => f.endsWith('jq-worker.cjs'))).toHaveLength(1);
     },
   );
 

@@ -58,7 +58,7 @@ export async function compileFilter(expression: string, signal: AbortSignal, max
   try {
     // Module directives must come first: such an expression is checked when it runs, as with --jq.
     if (!/^\s*(import|include|module)\b/.test(expression)) {
-      const checked = await session.check(expression);
+      const checked = await session.check(`${CHECK_PREFIX}${expression}`);
       if (checked.exitCode === JQ_COMPILE_ERROR) throw new UsageError(`Invalid jq filter: ${jqMessage(checked.stderr, CHECK_PREFIX)}`);
     }
   } catch (error) {
@@ -71,7 +71,7 @@ export async function compileFilter(expression: string, signal: AbortSignal, max
       let outcome: Awaited<ReturnType<typeof session.run>>;
       try {
         // Output is held up to maxBytes; the first byte past it (handed to write) ends the filter.
-        outcome = await session.run(expression, new TextEncoder().encode(forJq(json)), ['-c'], maxBytes, async () => {
+        outcome = await session.run(asArgument(expression), new TextEncoder().encode(forJq(json)), ['-c'], maxBytes, async () => {
           tooLarge = true;
           stop.abort();
         });

@@ -16,17 +16,15 @@ export type CompiledWasm = object;
 export type ToWorker =
   /** The engine's WebAssembly (dist/jq.wasm, its memory maximum raised at build time), compiled by the main thread. */
   | { kind: 'load'; module?: CompiledWasm; error?: string }
-  | { kind: 'check'; expression: string }
-  | { kind: 'run'; expression: string; input: Uint8Array; flags: string[] };
+  /** argument: the filter as jq's argument (jq.ts asArgument), `empty | …` for a check, which runs with -n. */
+  | { kind: 'check'; argument: string }
+  | { kind: 'run'; argument: string; input: Uint8Array; flags: string[] };
 
 export type FromWorker =
   | { kind: 'checked'; exitCode: number; stderr: string }
   | { kind: 'out'; bytes: Uint8Array }
   | { kind: 'done'; exitCode: number; stderr: string }
   | { kind: 'fatal'; memory: boolean; message: string };
-
-/** The expression as jq's argument: a leading space keeps one such as "-1" from being read as a flag of jq's own. */
-export const asArgument = (expression: string) => ` ${expression}`;
 
 /** What a filter printed, on either thread: jq's exit code and stderr, and the output not written yet. */
 export interface Outcome {

@@ -37,10 +37,12 @@ export function startThread(file: URL, module: Promise<CompiledWasm>): EngineThr
 }
 
 export interface ThreadSession {
-  check(expression: string): Promise<{ exitCode: number; stderr: string }>;
+  /** Compiles the filter without running it; argument: `empty | ` and the filter, as jq's argument (jq.ts CHECK_PREFIX). */
+  check(argument: string): Promise<{ exitCode: number; stderr: string }>;
   /** Runs the filter; output past holdBytes flows to write as it comes. */
   run(
-    expression: string,
+    /** The filter as jq's argument (jq.ts asArgument). */
+    argument: string,
     input: Uint8Array,
     flags: string[],
     holdBytes: number,
@@ -105,12 +107,12 @@ export function threadSession({ worker, inFlight, ended }: EngineThread, signal:
   };
 
   return {
-    check: (expression) =>
-      ask<{ exitCode: number; stderr: string }>({ kind: 'check', expression }, [], (m, settle) => {
+    check: (argument) =>
+      ask<{ exitCode: number; stderr: string }>({ kind: 'check', argument }, [], (m, settle) => {
         if (m.kind === 'checked') settle(m);
         else if (m.kind === 'fatal') settle(fatal(m));
       }),
-    async run(expression, input, flags, holdBytes, write) {
+    async run(argument, input, flags, holdBytes, write) {
       let held: Uint8Array[] | undefined = [];
       let heldBytes = 0;
       // Chunks are written one after the other; each one written lets the worker send another.
@@ -131,7 +133,7 @@ export function threadSession({ worker, inFlight, ended }: EngineThread, signal:
         });
       };
       const outcome = await ask<{ exitCode: number; stderr: string }>(
-        { kind: 'run', expression, input, flags },
+        { kind: 'run', argument, input, flags },
         [input.buffer as ArrayBuffer],
         (m, settle) => {
           if (m.kind === 'out') {

@@ -7,12 +7,12 @@
 import type { MessagePort } from 'node:worker_threads';
 import { loadJq } from 'jq-wasm';
 import type { FromWorker, ToWorker, WorkerData } from './jq-protocol.js';
-import { asArgument, MAX_IN_FLIGHT, MEMORY_FAILURE, OutputChunks, Tail } from './jq-protocol.js';
+import { MAX_IN_FLIGHT, MEMORY_FAILURE, OutputChunks, Tail } from './jq-protocol.js';
 
 export { loadJq };
 
 // Run as a worker thread's script, this file is its main module; loaded by the main thread (the
-// engine's glue for jq-local.ts, or jq-protocol.ts for the program) it is not, and
+// engine's glue and jq-protocol.ts for jq-local.ts) it is not, and
 // node:worker_threads (2-3 ms) is not loaded.
 if (typeof module !== 'undefined' && require.main === module) {
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
@@ -63,12 +63,12 @@ function serve(port: MessagePort, inFlight: Int32Array): void {
       if (message.kind === 'check') {
         hooks.input = undefined;
         // Nothing is evaluated: jq -n with `empty | …` only compiles the expression.
-        const { exitCode } = jq.raw('null', asArgument(`empty | ${message.expression}`), ['-n']);
+        const { exitCode } = jq.raw('null', message.argument, ['-n']);
         stdout.reset();
         return post({ kind: 'checked', exitCode, stderr: stderr.toString() });
       }
       hooks.input = message.input;
-      const { exitCode } = jq.raw('', asArgument(message.expression), message.flags);
+      const { exitCode } = jq.raw('', message.argument, message.flags);
       hooks.input = undefined;
       stdout.pass();
       post({ kind: 'done', exitCode, stderr: stderr.toString() });

@@ -8,9 +8,9 @@
 // output (cli.md §3).
 import { readFileSync } from 'node:fs';
 import { InterruptedError, UsageError } from '../errors.js';
-import { loadLocalEngine, type LocalEngine } from './jq-local.js';
+import type { LocalEngine } from './jq-local.js';
 import { followPath, plainPath } from './jq-path.js';
-import { asArgument, type CompiledWasm, type Outcome } from './jq-protocol.js';
+import type { CompiledWasm, Outcome } from './jq-protocol.js';
 import { startThread, threadSession, type EngineThread, type ThreadSession } from './jq-thread.js';
 import type { Sink } from './pager.js';
 import { clean, escapeInvisible } from '../common/sanitize.js';
@@ -19,7 +19,8 @@ export { MEMORY_MESSAGE } from './jq-thread.js';
 // For wsctl mcp's filters (src/mcp/jq-filter.ts), which import this entry itself: a module of the
 // engine imported from there too would move this entry's code into a chunk that --jq then loads.
 export { startThread, threadSession } from './jq-thread.js';
-export { asArgument } from './jq-protocol.js';
+/** The expression as jq's argument: a leading space keeps one such as "-1" from being read as a flag of jq's own. */
+export const asArgument = (expression: string) => ` ${expression}`;
 
 export interface JqFilter {
   /**
@@ -143,7 +144,10 @@ export function startJq(): Promise<Engine> {
     // event loop of a thread that is busy loading the commands (~15 ms).
     const module = Promise.resolve().then(() => new WebAssembly.Module(readFileSync(new URL('jq.wasm', file))));
     module.catch(() => {}); // the thread reports it
-    const local = module.then((compiled) => loadLocalEngine(file, compiled, HOLD_BYTES)).catch(() => undefined);
+    // Imported here: the engine's host takes jq-wasm's glue from dist/jq-worker.cjs, which a path (./jq-path.ts) does without.
+    const local = module
+      .then(async (compiled) => (await import('./jq-local.js')).loadLocalEngine(file, compiled, HOLD_BYTES))
+      .catch(() => undefined);
     return { file, module, local };
   })();
   return started;
@@ -188,7 +192,7 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
     // Nothing is evaluated: jq -n with `empty | …` only compiles the expression.
     const here = local?.run(`${CHECK_PREFIX}${expression}`, ['-n']);
     if (here) await heardSignals(signal);
-    const checked = here ?? (await thread().check(expression));
+    const checked = here ?? (await thread().check(`${CHECK_PREFIX}${expression}`));
     if (checked.exitCode === JQ_COMPILE_ERROR) {
       session?.close();
       throw new UsageError(`Invalid --jq expression: ${jqMessage(checked.stderr, CHECK_PREFIX)}`, { reason: 'jq_error' });
@@ -212,7 +216,8 @@ async function compileInEngine(expression: string, signal: AbortSignal): Promise
       const here = local && document.length <= LOCAL_INPUT_LENGTH ? local.run(asArgument(expression), flags, document) : undefined;
       local = undefined;
       if (here) await heardSignals(signal);
-      const outcome: Outcome = here ?? (await thread().run(expression, new TextEncoder().encode(document), flags, HOLD_BYTES, write));
+      const outcome: Outcome =
+        here ?? (await thread().run(asArgument(expression), new TextEncoder().encode(document), flags, HOLD_BYTES, write));
       if (outcome.exitCode !== 0) {
         // Output already shown stays, as jq's would; held output of a failed filter is dropped.
         if (outcome.flowed && lines) await sink.write(lines.end());

@@ -1,7 +1,8 @@
 // A speed trick (./registry.ts): Node's modules that undici and commander require as they load,
 // for what a command seldom does (scripts/build.mjs gives them these, and no one else). Each loads
-// the real module when first used, and every use goes to it: nothing here knows what the
-// dependency does with the module, so a new release of it can make this slower, never wrong.
+// the real module when first used, and every use goes to it, but for two answers node:http gives
+// undici as it loads (lazyHttp): a new release of either dependency can make this slower, and the
+// tests that a request loads none of these modules then fail naming it (test/speed.test.ts).
 type NodeAssert = typeof import('node:assert');
 
 function loader<T>(name: string): () => T {
@@ -35,4 +36,31 @@ export const lazyChildProcess = new Proxy({} as typeof import('node:child_proces
     const descriptor = Reflect.getOwnPropertyDescriptor(childProcessModule(), key);
     return descriptor && { ...descriptor, configurable: true };
   },
+});
+
+const httpModule = loader<typeof import('node:http')>('node:http');
+
+/** Node's limit on a response's headers: 16 KiB, unless --max-http-header-size sets it, which node:http then answers. */
+function maxHeaderSize(): number {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) =>
+    /^--max[-_]http[-_]header[-_]size/.test(arg),
+  );
+  return given ? httpModule().maxHeaderSize : 16 * 1024;
+}
+
+/** What undici compares a stream's class with as it destroys one, to unhook a node:http message first: wsctl gives it none. */
+class NoIncomingMessage {}
+
+/**
+ * node:http for undici, which speaks HTTP itself (its own parser) and reads two things of node:http
+ * as it loads: maxHeaderSize (Node's, as node:http says it) and IncomingMessage (a class no stream
+ * of wsctl's is). Anything else goes to node:http, loaded when first used.
+ */
+export const lazyHttp = new Proxy({} as typeof import('node:http'), {
+  get: (_target, key) => {
+    if (key === 'maxHeaderSize') return maxHeaderSize();
+    if (key === 'IncomingMessage') return NoIncomingMessage;
+    return Reflect.get(httpModule(), key);
+  },
+  has: (_target, key) => Reflect.has(httpModule(), key),
 });

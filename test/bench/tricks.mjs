@@ -44,7 +44,7 @@ const WITHOUT = [
   [
     "stand-ins for dependencies' Node modules",
     'scripts/build.mjs',
-    "  { module: 'assert', dependency: 'undici', lazy: 'lazyAssert' },\n  { module: 'child_process', dependency: 'commander', lazy: 'lazyChildProcess' },\n",
+    "  { module: 'http', dependency: 'undici', lazy: 'lazyHttp' },\n  { module: 'assert', dependency: 'undici', lazy: 'lazyAssert' },\n  { module: 'child_process', dependency: 'commander', lazy: 'lazyChildProcess' },\n",
     '',
     ['keys'],
   ],
