@@ -191,7 +191,7 @@ const program = await build({
 // The boot file reads the files it runs as Latin-1, which is quicker than UTF-8 and the same text
 // while a file is ASCII, as esbuild writes it (non-ASCII characters escaped).
 const buildHash = createHash('sha256');
-for (const file of ['dist/wsctl.cjs', 'dist/complete.cjs']) {
+for (const file of ['dist/wsctl.cjs', 'dist/complete.cjs', 'dist/jq-worker.cjs']) {
   const text = readFileSync(join(root, file));
   if (!isAscii(text)) throw new Error(`${file} is not ASCII: src/boot/code-cache.ts reads it as Latin-1`);
   buildHash.update(text);

@@ -17,6 +17,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { cacheName } from '../src/boot/code-cache.js';
+import { cacheKind } from '../src/boot/index.js';
 import { V8_FLAGS } from '../src/boot/flags.js';
 import { createCtx } from '../src/cli/context.js';
 import { declaredVerbs } from '../src/cli/program.js';
@@ -123,7 +124,7 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
 
   trick(
     'code cache',
-    'the first command makes one of the program and one of the TAB answerer at exit, the next takes them and leaves them as they are; one file per Node and build',
+    'the first command makes one of the program and one of the TAB answerer at exit, the next takes them and leaves them as they are; one file per Node, build and noun',
     async () => {
       expect(buildId).toMatch(/^[0-9a-f]{16}$/);
       const cache = tempDir();
@@ -131,7 +132,7 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
       const first = await runBin(['keys', 'list', '--json'], { env });
       expect(first.code, first.stderr).toBe(0);
       const made = cacheFiles(cache);
-      expect(made.sort()).toEqual([cacheName(complete, buildId), cacheName(program, buildId)].sort());
+      expect(made.sort()).toEqual([cacheName(complete, buildId), cacheName(program, buildId, 'keys')].sort());
       const at = made.map((name) => statSync(join(cache, 'wsctl', name)).mtimeMs);
       const second = await runBin(['keys', 'list', '--json'], { env });
       expect(second.stdout).toBe(first.stdout);
@@ -140,29 +141,41 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
     },
   );
 
-  trick('code cache', 'the MCP server keeps one of its own, which a command leaves as it is', async () => {
+  trick('code cache', "each noun and the MCP server have one of their own, which another's run leaves as it is", async () => {
     const cache = tempDir();
     const env = { ...sb.env, XDG_CACHE_HOME: cache };
     const served = await runBin(['mcp'], { env, stdin: '' });
     expect([served.code, served.stderr]).toEqual([0, '']);
-    const server = cacheName(program, buildId, 'mcp');
+    const server = cacheName(program, buildId, 'mcp-server');
     expect(cacheFiles(cache).sort()).toEqual([cacheName(complete, buildId), server].sort());
     const at = statSync(join(cache, 'wsctl', server)).mtimeMs;
-    expect((await runBin(['keys', 'list'], { env })).code).toBe(0);
-    // A verb of `wsctl mcp` is a command.
+    expect((await runBin(['--profile', 'default', 'keys', 'list'], { env })).code).toBe(0);
+    // A verb of `wsctl mcp` is a command; an unknown word is of the kind `other`, never a file name.
     expect((await runBin(['mcp', 'config'], { env: { XDG_CACHE_HOME: cache, WSCTL_CONFIG_DIR: tempDir() } })).code).toBe(0);
-    expect(cacheFiles(cache).sort()).toEqual([cacheName(complete, buildId), server, cacheName(program, buildId)].sort());
+    expect((await runBin(['../../x'], { env })).code).toBe(2);
+    expect(cacheFiles(cache).sort()).toEqual(
+      [
+        cacheName(complete, buildId),
+        server,
+        cacheName(program, buildId, 'keys'),
+        cacheName(program, buildId, 'mcp'),
+        cacheName(program, buildId, 'other'),
+      ].sort(),
+    );
     expect(statSync(join(cache, 'wsctl', server)).mtimeMs).toBe(at);
+    expect(cacheKind(['--profile', 'mcp', 'mcp', '--read-only'])).toBe('mcp-server');
+    expect(cacheKind(['--jq', '.', 'keys', 'list'])).toBe('keys');
+    expect(cacheKind(['constructor'])).toBe('other');
   });
 
-  it('one V8 cannot take (another build of the same length, garbage) is made again; a stale build goes, door by door; older rounds’ files go', async () => {
+  it('one V8 cannot take (another build of the same length, garbage) is made again; a stale build goes, kind by kind; older rounds’ files go', async () => {
     const cache = tempDir();
     const env = { ...sb.env, XDG_CACHE_HOME: cache };
-    expect((await runBin(['--sandbox', 'profile', 'list'], { env })).code).toBe(0);
-    const name = cacheName(program, buildId);
+    expect((await runBin(['keys', 'list'], { env })).code).toBe(0);
+    const name = cacheName(program, buildId, 'keys');
     expect(cacheFiles(cache)).toContain(name);
     writeFileSync(join(cache, 'wsctl', name), 'not V8 code');
-    const stale = [cacheName(program, '0123456789abcdef'), cacheName(program, '0123456789abcdef', 'mcp')];
+    const stale = [cacheName(program, '0123456789abcdef', 'keys'), cacheName(program, '0123456789abcdef', 'mcp-server')];
     for (const file of stale) writeFileSync(join(cache, 'wsctl', file), 'an older build');
     writeFileSync(join(cache, 'wsctl', `code-cache-${process.version}-x64-00000000`), 'round four');
     writeFileSync(
@@ -171,7 +184,7 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
     );
     const r = await runBin(['keys', 'list', '--json'], { env });
     expect([r.code, r.stderr]).toEqual([0, '']);
-    // The server's cache of another build waits for the server: a command does not know it is stale.
+    // Another kind's cache of another build waits for a run of its kind.
     expect(
       readdirSync(join(cache, 'wsctl'))
         .filter((n) => n.includes('code-cache') || n.endsWith('.v8'))

@@ -1,25 +1,26 @@
 // wsctl's own code cache of what the boot file runs (the program, dist/wsctl.cjs, and the TAB
-// answerer, dist/complete.cjs, which holds the modules the two share): V8's code of each file, made
+// answerer, dist/complete.cjs, which holds the modules the two share), and of the jq engine's file,
+// which the program runs through requireBuilt when a filter needs it: V8's code of each file, made
 // at the exit of the first run with every function that run compiled, kept in the user's cache
 // folder. Node's compile cache (module.enableCompileCache, Node 22+) keeps only what V8 compiled
 // before the file ran, which is little of a bundle whose functions compile as they are first
 // called: `keys list --json` on Node 24 is measured faster with this cache than with Node's alone
-// (BENCHMARKS.md). One file per Node version, architecture, build and door (the MCP server runs
-// other functions than a command); V8 checks its own version, flags and the source's length, and
+// (BENCHMARKS.md). One file per Node version, architecture, build and kind of run (the program's:
+// one per noun, as ./index.ts says); V8 checks its own version, flags and the source's length, and
 // rejects a cache it cannot take, which is then made again. A cache that cannot be read or written
 // costs time, never the command.
 import { closeSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
 
-/** The start of the cache files' names of this file and door on this Node and architecture; the build's id follows. */
-function cachePrefix(file: string, door: string, nodeVersion = process.version, arch = process.arch): string {
-  return `${basename(file, '.cjs')}${door && `-${door}`}-${nodeVersion}-${arch}-`;
+/** The start of the cache files' names of this file and kind of run on this Node and architecture; the build's id follows. */
+function cachePrefix(file: string, kind: string, nodeVersion = process.version, arch = process.arch): string {
+  return `${basename(file, '.cjs')}${kind && `-${kind}`}-${nodeVersion}-${arch}-`;
 }
 
-/** The cache file's name: this file of this build, this door, this Node, this architecture. */
-export function cacheName(file: string, buildId: string, door = '', nodeVersion = process.version, arch = process.arch): string {
-  return `${cachePrefix(file, door, nodeVersion, arch)}${buildId}.v8`;
+/** The cache file's name: this file of this build, this kind of run, this Node, this architecture. */
+export function cacheName(file: string, buildId: string, kind = '', nodeVersion = process.version, arch = process.arch): string {
+  return `${cachePrefix(file, kind, nodeVersion, arch)}${buildId}.v8`;
 }
 
 /**
@@ -27,10 +28,12 @@ export function cacheName(file: string, buildId: string, door = '', nodeVersion 
  * was none V8 would take), as require() would, and gives its exports; require() then finds it
  * loaded. Without a folder, the file is compiled as usual. Throws when the file cannot be read.
  */
-export function runWithCodeCache(file: string, folder: string | undefined, buildId: string, door = ''): unknown {
+export function runWithCodeCache(file: string, folder: string | undefined, buildId: string, kind = ''): unknown {
+  const loaded = require.cache[file];
+  if (loaded) return loaded.exports;
   // ASCII (scripts/build.mjs checks): Latin-1 reads the same text, sooner than UTF-8.
   const source = readFileSync(file, 'latin1');
-  const cacheFile = folder === undefined ? undefined : join(folder, cacheName(file, buildId, door));
+  const cacheFile = folder === undefined ? undefined : join(folder, cacheName(file, buildId, kind));
   let cachedData: Buffer | undefined;
   try {
     if (cacheFile !== undefined) cachedData = readFileSync(cacheFile);
@@ -42,7 +45,7 @@ export function runWithCodeCache(file: string, folder: string | undefined, build
   const Module = process.getBuiltinModule('node:module');
   const script = new Script(Module.wrap(source), { filename: file, cachedData });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected))
-    process.once('exit', () => keep(script, cacheFile, cachePrefix(file, door)));
+    process.once('exit', () => keep(script, cacheFile, cachePrefix(file, kind)));
   const module = new Module(file);
   module.filename = file;
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
@@ -51,6 +54,23 @@ export function runWithCodeCache(file: string, folder: string | undefined, build
   // What require() keeps of the files it loaded: the program's require('./complete.cjs') finds it here.
   require.cache[file] = module;
   return module.exports;
+}
+
+/** Where the boot file keeps the caches, and the build's id (./index.ts sets them, once). */
+let caches: { folder: string | undefined; buildId: string } | undefined;
+
+export function useCodeCaches(folder: string | undefined, buildId: string): void {
+  caches = { folder, buildId };
+}
+
+/**
+ * Runs a file of the build that the program loads when first needed (the jq engine's,
+ * dist/jq-worker.cjs) from its code cache, as require() would; run from the sources (the tests),
+ * with require().
+ */
+export function requireBuilt(file: string): unknown {
+  if (caches) return runWithCodeCache(file, caches.folder, caches.buildId);
+  return process.getBuiltinModule('node:module').createRequire(file)(file);
 }
 
 /** Writes V8's code of the script, atomically, and removes the caches of other builds (names starting with `prefix`). */

@@ -5,8 +5,6 @@
 // from the start. The process's signal listeners are never touched: SIGTERM ends the process at
 // once (it has no listener), and a Ctrl-C that comes during a slice is heard when it ends, at most
 // SLICE_MS later (jq.ts then throws it before any output is written).
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { OutputChunks, Tail, type CompiledWasm, type Outcome } from './jq-protocol.js';
 
@@ -107,12 +105,11 @@ interface Glue {
   loadJq(options: { wasmModule: CompiledWasm }): Promise<{ raw(input: string, query: string, flags: string[]): { exitCode: number } }>;
 }
 
-/** Loads the engine (file: dist/jq-worker.cjs) on this thread, from its compiled WebAssembly. */
-export async function loadLocalEngine(file: URL, module: CompiledWasm, holdBytes: number): Promise<LocalEngine> {
+/** Loads the engine on this thread: glue, the exports of dist/jq-worker.cjs; module, its compiled WebAssembly. */
+export async function loadLocalEngine(glue: unknown, module: CompiledWasm, holdBytes: number): Promise<LocalEngine> {
+  // Read as the engine starts (scripts/jq-wasm.cjs).
   (globalThis as { __wsctlJq?: typeof hooks }).__wsctlJq = hooks;
-  const path = fileURLToPath(file);
-  const glue = createRequire(import.meta.url)(path) as Glue;
-  let jq: Awaited<ReturnType<Glue['loadJq']>> | undefined = await glue.loadJq({ wasmModule: module });
+  let jq: Awaited<ReturnType<Glue['loadJq']>> | undefined = await (glue as Glue).loadJq({ wasmModule: module });
   return {
     run(query, flags, text) {
       const engine = jq;

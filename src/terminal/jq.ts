@@ -7,6 +7,8 @@
 // strings raw, every other value as compact JSON; on a terminal, strings are cleaned as in human
 // output (cli.md §3).
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { requireBuilt } from '../boot/code-cache.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { LocalEngine } from './jq-local.js';
 import { followPath, plainPath } from './jq-path.js';
@@ -144,9 +146,13 @@ export function startJq(): Promise<Engine> {
     // event loop of a thread that is busy loading the commands (~15 ms).
     const module = Promise.resolve().then(() => new WebAssembly.Module(readFileSync(new URL('jq.wasm', file))));
     module.catch(() => {}); // the thread reports it
-    // Imported here: the engine's host takes jq-wasm's glue from dist/jq-worker.cjs, which a path (./jq-path.ts) does without.
+    // The engine's file (jq-wasm's glue), from wsctl's code cache of it, then its host, which takes
+    // jq-protocol.ts from that file: a path (./jq-path.ts) does without either.
     const local = module
-      .then(async (compiled) => (await import('./jq-local.js')).loadLocalEngine(file, compiled, HOLD_BYTES))
+      .then(async (compiled) => {
+        const glue = requireBuilt(fileURLToPath(file));
+        return (await import('./jq-local.js')).loadLocalEngine(glue, compiled, HOLD_BYTES);
+      })
       .catch(() => undefined);
     return { file, module, local };
   })();

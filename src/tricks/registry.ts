@@ -22,7 +22,7 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'code cache',
     where:
-      'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<node>-<arch>-<build>.v8, wsctl-mcp-… for the MCP server, complete-… for the TAB answerer, whose file holds the modules it shares with the program)',
+      'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<noun>-<node>-<arch>-<build>.v8, one per noun, wsctl-mcp-server-… for the MCP server, complete-… for the TAB answerer, whose file holds the modules it shares with the program, jq-worker-… for the jq engine run on the main thread)',
     buys: "V8's code of the program made at the exit of the first run with every function it compiled, where Node's compile cache keeps only what V8 compiled before the file ran: `keys list --json` 0.82×, 0.86× and 0.89× of its time with Node's compile cache alone (Node 24, three runs of 21 alternating pairs, 2026-11-29)",
   },
   {

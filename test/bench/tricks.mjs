@@ -67,7 +67,7 @@ const WITHOUT = [
   [
     'jq on the main thread',
     'src/terminal/jq.ts',
-    '    const local = module.then((compiled) => loadLocalEngine(file, compiled, HOLD_BYTES)).catch(() => undefined);\n    return { file, module, local };',
+    "    const local = module\n      .then(async (compiled) => {\n        const glue = requireBuilt(fileURLToPath(file));\n        return (await import('./jq-local.js')).loadLocalEngine(glue, compiled, HOLD_BYTES);\n      })\n      .catch(() => undefined);\n    return { file, module, local };",
     '    return { file, module, thread: startThread(file, module) };',
     ['jq'],
   ],
