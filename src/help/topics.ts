@@ -127,6 +127,11 @@ export const SETTINGS: Setting[] = [
   },
   { env: ['WSCTL_NO_HISTORY=1'], meaning: 'remember no ids, and offer none to TAB or in a list (`wsctl ids`)' },
   {
+    env: ['NODE_OPTIONS'],
+    meaning:
+      "Node's own options, which Node reads; wsctl reads `--max-http-header-size` there too, Node's limit on a response's headers (16 KiB unless set), which its requests keep",
+  },
+  {
     env: ['NODE_DISABLE_COMPILE_CACHE=1'],
     meaning: "Node's switch for its compile cache: wsctl keeps no code cache of its own either (slower starts, same behaviour)",
   },
