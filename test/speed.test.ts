@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import Module from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { PassThrough } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -24,7 +25,7 @@ import { declaredVerbs } from '../src/cli/program.js';
 import { serve } from '../src/mcp/mcp-server.js';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
 import { lazyAssert, lazyChildProcess, lazyHttp } from '../src/tricks/lazy-builtins.js';
-import { PINNED, quickCheck, RELIANCES, TRICKS } from '../src/tricks/registry.js';
+import { collectorEvery, PINNED, quickCheck, RELIANCES, TRICKS } from '../src/tricks/registry.js';
 import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -401,6 +402,25 @@ describe('the tricks', () => {
     const steady = newSpace(flag as string);
     expect(steady).toBeLessThanOrEqual(4 << 20);
     expect(newSpace('')).toBeGreaterThan(steady * 4);
+  });
+
+  trick('collections by what a transcript read', 'a full collection each time the bytes read pass the bound, none before', async () => {
+    const majors: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) majors.push((entry as unknown as { detail: { kind: number } }).detail.kind);
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    try {
+      const collect = collectorEvery(1 << 20);
+      collect((1 << 20) - 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const before = majors.filter((kind) => kind === constants.NODE_PERFORMANCE_GC_MAJOR).length;
+      collect(1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(majors.filter((kind) => kind === constants.NODE_PERFORMANCE_GC_MAJOR).length).toBeGreaterThan(before);
+    } finally {
+      observer.disconnect();
+    }
   });
 
   trick(

@@ -6,6 +6,7 @@ import type { Api } from '../http/index.js';
 import { InterruptedError } from '../errors.js';
 import type { Message } from '../schemas.js';
 import { request } from '../service.js';
+import { collectorEvery } from '../tricks/registry.js';
 import { realClock, type Clock } from '../common/clock.js';
 import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation, type HeadTexts } from './stream.js';
@@ -167,6 +168,9 @@ export async function follow(opts: FollowOptions, api: Api, ctx: FollowCtx, cloc
   };
 
   const printed = new Printed(); // later polls pass these over undecoded
+  // Every poll reads the whole history: garbage is collected by what all polls read, more often
+  // than for one transcript (a follow's peak matters more than its first poll's speed).
+  const collect = collectorEvery(8 << 20);
   let warned = false;
   let lastMessageAt = clock.now();
   const status = await term.statusLine();
@@ -234,7 +238,7 @@ export async function follow(opts: FollowOptions, api: Api, ctx: FollowCtx, cloc
               for (const read of last) await next(read);
             },
           },
-          { known: reading.known },
+          { known: reading.known, collect },
         );
         await gate.show();
         // The last message of a running conversation may still be growing: the next poll reads it again.

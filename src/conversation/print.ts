@@ -3,6 +3,7 @@
 import type { Api, RequestSpec } from '../http/index.js';
 import type { Message } from '../schemas.js';
 import { JsonObjectWriter, type Sink, type Terminal } from '../terminal/index.js';
+import { collectorEvery } from '../tricks/registry.js';
 import { Spool } from './spool.js';
 import { HeaderGate, lastOf, readConversation, type ConversationVisitor } from './stream.js';
 import { styleFor, transcriptRenderer, type Renderer } from './transcript.js';
@@ -43,7 +44,7 @@ export async function printConversation(
         shown.conversation = {};
         const personas = new Map<string, string | null | undefined>();
         try {
-          await readConversation(body, noting(printer, shown, personas));
+          await readConversation(body, noting(printer, shown, personas), { collect: collectorEvery(48 << 20) });
           await printer.done();
           shown.messages = [...personas].map(([persona_id, persona_name]) => ({ persona_id, persona_name }));
         } finally {

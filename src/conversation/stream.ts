@@ -24,10 +24,16 @@ export interface ConversationVisitor {
 export interface ReadOptions {
   /** Shown each message's text first: true means it was seen before (a follow poll printed it), and it is passed on undecoded. */
   known?: (index: number, text: string) => boolean;
+  /** Told the size of each chunk read (collectorEvery: a follow gives one for all its polls). */
+  collect?: (read: number) => void;
 }
 
 /** Reads the body to its end, telling the visitor as it goes; a body that is not a conversation is exit 3. */
-export async function readConversation(body: StreamedBody, visitor: ConversationVisitor, { known }: ReadOptions = {}): Promise<void> {
+export async function readConversation(
+  body: StreamedBody,
+  visitor: ConversationVisitor,
+  { known, collect }: ReadOptions = {},
+): Promise<void> {
   const info: ErrorInfo = { status: body.status, requestId: body.requestId };
   const splitter = new ObjectSplitter('messages');
   const seen = new Set<string>();
@@ -69,6 +75,7 @@ export async function readConversation(body: StreamedBody, visitor: Conversation
 
   try {
     for await (const chunk of body.chunks) {
+      collect?.(chunk.length);
       for (const event of splitter.push(chunk)) {
         // Most messages are handled without waiting: no promise per message unless output waits.
         const waiting = handle(event);

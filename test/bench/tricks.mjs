@@ -63,6 +63,13 @@ const WITHOUT = [
     "export const V8_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'] as const;",
     ['convo'],
   ],
+  [
+    'collections by what a transcript read',
+    'src/tricks/registry.ts',
+    '    if (collector === undefined) collector = takeCollector() ?? null;',
+    '    collector = null;',
+    ['follow'],
+  ],
   ['jq paths without the engine', 'src/terminal/jq.ts', '  const steps = plainPath(expression);', '  const steps = undefined;', ['jqpath']],
   [
     'jq on the main thread',
