@@ -170,7 +170,7 @@ export async function follow(opts: FollowOptions, api: Api, ctx: FollowCtx, cloc
   const printed = new Printed(); // later polls pass these over undecoded
   // Every poll reads the whole history: garbage is collected by what all polls read, more often
   // than for one transcript (a follow's peak matters more than its first poll's speed).
-  const collect = collectorEvery(8 << 20);
+  const collect = collectorEvery(12 << 20);
   let warned = false;
   let lastMessageAt = clock.now();
   const status = await term.statusLine();

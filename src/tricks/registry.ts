@@ -23,7 +23,7 @@ export const TRICKS: readonly Trick[] = [
     name: 'code cache',
     where:
       'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<noun>-<node>-<arch>-<build>.v8, one per noun, wsctl-mcp-server-… for the MCP server, complete-… for the TAB answerer, whose file holds the modules it shares with the program, jq-worker-… for the jq engine run on the main thread)',
-    buys: "V8's code of the program made at the exit of the first run with every function it compiled, where Node's compile cache keeps only what V8 compiled before the file ran: `keys list --json` 0.82×, 0.86× and 0.89× of its time with Node's compile cache alone (Node 24, three runs of 21 alternating pairs, 2026-11-29)",
+    buys: "V8's code of a file made at the exit of the first run with every function it compiled, where Node's compile cache keeps only what V8 compiled before the file ran: Node 24, `keys list --json` 0.76× of its time with Node's compile cache alone (70 against 93 ms), `wsctl mcp` to the answer to `tools/list` 0.71× (85 against 119 ms) (21 alternating pairs, 2026-11-29); a cache another noun's run made: `keys list --json` 1.15×",
   },
   {
     name: 'answers in the boot file',
@@ -35,7 +35,7 @@ export const TRICKS: readonly Trick[] = [
     name: "stand-ins for dependencies' Node modules",
     where:
       'src/tricks/no-http2.ts and src/tricks/lazy-builtins.ts (given by scripts/build.mjs to undici: node:http2 and node:assert; to commander: node:child_process)',
-    buys: 'undici requires node:http2 (and with it tls) as it loads, for the HTTP/2 wsctl never speaks (allowH2 off): a stand-in; it requires node:assert, and commander node:child_process, for what a command seldom does: loaded when first used. Node 24, `keys list --json` 0.71× of its time with the node:http2 stand-in, 61 against 66 MiB of peak memory (21 alternating pairs, 2026-11-29); MEASURE_LAZY',
+    buys: 'undici requires node:http2 (and with it tls) as it loads, for the HTTP/2 wsctl never speaks (allowH2 off): a stand-in; it requires node:http and node:assert, and commander node:child_process, for what a command seldom does: loaded when first used. Node 24, `keys list --json` 0.70× of its time with all four (71 against 101 ms, 60 against 66 MiB of peak memory), 0.87× with the three loaded when first used alone (70 against 82 ms) (21 alternating pairs each, 2026-11-29)',
   },
   {
     name: 'undici deep imports',
@@ -55,8 +55,8 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'collections by what a transcript read',
     where:
-      'src/tricks/registry.ts (collectorEvery, given to readConversation of src/conversation/stream.ts by print.ts, every 48 MiB, and follow.ts, every 8 MiB of all its polls)',
-    buys: "V8 frees the large strings and the memory outside its heap that a transcript's chunks held only in a full collection, which it puts off while a conversation streams; one is asked for through the inspector protocol (no V8 flag): Node 24, `convo show --follow` of 55,000 messages over 20 polls peaks at 80 instead of 112 MiB (0.71×), `convo show` of 220,000 messages at 96 instead of 113 MiB (0.85×); one of 55,000 (45 MB) reads less than 48 MiB and is not touched",
+      'src/tricks/registry.ts (collectorEvery, given to readConversation of src/conversation/stream.ts by print.ts, every 48 MiB, and follow.ts, every 12 MiB of all its polls)',
+    buys: "V8 frees the large strings and the memory outside its heap that a transcript's chunks held only in a full collection, which it puts off while a conversation streams; one is asked for through the inspector protocol (no V8 flag): Node 24, `convo show --follow` of 55,000 messages over 20 polls peaks at 80 instead of 115 MiB (0.70×; every 8 MiB, 3 alternating pairs: 1.8× the CPU, so every 12 MiB as built, 80 MiB in 1.15× round four's CPU), `convo show` of 220,000 messages at 96 instead of 113 MiB (0.85×); one of 55,000 (45 MB) reads less than 48 MiB and is not touched (2026-11-29)",
   },
   {
     name: 'jq paths without the engine',

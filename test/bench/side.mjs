@@ -56,7 +56,14 @@ const sandbox = await serve(
 );
 const big = join(tmp, 'conv_big.json');
 writeFileSync(big, JSON.stringify(largeConversation('conv_big', 55_000)));
-const statics = await serve([node, new URL('static-server.mjs', import.meta.url).pathname, `conv_big=${big}`], base, 1);
+// A running conversation that the server finishes after 20 polls (test/bench/run.mjs's follow row).
+const running = join(tmp, 'conv_follow.json');
+writeFileSync(running, JSON.stringify({ ...largeConversation('conv_follow', 55_000), state: 'running' }));
+const statics = await serve(
+  [node, new URL('static-server.mjs', import.meta.url).pathname, `conv_big=${big}`, `conv_follow=${running}~${big}~20`],
+  base,
+  1,
+);
 const env = { ...base, WSCTL_CONFIG_DIR: config, ...Object.fromEntries(sandbox.lines.map((l) => l.split('='))) };
 const sides = [
   { name: 'A', dir: a, env: { ...env, XDG_CACHE_HOME: join(tmp, 'cache-a'), ...sideEnv(process.env.A_ENV) } },
@@ -111,6 +118,10 @@ const ROWS = {
   convojson: [
     '`convo show --json` of the same',
     processRow(['convo', 'show', 'conv_big', '--json'], big55, Math.max(7, Math.round(runs / 2))),
+  ],
+  follow: [
+    '`convo show --follow --interval 0.5` of 55,000 messages over 20 polls',
+    processRow(['convo', 'show', 'conv_follow', '--follow', '--interval', '0.5'], big55, 3),
   ],
   mcpinit: ['`wsctl mcp`: spawn to the answer to `initialize`', timedRow((side) => initializeAnswered(mcpArgv(side), side.env))],
   mcplist: ['`wsctl mcp`: spawn to the answer to `tools/list`', timedRow((side) => toolsListed(mcpArgv(side), side.env))],

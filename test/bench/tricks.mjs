@@ -40,7 +40,13 @@ const WITHOUT = [
     ['help'],
   ],
   ['answers in the boot file', 'src/boot/index.ts', "const early = argv[0] === 'mcp' ?", 'const early = (false as boolean) ?', ['mcpinit']],
-  ["stand-ins for dependencies' Node modules", 'scripts/build.mjs', 'noHttpServers, dependencyStandIns]', 'noHttpServers]', ['keys']],
+  [
+    "stand-ins for dependencies' Node modules",
+    'scripts/build.mjs',
+    'sharedModules(modules), noHttpServers, dependencyStandIns]',
+    'sharedModules(modules), noHttpServers]',
+    ['keys'],
+  ],
   [
     "stand-ins for dependencies' Node modules",
     'scripts/build.mjs',
@@ -94,7 +100,7 @@ function variant(name, file, from, to) {
     cpSync(join(root, part), join(dir, part), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   const source = readFileSync(join(dir, file), 'utf8');
-  if (!source.includes(from)) throw new Error(`${name}: '${from}' not found in ${file}`);
+  if (source.split(from).length !== 2) throw new Error(`${name}: '${from}' is not once in ${file}`);
   writeFileSync(join(dir, file), source.replace(from, to));
   execFileSync(process.execPath, [join(dir, 'scripts/build.mjs')], { stdio: 'inherit' });
   return dir;
