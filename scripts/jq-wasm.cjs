@@ -136,5 +136,5 @@ module.exports = (outdir) => ({
   },
 });
 
-// For test/tricks.test.ts, which checks the pinned package against them (RELIANCES in src/tricks/registry.ts).
+// For test/speed.test.ts, which checks the pinned package against them (RELIANCES in src/tricks/registry.ts).
 Object.assign(module.exports, { MAX_PAGES, PACKAGE_PAGES, PATCHES, memorySection });

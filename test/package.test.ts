@@ -83,6 +83,24 @@ describe('the package', () => {
     for (const page of pkg.man) expect(packed, page).toContain(page.replace(/^\.\//, ''));
   });
 
+  it('dist/ holds the program and, beside it, only the boot file, the TAB answerer, the jq engine and the credential store’s child, each module in one of them', () => {
+    const held = JSON.parse(readFileSync(join(ROOT, 'build', 'inputs.json'), 'utf8')) as Record<string, string[]>;
+    expect(Object.keys(held).sort()).toEqual(['boot.cjs', 'complete.cjs', 'jq-worker.cjs', 'keyring-child.cjs', 'wsctl.cjs']);
+    expect(readdirSync(join(ROOT, 'dist')).sort()).toEqual([...Object.keys(held), 'help-80.txt', 'jq.wasm'].sort());
+    const where = new Map<string, string>();
+    const twice: string[] = [];
+    for (const [file, inputs] of Object.entries(held))
+      for (const input of inputs) {
+        const first = where.get(input);
+        if (first !== undefined) twice.push(`${input}: ${first} and ${file}`);
+        else where.set(input, file);
+      }
+    expect(twice).toEqual([]);
+    // The record is of what esbuild bundled: the program's own modules and its heavy libraries.
+    expect(where.get('src/main.ts')).toBe('wsctl.cjs');
+    expect([...where.keys()].filter((input) => input.includes('node_modules/undici/')).length).toBeGreaterThan(20);
+  });
+
   it('names its repository, home page and issue tracker', () => {
     expect(pkg.repository.url).toMatch(/^git\+https:\/\//);
     expect(pkg.homepage).toMatch(/^https:\/\//);

@@ -154,6 +154,12 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
     // A verb of `wsctl mcp` is a command; an unknown word is of the kind `other`, never a file name.
     expect((await runBin(['mcp', 'config'], { env: { XDG_CACHE_HOME: cache, WSCTL_CONFIG_DIR: tempDir() } })).code).toBe(0);
     expect((await runBin(['../../x'], { env })).code).toBe(2);
+    // A failed run makes none: its kind's next run that ends well does.
+    expect(cacheFiles(cache).some((name) => name.startsWith('wsctl-other-'))).toBe(false);
+    const failed = tempDir();
+    expect((await runBin(['keys', 'get'], { env: { ...env, XDG_CACHE_HOME: failed } })).code).toBe(2);
+    expect(cacheFiles(failed)).toEqual([]);
+    expect((await runBin(['help', 'environment'], { env })).code).toBe(0);
     expect(cacheFiles(cache).sort()).toEqual(
       [
         cacheName(complete, buildId),
@@ -212,14 +218,25 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
     expect(cacheFiles(cache)).toEqual([]);
   });
 
-  it('a broken install (no program) is one line naming npm run build, from the launcher or the boot file', async () => {
-    for (const files of [[], ['boot.cjs']]) {
+  it('a broken install (no program, a file cut short, a folder in its place) is one line naming npm run build, from the launcher or the boot file', async () => {
+    const program = readFileSync(join(ROOT, 'dist', 'wsctl.cjs'), 'latin1');
+    const installs: [string[], (dist: string) => void][] = [
+      [[], () => {}],
+      [['boot.cjs'], () => {}],
+      [['boot.cjs', 'complete.cjs'], (dist) => writeFileSync(join(dist, 'wsctl.cjs'), program.slice(0, program.length >> 1))],
+      [['boot.cjs', 'complete.cjs'], (dist) => mkdirSync(join(dist, 'wsctl.cjs'))],
+    ];
+    for (const [files, breakIt] of installs) {
       const root = tempDir();
       cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
       mkdirSync(join(root, 'dist'));
       for (const f of files) cpSync(join(ROOT, 'dist', f), join(root, 'dist', f));
-      const r = spawnSync(process.execPath, [join(root, 'bin', 'wsctl'), 'keys', 'list'], { encoding: 'utf8' });
-      expect(r.status).toBe(1);
+      breakIt(join(root, 'dist'));
+      const r = spawnSync(process.execPath, [join(root, 'bin', 'wsctl'), 'keys', 'list'], {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_CACHE_HOME: tempDir() },
+      });
+      expect(r.status, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/^Error: wsctl is not built \(\w+\)\. Run `npm run build` in its folder\.\n$/);
     }
   });

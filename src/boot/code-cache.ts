@@ -1,14 +1,14 @@
 // wsctl's own code cache of what the boot file runs (the program, dist/wsctl.cjs, and the TAB
-// answerer, dist/complete.cjs, which holds the modules the two share), and of the jq engine's file,
-// which the program runs through requireBuilt when a filter needs it: V8's code of each file, made
-// at the exit of the first run with every function that run compiled, kept in the user's cache
-// folder. Node's compile cache (module.enableCompileCache, Node 22+) keeps only what V8 compiled
-// before the file ran, which is little of a bundle whose functions compile as they are first
-// called: `keys list --json` on Node 24 is measured faster with this cache than with Node's alone
-// (BENCHMARKS.md). One file per Node version, architecture, build and kind of run (the program's:
-// one per noun, as ./index.ts says); V8 checks its own version, flags and the source's length, and
-// rejects a cache it cannot take, which is then made again. A cache that cannot be read or written
-// costs time, never the command.
+// answerer's file, dist/complete.cjs, which holds the modules the two share), and of the jq
+// engine's file, which the program runs through requireBuilt when a filter needs it: V8's code of
+// each file, made at the exit of the first run that ends well, with every function that run
+// compiled, kept in the user's cache folder. Node's compile cache (module.enableCompileCache, Node
+// 22+) keeps only what V8 compiled before the file ran, which is little of a bundle whose functions
+// compile as they are first called: `keys list --json` on Node 24 is measured faster with this
+// cache than with Node's alone (BENCHMARKS.md). One file per Node version, architecture, build and
+// kind of run (the program's: one per noun, as ./index.ts says); V8 checks its own version, flags
+// and the source's length, and rejects a cache it cannot take, which is then made again. A cache
+// that cannot be read or written costs time, never the command.
 import { closeSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
@@ -45,7 +45,8 @@ export function runWithCodeCache(file: string, folder: string | undefined, build
   const Module = process.getBuiltinModule('node:module');
   const script = new Script(Module.wrap(source), { filename: file, cachedData });
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected))
-    process.once('exit', () => keep(script, cacheFile, cachePrefix(file, kind)));
+    // A run that failed went another way than its kind's runs go: it leaves the cache to the next.
+    process.once('exit', (code) => code === 0 && keep(script, cacheFile, cachePrefix(file, kind)));
   const module = new Module(file);
   module.filename = file;
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;

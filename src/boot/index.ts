@@ -38,7 +38,7 @@ export function cacheKind(argv: readonly string[]): string {
 /** Says that dist/ is incomplete, in one line, and ends the process. */
 export function notBuilt(error: unknown): never {
   process.stderr.write(
-    `Error: wsctl is not built (${(error as NodeJS.ErrnoException).code ?? String(error)}). Run \`npm run build\` in its folder.\n`,
+    `Error: wsctl is not built (${(error as NodeJS.ErrnoException).code ?? (error as Error).name}). Run \`npm run build\` in its folder.\n`,
   );
   process.exit(1);
 }
@@ -90,7 +90,8 @@ export function boot(argv: string[], dist: string = __dirname): void {
     runWithCodeCache(join(dist, 'complete.cjs'), folder, BUILD_ID);
     program = runWithCodeCache(join(dist, 'wsctl.cjs'), folder, BUILD_ID, cacheKind(argv)) as Program;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // A file that cannot be read or compiled (missing, a folder, cut short): an install to build again.
+    if (!(error instanceof SyntaxError) && (error as NodeJS.ErrnoException).code === undefined) throw error;
     notBuilt(error);
   }
   void program.cli(argv, early);

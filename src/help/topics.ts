@@ -123,7 +123,7 @@ export const SETTINGS: Setting[] = [
   {
     env: ['XDG_CACHE_HOME'],
     meaning:
-      "wsctl's cache folder is `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`): the ids it remembers (`wsctl ids`) and V8's compiled code of wsctl (code caches of the program, one per noun and one for `wsctl mcp`'s server, of the TAB answerer and of the jq engine, one file each per Node version and build; and Node's compile cache on Node 22 and later)",
+      "wsctl's cache folder is `$XDG_CACHE_HOME/wsctl` (default `~/.cache/wsctl`): the ids it remembers (`wsctl ids`) and V8's compiled code of wsctl (code caches of the program, one per noun and one for `wsctl mcp`'s server, of the modules it shares with the TAB answerer and of the jq engine, one file each per Node version and build; and Node's compile cache on Node 22 and later)",
   },
   { env: ['WSCTL_NO_HISTORY=1'], meaning: 'remember no ids, and offer none to TAB or in a list (`wsctl ids`)' },
   {

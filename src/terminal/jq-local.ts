@@ -18,8 +18,6 @@ export const SLICE_MS = 200;
 /** jq's memory here (it starts with 16 MiB); the worker has 1 GiB. Kept small: what a filter took here is not given back until the next collection, while the worker runs it again. */
 const LOCAL_HEAP = 64 << 20;
 
-/** Set by the launcher (bin/wsctl) when it runs the program from V8's code cache. */
-
 /** Thrown by the output sink past the output bound, through the glue (scripts/jq-wasm.cjs lets it pass). */
 const MOVE = Symbol('move to the worker');
 

@@ -22,7 +22,7 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'code cache',
     where:
-      'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<noun>-<node>-<arch>-<build>.v8, one per noun, wsctl-mcp-server-… for the MCP server, complete-… for the TAB answerer, whose file holds the modules it shares with the program, jq-worker-… for the jq engine run on the main thread)',
+      'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<noun>-<node>-<arch>-<build>.v8, one per noun, wsctl-mcp-server-… for the MCP server, complete-… for the file of the TAB answerer, which holds the modules the program shares with it (a TAB itself requires it plainly), jq-worker-… for the jq engine run on the main thread)',
     buys: "V8's code of a file made at the exit of the first run with every function it compiled, where Node's compile cache keeps only what V8 compiled before the file ran: Node 24, `keys list --json` 0.76× of its time with Node's compile cache alone (70 against 93 ms), `wsctl mcp` to the answer to `tools/list` 0.71× (85 against 119 ms) (21 alternating pairs, 2026-11-29); a cache another noun's run made: `keys list --json` 1.15×",
   },
   {
@@ -90,9 +90,8 @@ export const PINNED: Readonly<Record<string, string>> = {
 
 /**
  * Not speed tricks: code that leans on a library's internals or on the process's shared state for
- * behaviour, Each is checked
- * against the pinned library by test/tricks.test.ts, named after it, so that an upgrade that
- * breaks one fails there.
+ * behaviour. Each is checked against the pinned library by test/speed.test.ts, named after it, so
+ * that an upgrade that breaks one fails there.
  */
 export interface Reliance {
   name: string;
@@ -173,7 +172,7 @@ const compiled = new WeakMap<object, Check | null>();
  * boolean, unknown, nullish), compiled to one plain function per schema (~4 ms for the same
  * messages; nested closures took ~20 ms); zod still runs on a no, to name the field. Undefined
  * for a schema outside that subset. The generated source holds only the schema's own field names,
- * as JSON strings. test/tricks.test.ts checks it against zod on random values. Leans on zod's
+ * as JSON strings. test/speed.test.ts checks it against zod on random values. Leans on zod's
  * `_zod.def`, the internal shape of zod 4's schemas (zod is pinned).
  */
 export function quickCheck(schema: { _zod: { def: unknown } }): Check | undefined {

@@ -201,7 +201,7 @@ describe('jq on the MCP door', () => {
 
 describe('the built wsctl mcp', () => {
   it('loads the jq engine for a call that passes jq alone, answers other calls meanwhile, and sends nothing for a cancelled one', async () => {
-    // ES modules (not Node 20's one CommonJS file), so that the trace names each module loaded.
+    // Node's trace of the modules loaded, without Node's compile cache.
     const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox'], {
       env: {
         PATH: process.env.PATH,
