@@ -78,14 +78,18 @@ export const TRICKS: readonly Trick[] = [
 /**
  * The packages a trick or a reliance leans on, pinned to exact versions in package.json (the rest
  * take ^ ranges: a patch release of one is taken with no change outside package.json and the lock
- * file). test/speed.test.ts fails, naming the version, when one moves.
+ * file), and the version each was checked with: test/speed.test.ts fails, naming both, when one
+ * moves, until what leans on it is checked again and the version here follows.
  */
-export const PINNED: Readonly<Record<string, string>> = {
-  undici: 'the stand-ins for its Node modules and the deep imports (undici/lib/…)',
-  commander: 'the stand-in for its node:child_process',
-  zod: "quickCheck (zod's _zod.def)",
-  'jq-wasm': 'the jq-wasm patch (scripts/jq-wasm.cjs)',
-  '@modelcontextprotocol/sdk': "tools/call through the SDK's fallback handler, and console to stderr while serving",
+export const PINNED: Readonly<Record<string, { checked: string; why: string }>> = {
+  undici: { checked: '7.30.2', why: 'the stand-ins for its Node modules and the deep imports (undici/lib/…)' },
+  commander: { checked: '14.0.3', why: 'the stand-in for its node:child_process' },
+  zod: { checked: '4.6.7', why: "quickCheck (zod's _zod.def)" },
+  'jq-wasm': { checked: '3.0.0-jq-1.8.2', why: 'the jq-wasm patch (scripts/jq-wasm.cjs)' },
+  '@modelcontextprotocol/sdk': {
+    checked: '1.32.2',
+    why: "tools/call through the SDK's fallback handler, and console to stderr while serving",
+  },
 };
 
 /**
