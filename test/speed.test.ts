@@ -20,13 +20,13 @@ import * as z from 'zod/mini';
 import { cacheName } from '../src/boot/code-cache.js';
 import { cacheKind } from '../src/boot/index.js';
 import { V8_FLAGS } from '../src/boot/flags.js';
-import { createCtx } from '../src/cli/context.js';
 import { declaredVerbs } from '../src/cli/program.js';
 import { serve } from '../src/mcp/mcp-server.js';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
 import { lazyAssert, lazyChildProcess, lazyHttp } from '../src/tricks/lazy-builtins.js';
 import { collectorEvery, PINNED, quickCheck, RELIANCES, TRICKS } from '../src/tricks/registry.js';
 import { BIN, ROOT, run, runBin, startConnectProxy, startSandbox, tempDir, type TestSandbox } from './helpers.js';
+import { serverContext } from './mcp/harness.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
@@ -700,25 +700,9 @@ describe("reliances on a library's internals or on the process's state", () => {
   /** `wsctl mcp`'s serve in this process, on streams of the test's, with one moment of serving given to `during`. */
   async function serving(during: () => Promise<void>) {
     const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c) => (out += c));
-    stderr.on('data', (c) => (err += c));
-    const never = () => Promise.reject(new Error('no prompts here'));
-    const ctx = await createCtx(
-      {
-        io: { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 },
-        env: { ...sb.env },
-        signal: new AbortController().signal,
-        version: '0.0.0-test',
-        prompt: { secret: never, confirm: never },
-      },
-      {},
-    );
+    const { ctx, stdout, stderr } = await serverContext(sb.env, {}, undefined, stdin);
     const answered = async (id: number) => {
-      for (let i = 0; i < 400 && !out.includes(`"id":${id}`); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (let i = 0; i < 400 && !stdout().includes(`"id":${id}`); i++) await new Promise((resolve) => setTimeout(resolve, 5));
     };
     const served = serve({}, ctx, () => declaredVerbs());
     const clientInfo = { name: 't', version: '1' };
@@ -732,7 +716,7 @@ describe("reliances on a library's internals or on the process's state", () => {
     stdin.end();
     await served;
     await ctx.close();
-    return { out, err };
+    return { out: stdout(), err: stderr() };
   }
 
   reliance(

@@ -42,15 +42,20 @@ export interface ClientSide {
   answer?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
 }
 
-/** A context as `wsctl mcp` builds it, over streams the test reads; `clock` for bounds of minutes. */
-export async function serverContext(env: Record<string, string>, globals: Globals = {}, clock?: Clock) {
+/** A context as `wsctl mcp` builds it, over streams the test reads (stdin: what the client sends); `clock` for bounds of minutes. */
+export async function serverContext(
+  env: Record<string, string>,
+  globals: Globals = {},
+  clock?: Clock,
+  stdin: Readable = Readable.from([]),
+) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (c) => (out += c));
   stderr.on('data', (c) => (err += c));
-  const io = { stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
+  const io = { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, columns: 0 };
   const never = () => Promise.reject(new Error('no prompts in tests'));
   const signal = new AbortController().signal;
   const ctx = await createCtx(
