@@ -26,7 +26,7 @@ export function runningApp(base: BaseCtx, outcome: Outcome): App {
       const globals = rootOf(command).opts<Globals>();
       outcome.json = !!globals.json || globals.jq !== undefined;
       outcome.debug ||= !!globals.debug;
-      const { createCtx } = await import('./loaded.js');
+      const { createCtx } = await import('./context.js');
       // The verb's options are read first, to know whether to resolve the target at all; a wrong one
       // is said after the context's own checks of the global options and the environment (exit 2).
       let read: { opts: ReturnType<typeof opts> } | { wrong: unknown };
@@ -51,7 +51,10 @@ export function runningApp(base: BaseCtx, outcome: Outcome): App {
 
 /** Prints a verb's Result (JSON or human) and gives the exit code it ends with. */
 async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
-  const { InterruptedError, WsctlError, cleanErrorMessage, maskSecrets } = await import('./loaded.js');
+  const [{ InterruptedError, WsctlError }, { cleanErrorMessage }] = await Promise.all([
+    import('../errors.js'),
+    import('../common/sanitize.js'),
+  ]);
   if (base.signal.aborted) throw new InterruptedError();
   if (result.lost) base.io.onLost?.(cleanErrorMessage(result.lost));
   // A result written as it arrived (a streamed transcript) has nothing left to print.
@@ -72,7 +75,7 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
   if (result.exitCode && result.exitMessage) {
     // Under --json the line is an error document too (cli.md §3), beside the one on stdout.
     if (ctx.json) {
-      const { REASONS, reasonOfCode } = await import('./loaded.js');
+      const [{ REASONS, reasonOfCode }, { maskSecrets }] = await Promise.all([import('../errors.js'), import('../common/secrets.js')]);
       // A word of another exit code (a 500 among network failures) is not this exit's reason.
       const given = result.exitReason;
       const reason = given !== undefined && REASONS[given] === result.exitCode ? given : reasonOfCode(result.exitCode);
