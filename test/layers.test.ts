@@ -107,6 +107,8 @@ interface Edge {
   from: string;
   to: string;
   typeOnly: boolean;
+  /** An import() rather than an import statement. */
+  dynamic: boolean;
 }
 
 /** Every relative import of src/, static or dynamic, with whether it is type-only. */
@@ -120,7 +122,7 @@ function imports(): Edge[] {
     for (const m of text.matchAll(pattern)) {
       const spec = (m[3] ?? m[4]) as string;
       const to = relative(src, join(dirname(path), spec)).replace(/\.js$/, '.ts');
-      edges.push({ from, to, typeOnly: !!m[2] });
+      edges.push({ from, to, typeOnly: !!m[2], dynamic: m[4] !== undefined });
     }
     return edges;
   });
@@ -131,7 +133,8 @@ describe('layers', () => {
 
   it('finds the imports it checks', () => {
     expect(edges.length).toBeGreaterThan(100);
-    expect(edges).toContainEqual({ from: 'commands/device/rm.ts', to: 'verbs/removal.ts', typeOnly: false });
+    expect(edges).toContainEqual({ from: 'commands/device/rm.ts', to: 'verbs/removal.ts', typeOnly: false, dynamic: false });
+    expect(edges).toContainEqual({ from: 'cli/program.ts', to: 'commands/keys/index.ts', typeOnly: false, dynamic: true });
   });
 
   it('every module of src/ has a layer', () => {
@@ -155,6 +158,14 @@ describe('layers', () => {
   it('nothing outside cli/ imports from cli/, not even a type: the doors hand down what they made', () => {
     const upward = edges.filter(({ from, to }) => layerOf(from) !== 'cli' && layerOf(to) === 'cli');
     expect(upward.map((e) => `${e.from} → ${e.to}${e.typeOnly ? ' (type)' : ''}`)).toEqual([]);
+  });
+
+  it("a command loads its own noun's modules only: program.ts imports a noun when argv names it, and a command's run (door.ts) leaves loaded.ts alone", () => {
+    const isNoun = (file: string) => /^commands\/([^/]+\/index|[^/]+)\.ts$/.test(file);
+    const toNouns = edges.filter((e) => layerOf(e.from) === 'cli' && isNoun(e.to) && !e.typeOnly);
+    expect(toNouns.length).toBeGreaterThanOrEqual(21);
+    expect(toNouns.filter((e) => e.from !== 'cli/program.ts' || !e.dynamic).map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+    expect(edges.filter((e) => e.from === 'cli/door.ts' && e.to === 'cli/loaded.ts')).toEqual([]);
   });
 
   it('has no import cycles between modules', () => {

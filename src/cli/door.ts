@@ -26,6 +26,8 @@ export function runningApp(base: BaseCtx, outcome: Outcome): App {
       const globals = rootOf(command).opts<Globals>();
       outcome.json = !!globals.json || globals.jq !== undefined;
       outcome.debug ||= !!globals.debug;
+      // Each from its own module, not ./loaded.js: a command's run would load help, completion and
+      // the man pages with it, and keep their code in its code cache (BENCHMARKS.md).
       const { createCtx } = await import('./context.js');
       // The verb's options are read first, to know whether to resolve the target at all; a wrong one
       // is said after the context's own checks of the global options and the environment (exit 2).
@@ -51,7 +53,7 @@ export function runningApp(base: BaseCtx, outcome: Outcome): App {
 
 /** Prints a verb's Result (JSON or human) and gives the exit code it ends with. */
 async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
-  const [{ InterruptedError, WsctlError }, { cleanErrorMessage }] = await Promise.all([
+  const [{ InterruptedError, WsctlError, REASONS, reasonOfCode }, { cleanErrorMessage }] = await Promise.all([
     import('../errors.js'),
     import('../common/sanitize.js'),
   ]);
@@ -75,7 +77,7 @@ async function print(result: Result, ctx: Ctx, base: BaseCtx): Promise<number> {
   if (result.exitCode && result.exitMessage) {
     // Under --json the line is an error document too (cli.md §3), beside the one on stdout.
     if (ctx.json) {
-      const [{ REASONS, reasonOfCode }, { maskSecrets }] = await Promise.all([import('../errors.js'), import('../common/secrets.js')]);
+      const { maskSecrets } = await import('../common/secrets.js');
       // A word of another exit code (a 500 among network failures) is not this exit's reason.
       const given = result.exitReason;
       const reason = given !== undefined && REASONS[given] === result.exitCode ? given : reasonOfCode(result.exitCode);

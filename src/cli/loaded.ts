@@ -1,13 +1,13 @@
-// What the commands share, loaded once a command runs; each noun's own commands load with it
-// (./program.ts). Heavy libraries (undici, ora, form-data, chalk, the jq engine) still load only
-// where used.
+// What the paths beside a command's run take, as one module: aliases, help topics and
+// `help --json`, usage and error reports, prompts, and the generated docs. A command's run takes
+// its own modules (./door.ts), so that it neither loads these nor keeps their code in its code
+// cache; each noun's commands load with it (./program.ts).
 export { expandArgv, readAliases, shown } from '../config/alias.js';
 export { COMPLETION_FILES, completionScript } from '../completion/index.js';
-export { createCtx } from './context.js';
-export { CancelledError, InterruptedError, REASONS, reasonOfCode, UsageError, WsctlError } from '../errors.js';
+export { CancelledError, InterruptedError, reasonOfCode, UsageError, WsctlError } from '../errors.js';
 export { nextCommands } from './next.js';
 export { detectAgent } from '../common/agent.js';
-export { clean, displayWidth, terminalWidth } from '../terminal/index.js';
+export { displayWidth, terminalWidth } from '../terminal/index.js';
 export { wrapWords } from '../terminal/words.js';
 export { cleanErrorMessage } from '../common/sanitize.js';
 export { maskSecrets, maskSecretsIn } from '../common/secrets.js';

@@ -1,6 +1,6 @@
 // The command tree: the root with its global options and every noun by name. A noun's commands
-// load when argv names it (all of them when help, completion or the MCP tools need the whole
-// tree), so --version and --help pay for commander and this file only.
+// load when argv names it (all of them when `help --json`, completion, the MCP tools or the
+// generated docs need the whole tree), so --version and --help pay for commander and this file only.
 import { Command, Help, Option } from 'commander';
 import type { App, NounDecl, VerbDecl } from '../verbs/declare.js';
 import { DECLARED } from '../common/declared.js';
@@ -9,11 +9,10 @@ import { GLOBAL_OPTIONS } from '../common/globals.js';
 import { wrapWords } from '../terminal/words.js';
 
 // The nouns by name, for the root's help; each noun is declared in its own module
-// (src/commands/<noun>/index.ts), loaded only when argv names the noun: `keys list` runs none
-// of the other nouns' modules, whose declarations build their schemas as they load (Node 24:
-// `keys list --json` in 0.96× the time it took when every noun loaded). Their one-line
-// descriptions are the declarations' summaries, which the build reads (src/common/declared.ts),
-// so that --help loads no noun.
+// (src/commands/<noun>/index.ts, or src/commands/<noun>.ts), loaded only when argv names it: a
+// command runs none of the other nouns' modules, whose declarations build their schemas as they
+// load. A noun's one-line description is its declaration's summary, which the build reads
+// (src/common/declared.ts), so that --help loads no noun.
 interface Noun {
   name: string;
   hidden?: boolean;
@@ -173,11 +172,11 @@ const registered = new WeakSet<Command>();
 export async function loadCommands(program: Command, app: App, which: string | undefined | 'all'): Promise<void> {
   const wanted = nouns.filter((n) => which === 'all' || n.name === which);
   if (wanted.length === 0) return;
-  const { addNoun } = await import('../verbs/invoke.js');
-  for (const noun of wanted) {
+  const [{ addNoun }, ...declarations] = await Promise.all([import('../verbs/invoke.js'), ...wanted.map((n) => n.declaration())]);
+  wanted.forEach((noun, i) => {
     const command = program.commands.find((c) => c.name() === noun.name) as Command;
-    if (registered.has(command)) continue;
+    if (registered.has(command)) return;
     registered.add(command);
-    addNoun(command, await noun.declaration(), app);
-  }
+    addNoun(command, declarations[i] as NounDecl, app);
+  });
 }
