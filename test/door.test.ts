@@ -60,8 +60,8 @@ describe('the door resolves the target; the pipeline sends with what it is hande
   it("settle() sends with the door's client, not with one for the context's own target", async () => {
     const handed = await startSandbox();
     const own = await startSandbox();
-    const door = await createCtx(base(handed.env), {}, { target: true });
-    const ctx = await createCtx(base(own.env), {}, { target: true });
+    const door = await createCtx(base({ HOME: tempDir(), ...handed.env }), {}, { target: true });
+    const ctx = await createCtx(base({ HOME: tempDir(), ...own.env }), {}, { target: true });
     try {
       expect(ctx.reached?.target?.baseUrl).toBe(own.url);
       const result = await invoke(keysList, {}, { ...ctx, reached: door.reached }, commandLineDoor('wsctl keys list'), {

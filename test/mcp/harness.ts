@@ -8,6 +8,7 @@ import type { App } from '../../src/verbs/declare.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createCtx } from '../../src/cli/context.js';
+import { tempDir } from '../helpers.js';
 import type { Clock } from '../../src/common/clock.js';
 import type { Globals } from '../../src/common/globals.js';
 import { createServer, type McpOptions } from '../../src/mcp/mcp-server.js';
@@ -61,7 +62,9 @@ export async function serverContext(
   const ctx = await createCtx(
     {
       io,
-      env: { WSCTL_RETRY_BASE_MS: '10', ...env },
+      // A home of its own, as the in-process runs of test/helpers.ts have: ids remembered by a
+      // context whose env names none would land in the tester's ~/.cache.
+      env: { HOME: tempDir(), WSCTL_RETRY_BASE_MS: '10', ...env },
       signal,
       version: '0.0.0-test',
       prompt: { secret: never, confirm: never },

@@ -409,7 +409,10 @@ describe('errors', () => {
 
 describe('a call that crashes', () => {
   it('is a result (exit 1, one line), never the end of the server', async () => {
-    const ctx = await createCtx({ ...silentDoor(), env: sb.env, signal: new AbortController().signal, version: '0.0.0-test' }, {});
+    const ctx = await createCtx(
+      { ...silentDoor(), env: { HOME: tempDir(), ...sb.env }, signal: new AbortController().signal, version: '0.0.0-test' },
+      {},
+    );
     const runner = new ToolRunner(ctx, {});
     const crashing = [new TypeError("Cannot read properties of undefined (reading 'x')\n    at somewhere"), 'a string', undefined];
     const keysList = TOOLS.find((t) => t.name === 'keys_list')!;
@@ -429,7 +432,10 @@ describe('a call that crashes', () => {
   });
 
   it("that ends with the verb's own exit code reports that code, with the document", async () => {
-    const ctx = await createCtx({ ...silentDoor(), env: sb.env, signal: new AbortController().signal, version: '0.0.0-test' }, {});
+    const ctx = await createCtx(
+      { ...silentDoor(), env: { HOME: tempDir(), ...sb.env }, signal: new AbortController().signal, version: '0.0.0-test' },
+      {},
+    );
     const runner = new ToolRunner(ctx, {});
     const keysList = TOOLS.find((t) => t.name === 'keys_list')!;
     const verb = {
