@@ -172,11 +172,14 @@ const registered = new WeakSet<Command>();
 export async function loadCommands(program: Command, app: App, which: string | undefined | 'all'): Promise<void> {
   const wanted = nouns.filter((n) => which === 'all' || n.name === which);
   if (wanted.length === 0) return;
-  const [{ addNoun }, ...declarations] = await Promise.all([import('../verbs/invoke.js'), ...wanted.map((n) => n.declaration())]);
-  wanted.forEach((noun, i) => {
-    const command = program.commands.find((c) => c.name() === noun.name) as Command;
-    if (registered.has(command)) return;
+  const [{ addNoun }, declared] = await Promise.all([
+    import('../verbs/invoke.js'),
+    Promise.all(wanted.map(async (noun) => ({ name: noun.name, declaration: await noun.declaration() }))),
+  ]);
+  for (const { name, declaration } of declared) {
+    const command = program.commands.find((c) => c.name() === name) as Command;
+    if (registered.has(command)) continue;
     registered.add(command);
-    addNoun(command, declarations[i] as NounDecl, app);
-  });
+    addNoun(command, declaration, app);
+  }
 }
