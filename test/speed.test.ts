@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { cacheName } from '../src/boot/code-cache.js';
 import { cacheKind } from '../src/boot/index.js';
-import { V8_FLAGS } from '../src/boot/flags.js';
+import { takesV8Flags, V8_FLAGS } from '../src/boot/flags.js';
 import { declaredVerbs } from '../src/cli/program.js';
 import { serve } from '../src/mcp/mcp-server.js';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
@@ -66,6 +66,11 @@ async function loaded(args: string[], env: Record<string, string | undefined>, s
   expect(at, r.stderr).toBeGreaterThanOrEqual(0);
   return { code: r.code, stdout: r.stdout, stderr: r.stderr.slice(0, at), ...JSON.parse(r.stderr.slice(at + 8)) };
 }
+
+// The build's id, as the boot file names the caches with it, and the files the boot file runs from them.
+const buildId = /"([0-9a-f]{16})"/.exec(readFileSync(join(ROOT, 'dist', 'boot.cjs'), 'latin1'))?.[1] as string;
+const program = join(ROOT, 'dist', 'wsctl.cjs');
+const complete = join(ROOT, 'dist', 'complete.cjs');
 
 const builtin = (r: Loaded, name: string) => r.builtins.includes(`NativeModule ${name}`);
 
@@ -121,11 +126,6 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
     }
   };
 
-  // The build's id, as the boot file names the caches with it.
-  const buildId = /"([0-9a-f]{16})"/.exec(readFileSync(join(ROOT, 'dist', 'boot.cjs'), 'latin1'))?.[1] as string;
-  const program = join(ROOT, 'dist', 'wsctl.cjs');
-  const complete = join(ROOT, 'dist', 'complete.cjs');
-
   trick(
     'code cache',
     'the first command makes one of the program and one of the TAB answerer at exit, the next takes them and leaves them as they are; one file per Node, build and noun',
@@ -174,7 +174,9 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
     );
     expect(statSync(join(cache, 'wsctl', server)).mtimeMs).toBe(at);
     expect(cacheKind(['--profile', 'mcp', 'mcp', '--read-only'])).toBe('mcp-server');
-    expect(cacheKind(['--jq', '.', 'keys', 'list'])).toBe('keys');
+    expect(cacheKind(['--jq', '.', 'keys', 'list'])).toBe('keys-jq');
+    expect(cacheKind(['keys', 'list', '--jq=.'])).toBe('keys-jq');
+    expect(cacheKind(['keys', 'list', '--', '--jq'])).toBe('keys');
     expect(cacheKind(['constructor'])).toBe('other');
   });
 
@@ -373,26 +375,77 @@ describe('the tricks', () => {
     }
   });
 
-  trick('Liftoff only', 'no WebAssembly function is compiled by TurboFan: undici, the jq engine, a proxied request', async () => {
-    const proxy = await startConnectProxy();
-    for (const [extra, env] of [
-      [[], {}],
-      [['--jq', '.keys | map(.id)'], {}],
-      [[], { HTTP_PROXY: proxy.url }],
-    ] as const) {
-      // Not spawnSync: the sandbox and the proxy answer from this process.
-      const child = spawn(process.execPath, ['--trace-wasm-compilation-times', BIN, 'keys', 'list', ...extra], {
-        env: { PATH: process.env.PATH, HOME: tempDir(), ...sb.env, ...env },
-      });
-      const r = { stdout: '', stderr: '', status: 0 as number | null };
-      child.stdout.on('data', (c) => (r.stdout += c));
-      child.stderr.on('data', (c) => (r.stderr += c));
-      r.status = await new Promise((resolve) => child.on('close', resolve));
-      expect(r.status, r.stderr).toBe(0);
-      const out = r.stdout + r.stderr;
-      expect(out).toMatch(/using Liftoff/);
-      expect(out, extra.join(' ')).not.toMatch(/using TurboFan/);
+  trick(
+    'Liftoff only',
+    'no WebAssembly function or wrapper is compiled by TurboFan in the runs the flags are for: a filter (the jq engine, undici, a proxied request), a transcript',
+    async () => {
+      const proxy = await startConnectProxy();
+      for (const [args, env] of [
+        [['keys', 'list', '--jq', '.keys | map(.id)'], {}],
+        [['keys', 'list', '--jq', '.keys | map(.id)'], { HTTP_PROXY: proxy.url }],
+        [['convo', 'show', 'conv_demo'], {}],
+      ] as const) {
+        // Not spawnSync: the sandbox and the proxy answer from this process.
+        const child = spawn(process.execPath, ['--trace-wasm-compilation-times', BIN, ...args], {
+          env: { PATH: process.env.PATH, HOME: tempDir(), ...sb.env, ...env },
+        });
+        const r = { stdout: '', stderr: '', status: 0 as number | null };
+        child.stdout.on('data', (c) => (r.stdout += c));
+        child.stderr.on('data', (c) => (r.stderr += c));
+        r.status = await new Promise((resolve) => child.on('close', resolve));
+        expect(r.status, r.stderr).toBe(0);
+        const out = r.stdout + r.stderr;
+        expect(out).toMatch(/using Liftoff/);
+        expect(out, args.join(' ')).not.toMatch(/using TurboFan/);
+      }
+    },
+  );
+
+  it('the V8 flags are set in the runs of a transcript and of a filter, and in no other: V8 takes each kind’s cache only under its own flags', async () => {
+    const cache = tempDir();
+    const env = { ...sb.env, XDG_CACHE_HOME: cache };
+    const runs = [
+      [['keys', 'list', '--json'], 'keys', false],
+      [['keys', 'list', '--jq', '.keys | map(.id)'], 'keys-jq', true],
+      [['convo', 'show', 'conv_demo'], 'convo', true],
+      [['mcp'], 'mcp-server', false],
+    ] as const;
+    for (const [args, kind, flagged] of runs) {
+      const r = await runBin([...args], { env, stdin: '' });
+      expect([r.code, r.stderr], args.join(' ')).toEqual([0, '']);
+      expect(cacheKind([...args])).toBe(kind);
+      expect(takesV8Flags(kind)).toBe(flagged);
     }
+    // V8's verdict on a cache, read in a child with the flags set or not.
+    const taken = (file: string, cacheFile: string, flags: readonly string[]) =>
+      spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `const [file, cached, ...flags] = process.argv.slice(1);
+          for (const flag of flags) require('node:v8').setFlagsFromString(flag);
+          const fs = require('node:fs');
+          const script = new (require('node:vm').Script)(require('node:module').wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData: fs.readFileSync(cached) });
+          process.stdout.write(String(!script.cachedDataRejected));`,
+          '--',
+          file,
+          join(cache, 'wsctl', cacheFile),
+          ...flags,
+        ],
+        { encoding: 'utf8' },
+      ).stdout;
+    for (const [args, kind, flagged] of runs) {
+      const made = cacheName(program, buildId, kind);
+      expect([args.join(' '), taken(program, made, V8_FLAGS), taken(program, made, [])]).toEqual([
+        args.join(' '),
+        String(flagged),
+        String(!flagged),
+      ]);
+    }
+    // The TAB answerer's file, which every run takes: one cache made with the flags, one without.
+    expect(taken(complete, cacheName(complete, buildId, 'flagged'), V8_FLAGS)).toBe('true');
+    expect(taken(complete, cacheName(complete, buildId), [])).toBe('true');
+    expect(taken(complete, cacheName(complete, buildId), V8_FLAGS)).toBe('false');
   });
 
   trick('Liftoff only', 'each flag exists on this Node (set, an unknown one would warn on stderr)', () => {

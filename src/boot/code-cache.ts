@@ -6,9 +6,10 @@
 // 22+) keeps only what V8 compiled before the file ran, which is little of a bundle whose functions
 // compile as they are first called: `keys list --json` on Node 24 is measured faster with this
 // cache than with Node's alone (BENCHMARKS.md). One file per Node version, architecture, build and
-// kind of run (the program's: one per noun, as ./index.ts says); V8 checks its own version, flags
-// and the source's length, and rejects a cache it cannot take, which is then made again. A cache
-// that cannot be read or written costs time, never the command.
+// kind of run (the program's: one per noun, as ./index.ts says; the other files': one for the runs
+// with the V8 flags, `-flagged`, and one for those without); V8 checks its own version, flags and
+// the source's length, and rejects a cache it cannot take, which is then made again. A cache that
+// cannot be read or written costs time, never the command.
 import { closeSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
@@ -57,11 +58,11 @@ export function runWithCodeCache(file: string, folder: string | undefined, build
   return module.exports;
 }
 
-/** Where the boot file keeps the caches, and the build's id (./index.ts sets them, once). */
-let caches: { folder: string | undefined; buildId: string } | undefined;
+/** Where the boot file keeps the caches, the build's id, and the kind the files the program loads later take (./index.ts sets them, once). */
+let caches: { folder: string | undefined; buildId: string; kind: string } | undefined;
 
-export function useCodeCaches(folder: string | undefined, buildId: string): void {
-  caches = { folder, buildId };
+export function useCodeCaches(folder: string | undefined, buildId: string, kind: string): void {
+  caches = { folder, buildId, kind };
 }
 
 /**
@@ -70,7 +71,7 @@ export function useCodeCaches(folder: string | undefined, buildId: string): void
  * with require().
  */
 export function requireBuilt(file: string): unknown {
-  if (caches) return runWithCodeCache(file, caches.folder, caches.buildId);
+  if (caches) return runWithCodeCache(file, caches.folder, caches.buildId, caches.kind);
   return process.getBuiltinModule('node:module').createRequire(file)(file);
 }
 

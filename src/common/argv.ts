@@ -62,6 +62,11 @@ export function commandWords(argv: readonly string[]): string[] {
     .map((w) => w.word);
 }
 
+/** Whether argv gives the option `name` (`--jq`, `--jq=…`) before any `--`. */
+export function givesOption(argv: readonly string[], name: string): boolean {
+  return readArgv(argv).some((token) => token.kind === 'option' && token.name === name);
+}
+
 /** Whether argv starts the MCP server: `wsctl mcp` without one of its verbs. An alias is not expanded here. */
 export function servesCalls(argv: readonly string[]): boolean {
   const [noun, verb] = commandWords(argv);

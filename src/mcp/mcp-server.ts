@@ -558,6 +558,9 @@ export async function serve(given: McpOptions, ctx: Ctx, verbs: () => Promise<De
     abortCalls();
     process.off('SIGTERM', onTerm);
     await server.close().catch(() => {});
+    // A server stopped before anyone asked for its tools still loads their declarations: nothing
+    // it started outlives it (a process may serve again, as the tests do).
+    await all.catch(() => {});
     Object.assign(console, saved);
     process.off('uncaughtException', survive).off('unhandledRejection', survive);
     for (const h of handlers.uncaughtException) process.on('uncaughtException', h as never);

@@ -22,7 +22,7 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'code cache',
     where:
-      'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<noun>-<node>-<arch>-<build>.v8, one per noun, wsctl-mcp-server-… for the MCP server, complete-… for the file of the TAB answerer, which holds the modules the program shares with it (a TAB itself requires it plainly), jq-worker-… for the jq engine run on the main thread)',
+      'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<noun>-<node>-<arch>-<build>.v8, one per noun (wsctl-<noun>-jq-… for a run with --jq), wsctl-mcp-server-… for the MCP server, complete-… for the file of the TAB answerer, which holds the modules the program shares with it (a TAB itself requires it plainly), jq-worker-… for the jq engine run on the main thread; these two as complete-flagged-… and jq-worker-flagged-… for the runs with the V8 flags)',
     buys: "V8's code of a file made at the exit of the first run with every function it compiled, where Node's compile cache keeps only what V8 compiled before the file ran: Node 24, `keys list --json` 0.76× of its time with Node's compile cache alone (70 against 93 ms), `wsctl mcp` to the answer to `tools/list` 0.71× (85 against 119 ms) (21 alternating pairs, 2026-11-29); a cache another noun's run made: `keys list --json` 1.15×",
   },
   {
@@ -44,13 +44,15 @@ export const TRICKS: readonly Trick[] = [
   },
   {
     name: 'Liftoff only',
-    where: 'src/boot/flags.ts (set by src/boot/index.ts before the program is compiled)',
-    buys: "V8's optimising tier-up of jq's and undici's WebAssembly would hold the process at its exit: Node 24, `keys list --jq '[.keys[] | select(.last_used_at != null) | .id]'` 0.66× of its time, 66 against 85 MiB of peak memory; `keys list --json` within the noise (1.07×) (21 alternating pairs, 2026-11-29)",
+    where:
+      "src/boot/flags.ts (set by src/boot/index.ts before the program is compiled, in the runs of the kinds the flags are for: a --jq filter's and a transcript's, the `convo` noun)",
+    buys: "V8's optimising tier-up of jq's WebAssembly (and of undici's parser on a large transcript) takes time and memory: Node 24, `keys list --jq '[.keys[] | select(.last_used_at != null) | .id]'` 0.83× of its time (93 against 116 ms), 64 against 80 MiB of peak memory (21 alternating pairs); `convo show` of 55,000 messages 0.97×, 86 against 93 MiB (11 pairs), set there with the steady young generation (2026-11-29). Any flag set at run time costs the Node modules loaded after it the code Node ships for them, so other runs go without: `keys list --json` 0.95× of its time without the flags (21 pairs)",
   },
   {
     name: 'steady young generation',
-    where: 'src/boot/flags.ts (set by src/boot/index.ts before the program is compiled)',
-    buys: 'V8 doubles the young generation at each busy scavenge; held at its start size, a large transcript peaks lower: Node 24, `convo show` of 55,000 messages piped peaks at 81 instead of 111 MiB (0.73×), its time 0.995× (11 alternating pairs, 2026-11-29)',
+    where:
+      'src/boot/flags.ts (set by src/boot/index.ts before the program is compiled, with Liftoff only, in the runs of a transcript, the `convo` noun, and of a --jq filter)',
+    buys: 'V8 doubles the young generation at each busy scavenge; held at its start size, a large transcript peaks lower: Node 24, `convo show` of 55,000 messages piped peaks at 86 instead of 127 MiB (0.68×), its time 1.015× (11 alternating pairs, 2026-11-29)',
   },
   {
     name: 'collections by what a transcript read',

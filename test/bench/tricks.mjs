@@ -61,7 +61,7 @@ const WITHOUT = [
     "export async function undiciParts(): Promise<UndiciParts> {\n  if (true as boolean) {\n    const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };\n    const undici = loaded.default ?? loaded;\n    return { Agent: undici.Agent, request(options) { return this.request(options); } };\n  }",
     ['keys'],
   ],
-  ['Liftoff only', 'src/boot/flags.ts', FLAGS, "export const V8_FLAGS = ['--semi-space-growth-factor=1'] as const;", ['keys', 'jq']],
+  ['Liftoff only', 'src/boot/flags.ts', FLAGS, "export const V8_FLAGS = ['--semi-space-growth-factor=1'] as const;", ['jq', 'convo']],
   [
     'steady young generation',
     'src/boot/flags.ts',
