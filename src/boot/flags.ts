@@ -1,5 +1,6 @@
 // The V8 flags wsctl sets, once, before the program is compiled, and never back, for the runs whose
-// rows they buy 10% or more of (BENCHMARKS.md): a transcript's and a --jq filter's. Any flag set at
+// rows they buy 10% or more of (BENCHMARKS.md): a transcript's and a --jq filter's (on Node 20,
+// every run's). Any flag set at
 // run time costs every Node module loaded after it the code Node ships for it, which is then
 // compiled again (Node 24: `node:http` 3.6 → 13-18 ms; `keys list --json` 0.95× its time without
 // the flags), so other runs keep V8's defaults. V8 takes a code cache only under the flags it was
@@ -12,9 +13,13 @@
 //   large transcript peaks lower.
 export const V8_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering', '--semi-space-growth-factor=1'] as const;
 
-/** Whether runs of this kind (./index.ts's cacheKind) get the flags: a transcript's, of the `convo` noun, and a --jq filter's. */
-export function takesV8Flags(kind: string): boolean {
-  return kind === 'convo' || kind.endsWith('-jq');
+/**
+ * Whether runs of this kind (./index.ts's cacheKind) get the flags: a transcript's, of the `convo`
+ * noun, and a --jq filter's; on Node 20 every run, for its V8 optimises undici's parser after the
+ * first small response (`keys list --json`: 88 ms and 42 MB more, held at the exit).
+ */
+export function takesV8Flags(kind: string, nodeMajor = Number.parseInt(process.versions.node, 10)): boolean {
+  return nodeMajor < 22 || kind === 'convo' || kind.endsWith('-jq');
 }
 
 export function setV8Flags(): void {

@@ -23,7 +23,7 @@ export const TRICKS: readonly Trick[] = [
     name: 'code cache',
     where:
       'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<noun>-<node>-<arch>-<build>.v8, one per noun (wsctl-<noun>-jq-… for a run with --jq), wsctl-mcp-server-… for the MCP server, complete-… for the file of the TAB answerer, which holds the modules the program shares with it (a TAB itself requires it plainly), jq-worker-… for the jq engine run on the main thread; these two as complete-flagged-… and jq-worker-flagged-… for the runs with the V8 flags)',
-    buys: "V8's code of a file made at the exit of the first run with every function it compiled, where Node's compile cache keeps only what V8 compiled before the file ran: Node 24, `keys list --json` 0.76× of its time with Node's compile cache alone (70 against 93 ms), `wsctl mcp` to the answer to `tools/list` 0.71× (85 against 119 ms) (21 alternating pairs, 2026-11-29); a cache another noun's run made: `keys list --json` 1.15×",
+    buys: "V8's code of a file made at the exit of the first run with every function it compiled, where Node's compile cache keeps only what V8 compiled before the file ran: Node 24, `keys list --json` 0.76× of its time with Node's compile cache alone (64 against 83 ms), `wsctl mcp` to the answer to `tools/list` 0.71× (81 against 115 ms) (21 alternating pairs, 2026-11-29); a cache another noun's run made: `keys list --json` 1.15×",
   },
   {
     name: 'answers in the boot file',
@@ -35,18 +35,18 @@ export const TRICKS: readonly Trick[] = [
     name: "stand-ins for dependencies' Node modules",
     where:
       'src/tricks/no-http2.ts and src/tricks/lazy-builtins.ts (given by scripts/build.mjs to undici: node:http2 and node:assert; to commander: node:child_process)',
-    buys: 'undici requires node:http2 (and with it tls) as it loads, for the HTTP/2 wsctl never speaks (allowH2 off): a stand-in; it requires node:http and node:assert, and commander node:child_process, for what a command seldom does: loaded when first used. Node 24, `keys list --json` 0.70× of its time with all four (71 against 101 ms, 60 against 66 MiB of peak memory), 0.87× with the three loaded when first used alone (70 against 82 ms) (21 alternating pairs each, 2026-11-29)',
+    buys: 'undici requires node:http2 (and with it tls) as it loads, for the HTTP/2 wsctl never speaks (allowH2 off): a stand-in; it requires node:http and node:assert, and commander node:child_process, for what a command seldom does: loaded when first used. Node 24, `keys list --json` 0.85× of its time with all four (69 against 82 ms, 60 against 66 MiB of peak memory); one table, whose parts alone buy less since the V8 flags left that run: 0.93× with the three loaded when first used alone (63 against 67 ms; 0.87× before) (21 alternating pairs each, 2026-11-29)',
   },
   {
     name: 'undici deep imports',
     where: 'src/tricks/registry.ts (undiciParts, used by src/http/transport.ts)',
-    buys: "only undici's Agent and request(), not its index (fetch, WebSocket, caches, mocks, the HTTP/2 client): Node 24, `keys list --json` 0.62× of its time (70 against 130 ms of CPU), 61 against 70 MiB of peak memory (21 alternating pairs, 2026-11-29)",
+    buys: "only undici's Agent and request(), not its index (fetch, WebSocket, caches, mocks, the HTTP/2 client): Node 24, `keys list --json` 0.67× of its time (65 against 95 ms), 59 against 70 MiB of peak memory (21 alternating pairs, 2026-11-29)",
   },
   {
     name: 'Liftoff only',
     where:
-      "src/boot/flags.ts (set by src/boot/index.ts before the program is compiled, in the runs of the kinds the flags are for: a --jq filter's and a transcript's, the `convo` noun)",
-    buys: "V8's optimising tier-up of jq's WebAssembly (and of undici's parser on a large transcript) takes time and memory: Node 24, `keys list --jq '[.keys[] | select(.last_used_at != null) | .id]'` 0.83× of its time (93 against 116 ms), 64 against 80 MiB of peak memory (21 alternating pairs); `convo show` of 55,000 messages 0.97×, 86 against 93 MiB (11 pairs), set there with the steady young generation (2026-11-29). Any flag set at run time costs the Node modules loaded after it the code Node ships for them, so other runs go without: `keys list --json` 0.95× of its time without the flags (21 pairs)",
+      "src/boot/flags.ts (set by src/boot/index.ts before the program is compiled, in the runs of the kinds the flags are for: a --jq filter's and a transcript's, the `convo` noun; on Node 20 every run)",
+    buys: "V8's optimising tier-up of jq's WebAssembly (and of undici's parser on a large transcript) takes time and memory: Node 24, `keys list --jq '[.keys[] | select(.last_used_at != null) | .id]'` 0.83× of its time (93 against 116 ms), 64 against 80 MiB of peak memory (21 alternating pairs); `convo show` of 55,000 messages 0.97×, 86 against 93 MiB (11 pairs), set there with the steady young generation (2026-11-29). Any flag set at run time costs the Node modules loaded after it the code Node ships for them, so other runs go without: `keys list --json` 0.95× of its time without the flags (21 pairs). Node 20's V8 optimises undici's parser after a single small response: there every run gets them (`keys list --json` without them: 2.4× its time, 89 against 54 MiB)",
   },
   {
     name: 'steady young generation',
