@@ -83,6 +83,9 @@ const CROSSINGS: Record<string, string> = {
   // wsctl's own code cache stays in the boot file's code (issue 45); the program asks it for the
   // jq engine's file, which only a filter needs (the program takes the module from dist/boot.cjs).
   'terminal/jq.ts → boot/code-cache.ts': "the jq engine's file runs from the boot file's code cache",
+  // A run's kind, which names its code cache and its V8 flags, says whether its filter needs the
+  // jq engine: a path, read without it, does not (the program takes the module from dist/boot.cjs).
+  'boot/index.ts → terminal/jq-path.ts': 'a run of the jq engine has a kind of its own; a path does not run the engine',
 };
 
 /** The one reader of boolean variables (outside src/, where the launcher once read it too). */

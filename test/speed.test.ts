@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { cacheName } from '../src/boot/code-cache.js';
 import { cacheKind } from '../src/boot/index.js';
-import { takesV8Flags, V8_FLAGS } from '../src/boot/flags.js';
+import { LIFTOFF_ONLY, STEADY_YOUNG_GENERATION, v8FlagsFor } from '../src/boot/flags.js';
 import { declaredVerbs } from '../src/cli/program.js';
 import { serve } from '../src/mcp/mcp-server.js';
 import { ConversationDetail, Message, responseSchemas } from '../src/schemas.js';
@@ -74,7 +74,7 @@ const buildId = /"([0-9a-f]{16})"/.exec(readFileSync(join(ROOT, 'dist', 'boot.cj
 const program = join(ROOT, 'dist', 'wsctl.cjs');
 const complete = join(ROOT, 'dist', 'complete.cjs');
 /** The TAB answerer's cache that runs without the V8 flags take (on Node 20 every run has them). */
-const completeCache = cacheName(complete, buildId, NODE_MAJOR < 22 ? 'flagged' : '');
+const completeCache = cacheName(complete, buildId, NODE_MAJOR < 22 ? 'liftoff' : '');
 
 const builtin = (r: Loaded, name: string) => r.builtins.includes(`NativeModule ${name}`);
 
@@ -178,9 +178,13 @@ describe("wsctl's code cache of the program (src/boot/code-cache.ts)", () => {
     );
     expect(statSync(join(cache, 'wsctl', server)).mtimeMs).toBe(at);
     expect(cacheKind(['--profile', 'mcp', 'mcp', '--read-only'])).toBe('mcp-server');
-    expect(cacheKind(['--jq', '.', 'keys', 'list'])).toBe('keys-jq');
-    expect(cacheKind(['keys', 'list', '--jq=.'])).toBe('keys-jq');
-    expect(cacheKind(['keys', 'list', '--', '--jq'])).toBe('keys');
+    // A filter the jq engine runs has a kind of its own; a path, read without the engine, does not.
+    expect(cacheKind(['--jq', 'map(.id)', 'keys', 'list'])).toBe('keys-jq');
+    expect(cacheKind(['keys', 'list', '--jq=.keys | length'])).toBe('keys-jq');
+    expect(cacheKind(['keys', 'list', '--jq', '.keys[].id'])).toBe('keys');
+    expect(cacheKind(['keys', 'list', '--jq=.'])).toBe('keys');
+    expect(cacheKind(['keys', 'list', '--jq', '.keys[].id', '--jq', '.[]?'])).toBe('keys-jq');
+    expect(cacheKind(['keys', 'list', '--', '--jq', 'map(.id)'])).toBe('keys');
     expect(cacheKind(['constructor'])).toBe('other');
   });
 
@@ -381,17 +385,15 @@ describe('the tricks', () => {
 
   trick(
     'Liftoff only',
-    'no WebAssembly function or wrapper is compiled by TurboFan in the runs the flags are for: a filter (the jq engine, undici, a proxied request), a transcript',
+    'no WebAssembly function is compiled by TurboFan: in a run of the jq engine (its WebAssembly, undici’s, through a proxy), nor in a request’s without the flags on Node 22+ (on Node 20 with them)',
     async () => {
       const proxy = await startConnectProxy();
-      const runs: [readonly string[], Record<string, string>][] = [
+      for (const [args, env] of [
         [['keys', 'list', '--jq', '.keys | map(.id)'], {}],
         [['keys', 'list', '--jq', '.keys | map(.id)'], { HTTP_PROXY: proxy.url }],
-        [['convo', 'show', 'conv_demo'], {}],
-      ];
-      // Node 20's V8 optimises undici's parser after one small response: every run gets the flags there.
-      if (NODE_MAJOR < 22) runs.push([['keys', 'list'], {}]);
-      for (const [args, env] of runs) {
+        [['keys', 'list'], {}],
+        [['keys', 'list'], { HTTP_PROXY: proxy.url }],
+      ] as const) {
         // Not spawnSync: the sandbox and the proxy answer from this process.
         const child = spawn(process.execPath, ['--trace-wasm-compilation-times', BIN, ...args], {
           env: { PATH: process.env.PATH, HOME: tempDir(), ...sb.env, ...env },
@@ -403,77 +405,89 @@ describe('the tricks', () => {
         expect(r.status, r.stderr).toBe(0);
         const out = r.stdout + r.stderr;
         expect(out).toMatch(/using Liftoff/);
-        expect(out, args.join(' ')).not.toMatch(/using TurboFan/);
+        const flagged = v8FlagsFor(cacheKind([...args])).flags.length > 0;
+        // Without the flags V8 may still compile a call's wrapper with TurboFan, never a function.
+        expect(out, args.join(' ')).not.toMatch(flagged ? /using TurboFan/ : /Compiled function \S+ using TurboFan/);
       }
     },
   );
 
-  it('the V8 flags are set in the runs of a transcript and of a filter, and in no other (on Node 20 in every run): V8 takes each kind’s cache only under its own flags', async () => {
+  it('each kind of run gets its V8 flags, and V8 takes each cache only under the flags of the runs that take it: runs of every kind in turn make no cache again', async () => {
     const cache = tempDir();
     const env = { ...sb.env, XDG_CACHE_HOME: cache };
+    const LIFTOFF_STEADY = [...LIFTOFF_ONLY, ...STEADY_YOUNG_GENERATION];
+    // [argv, its kind, its flags' name on Node 22+, on Node 20]
     const runs = [
-      [['keys', 'list', '--json'], 'keys', false],
-      [['keys', 'list', '--jq', '.keys | map(.id)'], 'keys-jq', true],
-      [['convo', 'show', 'conv_demo'], 'convo', true],
-      [['mcp'], 'mcp-server', false],
+      [['keys', 'list', '--json'], 'keys', '', 'liftoff'],
+      [['keys', 'list', '--jq', '.keys[].id'], 'keys', '', 'liftoff'],
+      [['keys', 'list', '--jq', '.keys | map(.id)'], 'keys-jq', 'liftoff', 'liftoff'],
+      [['convo', 'show', 'conv_demo'], 'convo', 'liftoff-steady', 'liftoff-steady'],
+      [['mcp'], 'mcp-server', '', 'liftoff'],
     ] as const;
-    for (const [args, kind, flagged] of runs) {
+    const flagsNamed = (name: string) => ({ '': [], liftoff: LIFTOFF_ONLY, 'liftoff-steady': LIFTOFF_STEADY })[name] as string[];
+    for (const [args, kind, on22, on20] of runs) {
+      expect(cacheKind([...args])).toBe(kind);
+      expect([v8FlagsFor(kind, 22).name, v8FlagsFor(kind, 20).name]).toEqual([on22, on20]);
+      expect(v8FlagsFor(kind, 22).flags).toEqual(flagsNamed(on22));
       const r = await runBin([...args], { env, stdin: '' });
       expect([r.code, r.stderr], args.join(' ')).toEqual([0, '']);
-      expect(cacheKind([...args])).toBe(kind);
-      expect(takesV8Flags(kind, 22)).toBe(flagged);
-      expect(takesV8Flags(kind, 20)).toBe(true);
     }
-    // V8's verdict on a cache, read in a child with the flags set or not.
-    const taken = (file: string, cacheFile: string, flags: readonly string[]) =>
-      spawnSync(
-        process.execPath,
-        [
-          '-e',
-          `const [file, cached, ...flags] = process.argv.slice(1);
-          for (const flag of flags) require('node:v8').setFlagsFromString(flag);
-          const fs = require('node:fs');
-          const script = new (require('node:vm').Script)(require('node:module').wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData: fs.readFileSync(cached) });
-          process.stdout.write(String(!script.cachedDataRejected));`,
-          '--',
-          file,
-          join(cache, 'wsctl', cacheFile),
-          ...flags,
-        ],
-        { encoding: 'utf8' },
-      ).stdout;
-    for (const [args, kind, flagged] of runs) {
-      const made = cacheName(program, buildId, kind);
-      const set = flagged || NODE_MAJOR < 22;
-      expect([args.join(' '), taken(program, made, V8_FLAGS), taken(program, made, [])]).toEqual([
-        args.join(' '),
-        String(set),
-        String(!set),
-      ]);
+    // V8's verdict on a cache, read in a child with the flags set: the set it was made under, of the three.
+    const madeUnder = (file: string, cacheFile: string) =>
+      ['', 'liftoff', 'liftoff-steady'].filter(
+        (name) =>
+          spawnSync(
+            process.execPath,
+            [
+              '-e',
+              `const [file, cached, ...flags] = process.argv.slice(1);
+              for (const flag of flags) require('node:v8').setFlagsFromString(flag);
+              const fs = require('node:fs');
+              const script = new (require('node:vm').Script)(require('node:module').wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData: fs.readFileSync(cached) });
+              process.stdout.write(String(!script.cachedDataRejected));`,
+              '--',
+              file,
+              join(cache, 'wsctl', cacheFile),
+              ...flagsNamed(name),
+            ],
+            { encoding: 'utf8' },
+          ).stdout === 'true',
+      );
+    for (const [args, kind, on22, on20] of runs) {
+      const name = NODE_MAJOR < 22 ? on20 : on22;
+      expect([args.join(' '), madeUnder(program, cacheName(program, buildId, kind))]).toEqual([args.join(' '), [name]]);
+      // The TAB answerer's file, which every run takes, has a cache for each set of flags.
+      expect(madeUnder(complete, cacheName(complete, buildId, name))).toEqual([name]);
     }
-    // The TAB answerer's file, which every run takes: one cache made with the flags, one without
-    // (on Node 20, where every run has them, none).
-    expect(taken(complete, cacheName(complete, buildId, 'flagged'), V8_FLAGS)).toBe('true');
-    if (NODE_MAJOR >= 22) {
-      expect(taken(complete, cacheName(complete, buildId), [])).toBe('true');
-      expect(taken(complete, cacheName(complete, buildId), V8_FLAGS)).toBe('false');
-    } else expect(readdirSync(join(cache, 'wsctl'))).not.toContain(cacheName(complete, buildId));
+    // The jq engine's file, run on the main thread by the filter's run.
+    const jqWorker = join(ROOT, 'dist', 'jq-worker.cjs');
+    expect(madeUnder(jqWorker, cacheName(jqWorker, buildId, 'liftoff'))).toEqual(['liftoff']);
+    const files = () =>
+      Object.fromEntries(
+        readdirSync(join(cache, 'wsctl'))
+          .filter((f) => f.endsWith('.v8'))
+          .map((f) => [f, statSync(join(cache, 'wsctl', f)).mtimeMs]),
+      );
+    const before = files();
+    for (const [args] of runs) expect((await runBin([...args], { env, stdin: '' })).code).toBe(0);
+    expect(files()).toEqual(before);
   });
 
   trick('Liftoff only', 'each flag exists on this Node (set, an unknown one would warn on stderr)', () => {
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
-    for (const flag of V8_FLAGS) expect(options, flag).toContain(flag.replace(/^--(no-)?/, '--').split('=')[0]);
+    const all = [...LIFTOFF_ONLY, ...STEADY_YOUNG_GENERATION];
+    for (const flag of all) expect(options, flag).toContain(flag.replace(/^--(no-)?/, '--').split('=')[0]);
     const r = spawnSync(
       process.execPath,
-      ['-e', 'for (const f of process.argv.slice(1)) require("node:v8").setFlagsFromString(f)', '--', ...V8_FLAGS],
+      ['-e', 'for (const f of process.argv.slice(1)) require("node:v8").setFlagsFromString(f)', '--', ...all],
       { encoding: 'utf8' },
     );
     expect([r.status, r.stderr]).toEqual([0, '']);
   });
 
   trick('steady young generation', 'the flag keeps the new space at its start size when set at run time', () => {
-    const flag = V8_FLAGS.find((f) => f.startsWith('--semi-space-growth-factor'));
-    expect(flag).toBeDefined();
+    const [flag] = STEADY_YOUNG_GENERATION;
+    expect(flag).toMatch(/^--semi-space-growth-factor=/);
     const newSpace = (f: string) => {
       const script = `const v8 = require('node:v8');
         if (process.argv[1]) v8.setFlagsFromString(process.argv[1]);

@@ -6,10 +6,10 @@
 // 22+) keeps only what V8 compiled before the file ran, which is little of a bundle whose functions
 // compile as they are first called: `keys list --json` on Node 24 is measured faster with this
 // cache than with Node's alone (BENCHMARKS.md). One file per Node version, architecture, build and
-// kind of run (the program's: one per noun, as ./index.ts says; the other files': one for the runs
-// with the V8 flags, `-flagged`, and one for those without); V8 checks its own version, flags and
-// the source's length, and rejects a cache it cannot take, which is then made again. A cache that
-// cannot be read or written costs time, never the command.
+// kind of run (the program's: one per noun, as ./index.ts says; the other files': one for each set
+// of V8 flags, ./flags.ts); V8 checks its own version, flags and the source's length, and rejects a
+// cache it cannot take, which is then made again. A cache that cannot be read or written costs
+// time, never the command.
 import { closeSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
@@ -58,7 +58,7 @@ export function runWithCodeCache(file: string, folder: string | undefined, build
   return module.exports;
 }
 
-/** Where the boot file keeps the caches, the build's id, and the kind the files the program loads later take (./index.ts sets them, once). */
+/** Where the boot file keeps the caches, the build's id, and the kind of the files the program loads later (./index.ts sets them, once). */
 let caches: { folder: string | undefined; buildId: string; kind: string } | undefined;
 
 export function useCodeCaches(folder: string | undefined, buildId: string, kind: string): void {

@@ -2,15 +2,16 @@
 // of the program, then the program. `--version` alone, the root help at 80 columns (piped, or
 // COLUMNS=80: the text the build rendered with commander) and MCP's `initialize` are answered
 // here, for every user alike; a TAB goes to dist/complete.cjs, which loads nothing of the
-// commands (cli.md §10). Then Node's compile cache (Node 22+), the V8 flags for the runs they are
-// for, and the program from wsctl's code cache of it (./code-cache.ts).
+// commands (cli.md §10). Then Node's compile cache (Node 22+), the V8 flags of the kind of run
+// (./flags.ts), and the program from wsctl's code cache of it (./code-cache.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandWords, givesOption, servesCalls } from '../common/argv.js';
+import { commandWords, optionValue, servesCalls } from '../common/argv.js';
 import { DECLARED } from '../common/declared.js';
 import { answerEarly, type EarlyStart } from '../mcp/early.js';
+import { plainPath } from '../terminal/jq-path.js';
 import { runWithCodeCache, useCodeCaches } from './code-cache.js';
-import { setV8Flags, takesV8Flags } from './flags.js';
+import { setV8Flags, v8FlagsFor } from './flags.js';
 import { cacheFolder, makeFolders } from './folders.js';
 import { helpAt80, writeAnswer } from './write.js';
 
@@ -26,16 +27,18 @@ interface Program {
 /**
  * Which of the program's code caches a run takes, each made at the exit of the first run of its
  * kind: one per noun, whose commands run much the same code, and one for the MCP server; anything
- * else (help, an alias) shares one; a --jq filter's run has its own (`keys-jq`), for it runs the
- * filter's code and gets the V8 flags (./flags.ts). A noun's cache made by another noun's run
- * would leave out most of what its commands compile (Node 24: `keys list --json` 1.15× its time
- * with the cache `profile list` made).
+ * else (help, an alias, which this does not expand) shares one; a run whose --jq filter needs the
+ * jq engine has its own (`keys-jq`), for it runs the engine's code and gets the engine's V8 flags
+ * (./flags.ts). A noun's cache made by another noun's run would leave out most of what its
+ * commands compile (Node 24: `keys list --json` 1.15× its time with the cache `profile list` made).
  */
 export function cacheKind(argv: readonly string[]): string {
   if (servesCalls(argv)) return 'mcp-server';
   const [noun] = commandWords(argv);
   const kind = noun !== undefined && Object.hasOwn(DECLARED.verbs, noun) ? noun : 'other';
-  return givesOption(argv, '--jq') ? `${kind}-jq` : kind;
+  const filter = optionValue(argv, '--jq');
+  // A filter that is only a path is read without the jq engine (src/terminal/jq-path.ts): its run is the noun's.
+  return filter !== undefined && plainPath(filter) === undefined ? `${kind}-jq` : kind;
 }
 
 /** Says that dist/ is incomplete, in one line, and ends the process. */
@@ -85,17 +88,17 @@ export function boot(argv: string[], dist: string = __dirname): void {
     }
   }
   const kind = cacheKind(argv);
-  const flagged = takesV8Flags(kind);
-  if (flagged) setV8Flags();
+  const v8Flags = v8FlagsFor(kind);
+  setV8Flags(v8Flags.flags);
   // The caches of the files that runs of every kind take (the TAB answerer's, the jq engine's):
-  // one made with the flags and one without, for V8 takes a cache only under the flags it was made with.
-  const shared = flagged ? 'flagged' : '';
-  useCodeCaches(folder, BUILD_ID, shared);
+  // one for each set of flags, for V8 takes a cache only under the flags it was made with.
+  const sharedKind = v8Flags.name;
+  useCodeCaches(folder, BUILD_ID, sharedKind);
   let program: Program;
   try {
     // The TAB answerer's file first: it holds the modules the program shares with it, which the
     // program's require() then finds loaded.
-    runWithCodeCache(join(dist, 'complete.cjs'), folder, BUILD_ID, shared);
+    runWithCodeCache(join(dist, 'complete.cjs'), folder, BUILD_ID, sharedKind);
     program = runWithCodeCache(join(dist, 'wsctl.cjs'), folder, BUILD_ID, kind) as Program;
   } catch (error) {
     // A file that cannot be read or compiled (missing, a folder, cut short): an install to build again.

@@ -62,9 +62,11 @@ export function commandWords(argv: readonly string[]): string[] {
     .map((w) => w.word);
 }
 
-/** Whether argv gives the option `name` (`--jq`, `--jq=…`) before any `--`. */
-export function givesOption(argv: readonly string[], name: string): boolean {
-  return readArgv(argv).some((token) => token.kind === 'option' && token.name === name);
+/** The value argv gives the option `name` (`--jq x`, `--jq=x`) before any `--`, the last when it is given twice. */
+export function optionValue(argv: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (const token of readArgv(argv)) if (token.kind === 'option' && token.name === name) value = token.value;
+  return value;
 }
 
 /** Whether argv starts the MCP server: `wsctl mcp` without one of its verbs. An alias is not expanded here. */

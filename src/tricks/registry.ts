@@ -22,7 +22,7 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'code cache',
     where:
-      'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<noun>-<node>-<arch>-<build>.v8, one per noun (wsctl-<noun>-jq-… for a run with --jq), wsctl-mcp-server-… for the MCP server, complete-… for the file of the TAB answerer, which holds the modules the program shares with it (a TAB itself requires it plainly), jq-worker-… for the jq engine run on the main thread; these two as complete-flagged-… and jq-worker-flagged-… for the runs with the V8 flags)',
+      'src/boot/code-cache.ts (run by src/boot/index.ts; the cache files: $XDG_CACHE_HOME/wsctl/wsctl-<noun>-<node>-<arch>-<build>.v8, one per noun (wsctl-<noun>-jq-… for a run of the jq engine), wsctl-mcp-server-… for the MCP server, complete-… for the file of the TAB answerer, which holds the modules the program shares with it (a TAB itself requires it plainly), jq-worker-… for the jq engine run on the main thread; these two once for each set of V8 flags a run takes, complete-liftoff-… and so on)',
     buys: "V8's code of a file made at the exit of the first run with every function it compiled, where Node's compile cache keeps only what V8 compiled before the file ran: Node 24, `keys list --json` 0.76× of its time with Node's compile cache alone (64 against 83 ms), `wsctl mcp` to the answer to `tools/list` 0.71× (81 against 115 ms) (21 alternating pairs, 2026-11-29); a cache another noun's run made: `keys list --json` 1.15×",
   },
   {
@@ -35,7 +35,7 @@ export const TRICKS: readonly Trick[] = [
     name: "stand-ins for dependencies' Node modules",
     where:
       'src/tricks/no-http2.ts and src/tricks/lazy-builtins.ts (given by scripts/build.mjs to undici: node:http2 and node:assert; to commander: node:child_process)',
-    buys: 'undici requires node:http2 (and with it tls) as it loads, for the HTTP/2 wsctl never speaks (allowH2 off): a stand-in; it requires node:http and node:assert, and commander node:child_process, for what a command seldom does: loaded when first used. Node 24, `keys list --json` 0.85× of its time with all four (69 against 82 ms, 60 against 66 MiB of peak memory); one table, whose parts alone buy less since the V8 flags left that run: 0.93× with the three loaded when first used alone (63 against 67 ms; 0.87× before) (21 alternating pairs each, 2026-11-29)',
+    buys: 'undici requires node:http2 (and with it tls) as it loads, for the HTTP/2 wsctl never speaks (allowH2 off): a stand-in; it requires node:http and node:assert, and commander node:child_process, for what a command seldom does: loaded when first used. Node 24, `keys list --json` 0.85× of its time with all four (65 against 77 ms, 60 against 66 MiB of peak memory), 0.85× with the stand-in for node:http2 alone; 0.95× and 0.93× with the three loaded when first used alone (21 alternating pairs each, 2026-11-29). The three are under the 10% bar on their own since the V8 flags left that run (0.87× before); they stay because the goal of round four needs them: `keys list --json` without them is 1.62× a CommonJS GET on Node 24 and 26, over 1.6× (1.51× and 1.53× with them; BENCHMARKS.md)',
   },
   {
     name: 'undici deep imports',
@@ -45,14 +45,14 @@ export const TRICKS: readonly Trick[] = [
   {
     name: 'Liftoff only',
     where:
-      "src/boot/flags.ts (set by src/boot/index.ts before the program is compiled, in the runs of the kinds the flags are for: a --jq filter's and a transcript's, the `convo` noun; on Node 20 every run)",
-    buys: "V8's optimising tier-up of jq's WebAssembly (and of undici's parser on a large transcript) takes time and memory: Node 24, `keys list --jq '[.keys[] | select(.last_used_at != null) | .id]'` 0.83× of its time (93 against 116 ms), 64 against 80 MiB of peak memory (21 alternating pairs); `convo show` of 55,000 messages 0.97×, 86 against 93 MiB (11 pairs), set there with the steady young generation (2026-11-29). Any flag set at run time costs the Node modules loaded after it the code Node ships for them, so other runs go without: `keys list --json` 0.95× of its time without the flags (21 pairs). Node 20's V8 optimises undici's parser after a single small response: there every run gets them (`keys list --json` without them: 2.4× its time, 89 against 54 MiB)",
+      'src/boot/flags.ts (LIFTOFF_ONLY, set by src/boot/index.ts before the program is compiled in the runs of a transcript, the `convo` noun, and of the jq engine, a --jq filter that is not a path; on Node 20 in every run)',
+    buys: "V8's optimising tier-up of jq's WebAssembly, and of undici's parser on a large transcript, takes time and memory: Node 24, `keys list --jq '[.keys[] | select(.last_used_at != null) | .id]'` 0.83× of its time (93 against 116 ms), 64 against 80 MiB of peak memory (21 alternating pairs); `convo show --follow` of 55,000 messages over 20 polls peaks at 79 instead of 96 MiB (3 pairs); `convo show` 0.97×, 86 against 93 MiB (11 pairs) (2026-11-29). Node 20's V8 tiers undici's parser up after a single small response, so every run there gets it: `keys list --json` without it took 2.37× round four's time (157 against 66 ms), 89 against 52 MiB (21 pairs). Other runs on Node 22+ go without: a flag set at run time costs the Node modules loaded after it the code Node ships for them (`keys list --json` 0.95× of its time without the flags, 21 pairs)",
   },
   {
     name: 'steady young generation',
     where:
-      'src/boot/flags.ts (set by src/boot/index.ts before the program is compiled, with Liftoff only, in the runs of a transcript, the `convo` noun, and of a --jq filter)',
-    buys: 'V8 doubles the young generation at each busy scavenge; held at its start size, a large transcript peaks lower: Node 24, `convo show` of 55,000 messages piped peaks at 86 instead of 127 MiB (0.68×), its time 1.015× (11 alternating pairs, 2026-11-29)',
+      'src/boot/flags.ts (STEADY_YOUNG_GENERATION, set by src/boot/index.ts before the program is compiled, with Liftoff only, in the runs of a transcript, the `convo` noun)',
+    buys: "V8 doubles the young generation at each busy scavenge; held at its start size, a large transcript peaks lower: Node 24, `convo show` of 55,000 messages piped peaks at 86 instead of 127 MiB (0.68×), its time 1.015× (11 alternating pairs, 2026-11-29). On the jq engine's row it buys nothing (1.01×, 64 against 65 MiB, 21 pairs): those runs go without it",
   },
   {
     name: 'collections by what a transcript read',

@@ -13,8 +13,6 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(join(os.tmpdir(), 'wsctl-tricks-'));
 const only = process.env.TRICKS_ONLY ? new RegExp(process.env.TRICKS_ONLY) : undefined;
-const FLAGS =
-  "export const V8_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering', '--semi-space-growth-factor=1'] as const;";
 
 /** [trick, file, the text, what it becomes without the trick, the rows of side.mjs it is for]. */
 const WITHOUT = [
@@ -55,18 +53,31 @@ const WITHOUT = [
     ['keys'],
   ],
   [
+    "stand-ins for dependencies' Node modules",
+    'scripts/build.mjs',
+    "  { module: 'http2', dependency: 'undici', path: join(root, 'src/tricks/no-http2.ts') },\n",
+    '',
+    ['keys'],
+  ],
+  [
     'undici deep imports',
     'src/tricks/registry.ts',
     'export async function undiciParts(): Promise<UndiciParts> {',
     "export async function undiciParts(): Promise<UndiciParts> {\n  if (true as boolean) {\n    const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };\n    const undici = loaded.default ?? loaded;\n    return { Agent: undici.Agent, request(options) { return this.request(options); } };\n  }",
     ['keys'],
   ],
-  ['Liftoff only', 'src/boot/flags.ts', FLAGS, "export const V8_FLAGS = ['--semi-space-growth-factor=1'] as const;", ['jq', 'convo']],
+  [
+    'Liftoff only',
+    'src/boot/flags.ts',
+    "export const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];",
+    'export const LIFTOFF_ONLY: string[] = [];',
+    ['jq', 'convo', 'follow'],
+  ],
   [
     'steady young generation',
     'src/boot/flags.ts',
-    FLAGS,
-    "export const V8_FLAGS = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'] as const;",
+    "export const STEADY_YOUNG_GENERATION = ['--semi-space-growth-factor=1'];",
+    'export const STEADY_YOUNG_GENERATION: string[] = [];',
     ['convo'],
   ],
   [
