@@ -73,7 +73,7 @@ const NODE_MAJOR = Number.parseInt(process.versions.node, 10);
 const buildId = /"([0-9a-f]{16})"/.exec(readFileSync(join(ROOT, 'dist', 'boot.cjs'), 'latin1'))?.[1] as string;
 const program = join(ROOT, 'dist', 'wsctl.cjs');
 const complete = join(ROOT, 'dist', 'complete.cjs');
-/** The TAB answerer's cache that runs without the V8 flags take (on Node 20 every run has them). */
+/** The TAB answerer's cache that runs without the V8 flags take (on Node 20 every run has Liftoff only). */
 const completeCache = cacheName(complete, buildId, NODE_MAJOR < 22 ? 'liftoff' : '');
 
 const builtin = (r: Loaded, name: string) => r.builtins.includes(`NativeModule ${name}`);
@@ -407,6 +407,7 @@ describe('the tricks', () => {
         expect(out).toMatch(/using Liftoff/);
         const flagged = v8FlagsFor(cacheKind([...args])).flags.length > 0;
         // Without the flags V8 may still compile a call's wrapper with TurboFan, never a function.
+        // (A tier-up still under way at the exit prints nothing: a busy machine can hide one, never invent one.)
         expect(out, args.join(' ')).not.toMatch(flagged ? /using TurboFan/ : /Compiled function \S+ using TurboFan/);
       }
     },
@@ -424,7 +425,8 @@ describe('the tricks', () => {
       [['convo', 'show', 'conv_demo'], 'convo', 'liftoff-steady', 'liftoff-steady'],
       [['mcp'], 'mcp-server', '', 'liftoff'],
     ] as const;
-    const flagsNamed = (name: string) => ({ '': [], liftoff: LIFTOFF_ONLY, 'liftoff-steady': LIFTOFF_STEADY })[name] as string[];
+    const FLAG_SETS: Record<string, readonly string[]> = { '': [], liftoff: LIFTOFF_ONLY, 'liftoff-steady': LIFTOFF_STEADY };
+    const flagsNamed = (name: string) => FLAG_SETS[name] ?? [];
     for (const [args, kind, on22, on20] of runs) {
       expect(cacheKind([...args])).toBe(kind);
       expect([v8FlagsFor(kind, 22).name, v8FlagsFor(kind, 20).name]).toEqual([on22, on20]);
@@ -468,6 +470,8 @@ describe('the tricks', () => {
           .filter((f) => f.endsWith('.v8'))
           .map((f) => [f, statSync(join(cache, 'wsctl', f)).mtimeMs]),
       );
+    // The path's run read the document without the engine: no cache of the engine's file without flags.
+    if (NODE_MAJOR >= 22) expect(files()).not.toHaveProperty([cacheName(jqWorker, buildId)]);
     const before = files();
     for (const [args] of runs) expect((await runBin([...args], { env, stdin: '' })).code).toBe(0);
     expect(files()).toEqual(before);

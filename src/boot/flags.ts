@@ -11,8 +11,8 @@
 //   Node 24+ it stays on unless said).
 // - A steady young generation: V8 doubles it at each busy scavenge; held at its start size, a
 //   large transcript peaks lower.
-export const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];
-export const STEADY_YOUNG_GENERATION = ['--semi-space-growth-factor=1'];
+export const LIFTOFF_ONLY: readonly string[] = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];
+export const STEADY_YOUNG_GENERATION: readonly string[] = ['--semi-space-growth-factor=1'];
 
 export interface V8Flags {
   /** What the caches of the files every kind of run takes say of these flags ('' for none). */
@@ -21,8 +21,10 @@ export interface V8Flags {
 }
 
 /**
- * The flags of a kind of run (./index.ts's cacheKind): a transcript's (the `convo` noun) both; a
- * run of the jq engine (`-jq`) Liftoff only; on Node 20 every other run Liftoff only too.
+ * The flags of a kind of run (./index.ts's cacheKind): a transcript's (the `convo` noun) both, for
+ * `--follow`'s peak needs Liftoff only as `convo show`'s needs the steady young generation; a run
+ * of the jq engine (`-jq`) Liftoff only; on Node 20 every other run Liftoff only too. A path the
+ * engine answers after all (a document the path cannot walk) runs without: slower, not wrong.
  */
 export function v8FlagsFor(kind: string, nodeMajor = Number.parseInt(process.versions.node, 10)): V8Flags {
   if (kind === 'convo' || kind === 'convo-jq') return { name: 'liftoff-steady', flags: [...LIFTOFF_ONLY, ...STEADY_YOUNG_GENERATION] };

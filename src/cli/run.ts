@@ -4,6 +4,7 @@
 import type { BaseCtx } from '../verbs/context.js';
 import { runningApp } from './door.js';
 import { buildProgram, declaredVerbs, invokedNoun, invokedNounAt, isCommandName, loadCommands } from './program.js';
+import { optionValue } from '../common/argv.js';
 import { GLOBAL_FLAGS, VALUE_OPTIONS } from '../common/globals.js';
 import { debugFromEnv, EXIT_OK, oneLineUsage, reportError, usageError, type Outcome } from './report.js';
 
@@ -81,9 +82,9 @@ export async function main(givenArgv: string[], base: BaseCtx): Promise<number> 
     },
   });
 
-  // --jq: the engine's thread starts now, while the commands load.
-  const jqAt = argv.indexOf('--jq');
-  if (jqAt >= 0) import('../terminal/jq.js').then((m) => m.prestartJq(argv[jqAt + 1])).catch(() => {});
+  // --jq: the engine starts now, while the commands load (the filter commander will take: the last).
+  const filter = optionValue(argv, '--jq');
+  if (filter !== undefined) import('../terminal/jq.js').then((m) => m.prestartJq(filter)).catch(() => {});
   try {
     if (wantsHelpJson(argv)) {
       await loadCommands(program, app, 'all');

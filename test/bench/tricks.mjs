@@ -69,15 +69,15 @@ const WITHOUT = [
   [
     'Liftoff only',
     'src/boot/flags.ts',
-    "export const LIFTOFF_ONLY = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];",
-    'export const LIFTOFF_ONLY: string[] = [];',
+    "export const LIFTOFF_ONLY: readonly string[] = ['--liftoff-only', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];",
+    'export const LIFTOFF_ONLY: readonly string[] = [];',
     ['jq', 'convo', 'follow'],
   ],
   [
     'steady young generation',
     'src/boot/flags.ts',
-    "export const STEADY_YOUNG_GENERATION = ['--semi-space-growth-factor=1'];",
-    'export const STEADY_YOUNG_GENERATION: string[] = [];',
+    "export const STEADY_YOUNG_GENERATION: readonly string[] = ['--semi-space-growth-factor=1'];",
+    'export const STEADY_YOUNG_GENERATION: readonly string[] = [];',
     ['convo'],
   ],
   [
